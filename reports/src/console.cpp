@@ -1,0 +1,72 @@
+#include "loiter/reports/console.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+namespace loiter::reports {
+
+namespace {
+
+std::string_view colour_of(Status status) {
+  switch (status) {
+    case Status::pass:
+      return "\x1b[32m";
+    case Status::fail:
+    case Status::error:
+      return "\x1b[31m";
+    case Status::skip:
+      return "\x1b[33m";
+  }
+  return "";
+}
+
+std::string format_value(const std::optional<double>& value, std::string_view unit) {
+  if (!value) return "-";
+  if (unit == "s") return fmt::format("{:.3f}", *value);
+  return fmt::format("{:g}", *value);
+}
+
+// "closure min/median/max 1.000/1.002/1.004 s"
+std::string format_group(const FigureGroup& group) {
+  std::string names;
+  std::string values;
+  for (const auto& [name, value] : group.values) {
+    const char* separator = names.empty() ? "" : "/";
+    names += fmt::format("{}{}", separator, name);
+    values += fmt::format("{}{}", separator, format_value(value, group.unit));
+  }
+  return fmt::format("{} {} {}{}{}", group.name, names, values, group.unit.empty() ? "" : " ",
+                     group.unit);
+}
+
+std::string status_label(Status status, ConsoleStyle style) {
+  std::string label = fmt::format("{:<5}", fmt::format("{}", to_string(status)));
+  for (auto& c : label) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (!style.color) return label;
+  return fmt::format("{}{}\x1b[0m", colour_of(status), label);
+}
+
+}  // namespace
+
+void render_console(const RunReport& report, std::ostream& out, ConsoleStyle style) {
+  fmt::print(out, "loiter {} against {} ({})\n", report.loiter_version, report.target,
+             report.started_at);
+  int passed = 0, failed = 0, skipped = 0;
+  for (const auto& scenario : report.scenarios) {
+    std::string line = fmt::format("{} {:<16}", status_label(scenario.status, style), scenario.id);
+    for (const auto& group : scenario.figures) line += "  " + format_group(group);
+    if (!scenario.note.empty()) line += fmt::format("  ({})", scenario.note);
+    fmt::print(out, "{}\n", line);
+    passed += scenario.status == Status::pass;
+    failed += scenario.status == Status::fail || scenario.status == Status::error;
+    skipped += scenario.status == Status::skip;
+  }
+  for (const auto& scenario : report.scenarios) {
+    if (scenario.findings.empty()) continue;
+    fmt::print(out, "\n{} {}:\n", scenario.id, to_string(scenario.status));
+    for (const auto& finding : scenario.findings) fmt::print(out, "  - {}\n", finding);
+  }
+  fmt::print(out, "\n{} passed, {} failed, {} skipped\n", passed, failed, skipped);
+}
+
+}  // namespace loiter::reports

@@ -1,0 +1,37 @@
+// The console summary matches its golden file line by line; colours only when asked.
+#include "loiter/reports/console.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "sample_report.hpp"
+
+namespace loiter::reports {
+namespace {
+
+std::string read_golden(const std::string& name) {
+  std::ifstream in(std::string(LOITER_GOLDEN_DIR) + "/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(Console, SummaryMatchesGolden) {
+  std::ostringstream out;
+  render_console(testing::sample_report(), out);
+  EXPECT_EQ(out.str(), read_golden("console.txt"));
+}
+
+TEST(Console, ColoursOnlyWhenAsked) {
+  std::ostringstream plain, coloured;
+  render_console(testing::sample_report(), plain);
+  render_console(testing::sample_report(), coloured, {.color = true});
+  EXPECT_EQ(plain.str().find('\x1b'), std::string::npos);
+  EXPECT_THAT(coloured.str(), ::testing::HasSubstr("\x1b[32mPASS"));
+}
+
+}  // namespace
+}  // namespace loiter::reports

@@ -1,0 +1,38 @@
+#include "sample_report.hpp"
+
+namespace loiter::reports::testing {
+
+RunReport sample_report() {
+  const FigureGroup closure{.name = "closure",
+                            .unit = "s",
+                            .values = {{"min", 1.0012}, {"median", 1.0024}, {"max", 1.0101}}};
+  const FigureGroup fds{
+      .name = "FDs", .unit = "", .values = {{"baseline", 6}, {"peak", 106}, {"recovered", 6}}};
+  const FigureGroup never{
+      .name = "closure",
+      .unit = "s",
+      .values = {{"min", std::nullopt}, {"median", std::nullopt}, {"max", std::nullopt}}};
+  return RunReport{
+      .loiter_version = "0.1.0",
+      .target = "reference",
+      .started_at = "2026-12-01T02:00:00Z",
+      .scenarios = {
+          {.id = "silent",
+           .status = Status::pass,
+           .note = {},
+           .findings = {},
+           .figures = {closure, fds}},
+          {.id = "silent-again",
+           .status = Status::fail,
+           .note = {},
+           .findings = {"100/100 connections still open at patience 2.000 s (deadline 1.000 s)"},
+           .figures = {never}},
+          {.id = "stream",
+           .status = Status::skip,
+           .note = "the target declares no stream path",
+           .findings = {},
+           .figures = {}},
+      }};
+}
+
+}  // namespace loiter::reports::testing

@@ -1,0 +1,8 @@
+// A canned run document for reporter tests: one pass, one fail, one skip.
+#pragma once
+
+#include "loiter/reports/run_report.hpp"
+
+namespace loiter::reports::testing {
+RunReport sample_report();
+}

@@ -1,0 +1,137 @@
+#include "check.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <boost/json.hpp>
+#include <fstream>
+#include <iostream>
+
+#include "loiter/fixtures/harness_error.hpp"
+#include "loiter/fixtures/target.hpp"
+#include "loiter/reports/console.hpp"
+#include "loiter/reports/json.hpp"
+#include "loiter/suites/report.hpp"
+#include "loiter/suites/run.hpp"
+
+namespace loiter::cli {
+
+namespace {
+
+constexpr int kPassed = 0, kFailed = 1, kUsage = 2, kInfrastructure = 3;
+
+fixtures::Duration seconds(double s) {
+  return std::chrono::duration_cast<fixtures::Duration>(std::chrono::duration<double>(s));
+}
+
+int list_scenarios() {
+  for (const auto& scenario : suites::catalogue()) {
+    fmt::print("{:<16} the server must {}\n", scenario.id, scenario.must);
+  }
+  return kPassed;
+}
+
+std::vector<const suites::Scenario*> chosen(const CheckOptions& options) {
+  std::vector<const suites::Scenario*> result;
+  if (options.scenarios.empty()) {
+    for (const auto& scenario : suites::catalogue()) result.push_back(&scenario);
+  }
+  for (const auto& id : options.scenarios) {
+    const auto* scenario = suites::find_scenario(id);
+    if (scenario == nullptr) {
+      throw std::invalid_argument(
+          fmt::format("unknown scenario '{}' (loiter check --list shows them)", id));
+    }
+    result.push_back(scenario);
+  }
+  return result;
+}
+
+reports::ScenarioReport run_one(const suites::Scenario& scenario, const fixtures::Target& target,
+                                const suites::Timing& timing, std::size_t count) {
+  std::cerr << fmt::format("running {} against {} ...\n", scenario.id, target.name);
+  try {
+    return suites::to_report(suites::run_scenario(scenario, target, timing, {.count = count}));
+  } catch (const fixtures::HarnessError& e) {
+    return suites::error_report(std::string(scenario.id), e.what());
+  } catch (const std::runtime_error& e) {  // a limit, e.g. RLIMIT_NOFILE
+    return suites::error_report(std::string(scenario.id), e.what());
+  }
+}
+
+int exit_code(const reports::RunReport& report) {
+  int code = kPassed;
+  for (const auto& scenario : report.scenarios) {
+    if (scenario.status == reports::Status::error) return kInfrastructure;
+    if (scenario.status == reports::Status::fail) code = kFailed;
+  }
+  return code;
+}
+
+}  // namespace
+
+void add_check_options(CLI::App& command, CheckOptions& options) {
+  command.add_option("--target", options.target, "target to test (today: reference)")
+      ->capture_default_str();
+  command.add_option("--scenario", options.scenarios,
+                     "scenario id to run (repeatable; default all)");
+  command.add_option(
+      "--fault", options.faults,
+      "reference server fault switch to plant (repeatable), e.g. no-header-deadline");
+  command
+      .add_option("--header-timeout", options.header_timeout, "reference server header deadline, s")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command.add_option("--body-timeout", options.body_timeout, "reference server body deadline, s")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command.add_option("--idle-timeout", options.idle_timeout, "reference server idle deadline, s")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command.add_option("--count", options.count, "connections per scenario")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 19'000));
+  command.add_option("--json", options.json_path, "also write the run document (report.json) here");
+  command.add_flag("--list", options.list, "list the scenarios and exit");
+}
+
+int run_check(const CheckOptions& options) {
+  if (options.list) return list_scenarios();
+  std::vector<const suites::Scenario*> scenarios;
+  suites::Timing timing;
+  try {
+    if (options.target != "reference") {
+      throw std::invalid_argument(
+          fmt::format("unknown target '{}': known targets: reference", options.target));
+    }
+    scenarios = chosen(options);
+    timing = suites::timing();
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kUsage;
+  }
+  const auto target = fixtures::reference_target({.header = seconds(options.header_timeout),
+                                                  .body = seconds(options.body_timeout),
+                                                  .idle = seconds(options.idle_timeout),
+                                                  .threads = 1,
+                                                  .faults = options.faults});
+  reports::RunReport report{.loiter_version = LOITER_VERSION,
+                            .target = target.name,
+                            .started_at = suites::utc_now(),
+                            .scenarios = {}};
+  for (const auto* scenario : scenarios) {
+    report.scenarios.push_back(run_one(*scenario, target, timing, options.count));
+  }
+  reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
+  if (!options.json_path.empty()) {
+    std::ofstream out(options.json_path);
+    out << boost::json::serialize(reports::to_json(report)) << "\n";
+    if (!out) {
+      std::cerr << "loiter: cannot write " << options.json_path << "\n";
+      return kInfrastructure;
+    }
+  }
+  return exit_code(report);
+}
+
+}  // namespace loiter::cli

@@ -1,0 +1,26 @@
+// Runs one scenario against one target: a fresh server, a settled FD baseline, the clients
+// with the sampler running, a bounded wait for FD recovery, teardown, then judge().
+// Harness faults (server did not start, limits) throw; server behaviour is in the result.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "loiter/fixtures/target.hpp"
+#include "loiter/suites/observation.hpp"
+#include "loiter/suites/scenario.hpp"
+
+namespace loiter::suites {
+
+struct ScenarioResult {
+  std::string id;
+  std::optional<std::string> skipped;  // the reason, when the target lacks what it needs
+  Observation observation;
+  Expectations expectations;
+  Verdict verdict;
+};
+
+ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& target,
+                            const Timing& timing, const ScenarioParameters& parameters = {});
+
+}  // namespace loiter::suites

@@ -1,0 +1,76 @@
+#include "loiter/suites/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+
+namespace loiter::suites {
+
+namespace {
+
+using clients::Ending;
+
+reports::FigureGroup closure_figures(const Observation& observation) {
+  std::vector<double> times;
+  for (const auto& record : observation.connections) {
+    if (record.ending == Ending::close || record.ending == Ending::reset) {
+      times.push_back(std::chrono::duration<double>(record.ended_at).count());
+    }
+  }
+  reports::FigureGroup group{.name = "closure", .unit = "s", .values = {}};
+  std::optional<double> min, median, max;
+  if (!times.empty()) {
+    std::ranges::sort(times);
+    min = times.front();
+    median = times[times.size() / 2];
+    max = times.back();
+  }
+  group.values = {{"min", min}, {"median", median}, {"max", max}};
+  return group;
+}
+
+reports::FigureGroup fd_figures(const FdObservation& fds) {
+  const auto as_number = [](std::size_t n) {
+    return std::optional<double>(static_cast<double>(n));
+  };
+  return {.name = "FDs",
+          .unit = "",
+          .values = {{"baseline", as_number(fds.baseline)},
+                     {"peak", as_number(fds.peak)},
+                     {fds.recovered ? "recovered" : "after", as_number(fds.after)}}};
+}
+
+}  // namespace
+
+reports::ScenarioReport to_report(const ScenarioResult& result) {
+  reports::ScenarioReport report{.id = result.id};
+  if (result.skipped) {
+    report.status = reports::Status::skip;
+    report.note = *result.skipped;
+    return report;
+  }
+  report.status = result.verdict.passed ? reports::Status::pass : reports::Status::fail;
+  report.findings = result.verdict.findings;
+  report.figures = {closure_figures(result.observation), fd_figures(result.observation.fds)};
+  return report;
+}
+
+reports::ScenarioReport error_report(std::string id, std::string error) {
+  return {.id = std::move(id),
+          .status = reports::Status::error,
+          .note = {},
+          .findings = {std::move(error)},
+          .figures = {}};
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+}  // namespace loiter::suites

@@ -1,0 +1,105 @@
+// judge() on canned observations: each finding names what failed and by how much.
+#include "loiter/suites/judge.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace loiter::suites {
+namespace {
+
+using namespace std::chrono_literals;
+using clients::ConnectionRecord;
+using clients::Ending;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+Expectations expect_silent(std::size_t count) {
+  return {.connections = count,
+          .closure = {.deadline = 1s,
+                      .slack = 250ms,
+                      .patience = 2s,
+                      .endings = {"close", "408+close"}},
+          .fds_after = 0,
+          .recovery = 5s};
+}
+
+ConnectionRecord ended(Ending ending, Duration at) {
+  ConnectionRecord record;
+  record.kind = "silent";
+  record.ending = ending;
+  record.ended_at = at;
+  return record;
+}
+
+Observation observe(std::vector<ConnectionRecord> records) {
+  return {.scenario = "silent",
+          .connections = std::move(records),
+          .fds = {.baseline = 5,
+                  .baseline_settled = true,
+                  .peak = 105,
+                  .after = 5,
+                  .recovered = true,
+                  .recovered_after = 10ms},
+          .timeline = {},
+          .server_exit = std::nullopt};
+}
+
+TEST(Judge, PassesConnectionsClosedInsideTheWindow) {
+  const auto verdict = judge(observe({ended(Ending::close, 1001ms), ended(Ending::close, 1200ms)}),
+                             expect_silent(2));
+  EXPECT_TRUE(verdict.passed);
+  EXPECT_THAT(verdict.findings, IsEmpty());
+}
+
+TEST(Judge, CountsConnectionsStillOpenAtPatience) {
+  const auto verdict =
+      judge(observe({ended(Ending::open, 2s), ended(Ending::open, 2s), ended(Ending::close, 1s)}),
+            expect_silent(3));
+  EXPECT_FALSE(verdict.passed);
+  EXPECT_THAT(
+      verdict.findings,
+      ElementsAre("2/3 connections still open at 2.000 s after connect (deadline 1.000 s)"));
+}
+
+TEST(Judge, FlagsEarlyAndLateClosuresOnBothSidesOfTheWindow) {
+  const auto verdict = judge(observe({ended(Ending::close, 100ms), ended(Ending::close, 1300ms),
+                                      ended(Ending::close, 1s)}),
+                             expect_silent(3));
+  EXPECT_THAT(
+      verdict.findings,
+      ElementsAre(HasSubstr("1/3 connections closed early, before 0.750 s (earliest 0.100 s"),
+                  HasSubstr("1/3 connections closed late, after 1.250 s (latest 1.300 s")));
+}
+
+TEST(Judge, AResetIsNotAClose) {
+  const auto verdict = judge(observe({ended(Ending::reset, 1s)}), expect_silent(1));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre("1/1 connections ended as reset, expected close or 408+close"));
+}
+
+TEST(Judge, ReportsFdsThatDoNotComeBack) {
+  auto observation = observe({ended(Ending::close, 1s)});
+  observation.fds = {.baseline = 19,
+                     .baseline_settled = true,
+                     .peak = 39,
+                     .after = 39,
+                     .recovered = false,
+                     .recovered_after = std::nullopt};
+  const auto verdict = judge(observation, expect_silent(1));
+  EXPECT_THAT(verdict.findings, ElementsAre("FDs 19→39, not back to 19 within 5.000 s: 20 left"));
+}
+
+TEST(Judge, NamesConnectFailuresAndAServerThatDied) {
+  auto failed = ended(Ending::connect_failed, 0s);
+  failed.error = "Connection refused";
+  auto observation = observe({failed});
+  observation.server_exit = "killed by signal 11 (Segmentation fault)";
+  const auto verdict = judge(observation, expect_silent(1));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre("the server killed by signal 11 (Segmentation fault) during the scenario",
+                          "1/1 connections could not connect (first: Connection refused)"));
+}
+
+}  // namespace
+}  // namespace loiter::suites
