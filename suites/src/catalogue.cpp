@@ -11,6 +11,7 @@ namespace {
 Scenario silent() {
   return {
       .id = "silent",
+      .family = "header",
       .must = "close a connection that sends nothing within its header deadline",
       .unmet_need = [](const fixtures::Target& target) -> std::optional<std::string> {
         if (target.deadlines.header) return std::nullopt;
@@ -48,6 +49,12 @@ Scenario silent() {
 const std::vector<Scenario>& catalogue() {
   static const std::vector<Scenario> scenarios{silent()};
   return scenarios;
+}
+
+std::vector<std::string> catalogue_ids() {
+  std::vector<std::string> ids;
+  for (const auto& scenario : catalogue()) ids.emplace_back(scenario.id);
+  return ids;
 }
 
 const Scenario* find_scenario(std::string_view id) {

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "self_test.hpp"
 
 namespace loiter::suites {
@@ -13,25 +15,39 @@ using testing::findings_of;
 using ::testing::HasSubstr;
 using testing::self_test_reference;
 
-// Without a header deadline, silent connections are never closed: `silent` must fail and
-// say how many were still open.
-TEST(SilentMeta, FailsWhenTheServerHasNoHeaderDeadline) {
+struct FaultCase {
+  std::string scenario;
+  std::string fault;    // the reference server's --fault switch
+  std::string finding;  // a substring of the finding that must name the symptom
+};
+
+// One row per (scenario, the fault it exists to catch).
+const std::vector<FaultCase> kFaultCases = {
+    // No header deadline: silent connections are never closed.
+    {"silent", "no-header-deadline", "100/100 connections still open at"},
+    // A deadline at 3x the declared one: past the clients' patience of 2x.
+    {"silent", "late-deadline", "100/100 connections still open at"},
+};
+
+class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
+
+// The scenario fails, and its findings say what the planted bug does.
+TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
+  const auto& c = GetParam();
   const auto result =
-      run_scenario(*find_scenario("silent"), self_test_reference({"no-header-deadline"}), timing());
-  EXPECT_FALSE(result.verdict.passed);
-  EXPECT_THAT(result.verdict.findings, Contains(HasSubstr("100/100 connections still open at")))
-      << findings_of(result);
+      run_scenario(*find_scenario(c.scenario), self_test_reference({c.fault}), timing());
+  ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
+  EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
+  EXPECT_THAT(result.verdict.findings, Contains(HasSubstr(c.finding))) << findings_of(result);
 }
 
-// A deadline applied at 3x its declared value closes connections only after the clients
-// patience (2x the deadline): `silent` must fail, not pass because they close eventually.
-TEST(SilentMeta, FailsWhenTheHeaderDeadlineIsLate) {
-  const auto result =
-      run_scenario(*find_scenario("silent"), self_test_reference({"late-deadline"}), timing());
-  EXPECT_FALSE(result.verdict.passed);
-  EXPECT_THAT(result.verdict.findings, Contains(HasSubstr("connections still open")))
-      << findings_of(result);
+std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) {
+  std::string name = info.param.scenario + "_" + info.param.fault;
+  std::ranges::replace(name, '-', '_');
+  return name;
 }
+
+INSTANTIATE_TEST_SUITE_P(Meta, FaultIsCaught, ::testing::ValuesIn(kFaultCases), case_name);
 
 }  // namespace
 }  // namespace loiter::suites

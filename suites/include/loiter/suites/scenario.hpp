@@ -23,7 +23,8 @@ struct ScenarioParameters {
 
 struct Scenario {
   std::string_view id;
-  std::string_view must;  // what the server must do, one sentence
+  std::string_view family;  // ctest label: header, body, keepalive, abort, not-cut, load
+  std::string_view must;    // what the server must do, one sentence
 
   // The reason to skip, or nullopt when the target declares what the scenario needs.
   std::function<std::optional<std::string>(const fixtures::Target&)> unmet_need;
@@ -38,6 +39,8 @@ struct Scenario {
 
 // Every scenario, in catalogue order.
 const std::vector<Scenario>& catalogue();
+// The scenario ids, in catalogue order.
+std::vector<std::string> catalogue_ids();
 // nullptr if no scenario has this id.
 const Scenario* find_scenario(std::string_view id);
 

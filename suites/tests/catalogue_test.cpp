@@ -1,0 +1,56 @@
+// The catalogue as a ctest gate: one test per scenario against the target named by
+// LOITER_TARGET (registered per target by loiter_add_target()). The test passes when the
+// server keeps the scenario's promises; a scenario the target cannot take is skipped with
+// the reason.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "loiter/suites/target_choice.hpp"
+#include "self_test.hpp"
+
+namespace loiter::suites {
+namespace {
+
+class ScenarioTest : public ::testing::TestWithParam<std::string> {};
+
+// The server keeps every promise the scenario checks: in its deadline window, with the
+// declared ending, and every FD back.
+TEST_P(ScenarioTest, ServerKeepsItsPromises) {
+  const auto target = resolve_target(target_from_environment());
+  const auto result = run_scenario(*find_scenario(GetParam()), target, timing());
+  if (result.skipped) GTEST_SKIP() << *result.skipped;
+  RecordProperty("target", target.name);
+  RecordProperty("fds_baseline", static_cast<int>(result.observation.fds.baseline));
+  RecordProperty("fds_peak", static_cast<int>(result.observation.fds.peak));
+  EXPECT_TRUE(result.verdict.passed) << testing::findings_of(result);
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  std::ranges::replace(name, '-', '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalogue, ScenarioTest, ::testing::ValuesIn(catalogue_ids()), test_name);
+
+// CMake registers one ctest test per scenario from cmake/LoiterCatalogue.cmake; that list
+// must name exactly the catalogue's scenarios, with their families.
+TEST(Catalogue, CMakeListMatchesTheCatalogue) {
+  std::vector<std::string> from_code;
+  for (const auto& scenario : catalogue()) {
+    from_code.push_back(fmt::format("{}:{}", scenario.id, scenario.family));
+  }
+  std::vector<std::string> from_cmake;
+  std::string list = LOITER_CATALOGUE_LIST;
+  for (std::size_t at = 0; at <= list.size();) {
+    const auto end = std::min(list.find(';', at), list.size());
+    if (end > at) from_cmake.push_back(list.substr(at, end - at));
+    at = end + 1;
+  }
+  EXPECT_EQ(from_cmake, from_code);
+}
+
+}  // namespace
+}  // namespace loiter::suites
