@@ -11,6 +11,7 @@
 #include "loiter/fixtures/target.hpp"
 #include "loiter/reports/console.hpp"
 #include "loiter/reports/json.hpp"
+#include "loiter/suites/interrupt.hpp"
 #include "loiter/suites/report.hpp"
 #include "loiter/suites/run.hpp"
 
@@ -18,7 +19,7 @@ namespace loiter::cli {
 
 namespace {
 
-constexpr int kPassed = 0, kFailed = 1, kUsage = 2, kInfrastructure = 3;
+constexpr int kPassed = 0, kFailed = 1, kUsage = 2, kInfrastructure = 3, kInterrupted = 130;
 
 fixtures::Duration seconds(double s) {
   return std::chrono::duration_cast<fixtures::Duration>(std::chrono::duration<double>(s));
@@ -119,7 +120,9 @@ int run_check(const CheckOptions& options) {
                             .target = target.name,
                             .started_at = suites::utc_now(),
                             .scenarios = {}};
+  suites::install_interrupt_handlers();
   for (const auto* scenario : scenarios) {
+    if (suites::interrupted()) break;
     report.scenarios.push_back(run_one(*scenario, target, timing, options.count));
   }
   reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
@@ -131,7 +134,7 @@ int run_check(const CheckOptions& options) {
       return kInfrastructure;
     }
   }
-  return exit_code(report);
+  return suites::interrupted() ? kInterrupted : exit_code(report);
 }
 
 }  // namespace loiter::cli

@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
       "  loiter check --scenario silent --count 500\n"
       "  loiter check --fault no-header-deadline      # see a planted bug caught (exit 1)\n"
       "  loiter check --list\n"
-      "\nExit codes: 0 passed, 1 a scenario failed, 2 usage error, 3 infrastructure error.");
+      "\nExit codes: 0 passed, 1 a scenario failed, 2 usage error, 3 infrastructure error,\n"
+      "130 interrupted (Ctrl-C: the run stops cleanly and still reports; twice: at once).");
   loiter::cli::CheckOptions check;
   auto* check_command = app.add_subcommand("check", "run scenarios against a target");
   loiter::cli::add_check_options(*check_command, check);

@@ -50,6 +50,11 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
     report.note = *result.skipped;
     return report;
   }
+  if (result.interrupted) {
+    report.status = reports::Status::error;
+    report.note = "interrupted by the user";
+    return report;
+  }
   report.status = result.verdict.passed ? reports::Status::pass : reports::Status::fail;
   report.findings = result.verdict.findings;
   report.figures = {closure_figures(result.observation), fd_figures(result.observation.fds)};

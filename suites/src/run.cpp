@@ -4,6 +4,7 @@
 #include "loiter/fixtures/probe.hpp"
 #include "loiter/fixtures/sampler.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/suites/interrupt.hpp"
 #include "loiter/suites/judge.hpp"
 
 namespace loiter::suites {
@@ -21,7 +22,12 @@ std::vector<clients::ConnectionRecord> drive(const Scenario& scenario,
   clients::asio::io_context io(1);
   std::vector<clients::ConnectionRecord> records;
   scenario.drive(io, server, expected, timing, records);
-  io.run();  // every client is bounded by its own patience
+  // Every client is bounded by its own patience; the loop also stops them early when the
+  // user interrupts the run (their sockets close as the io_context is destroyed).
+  while (!io.stopped()) {
+    io.run_for(std::chrono::milliseconds(50));
+    if (interrupted()) io.stop();
+  }
   return records;
 }
 
@@ -55,6 +61,10 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   {
     fixtures::Sampler sampler(probe);
     result.observation.connections = drive(scenario, sut, result.expectations, timing);
+    if (interrupted()) {
+      result.interrupted = true;
+      return result;  // the server is stopped on the way out; nothing is judged
+    }
     const auto recovery =
         fixtures::wait_for_fds_at_most(probe, fds.baseline + result.expectations.fds_after,
                                        duration_cast<milliseconds>(timing.recovery_stay),

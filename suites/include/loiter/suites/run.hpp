@@ -15,6 +15,7 @@ namespace loiter::suites {
 struct ScenarioResult {
   std::string id;
   std::optional<std::string> skipped;  // the reason, when the target lacks what it needs
+  bool interrupted = false;            // the user stopped the run; nothing was judged
   Observation observation;
   Expectations expectations;
   Verdict verdict;
