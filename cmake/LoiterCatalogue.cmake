@@ -3,4 +3,15 @@
 # labels; the unit test Catalogue.CMakeListMatchesTheCatalogue keeps this list honest.
 set(LOITER_CATALOGUE
   silent:header
+  partial-header:header
+  header-trickle:header
+  partial-body:body
+  body-trickle:body
+  idle-keepalive:keepalive
+  keepalive-reuse:keepalive
+  rst-abort:abort
+  fin-close:abort
+  slow-reader:not-cut
+  long-response:not-cut
+  stream:not-cut
 )

@@ -89,8 +89,9 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--idle-timeout", options.idle_timeout, "reference server idle deadline, s")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  command.add_option("--count", options.count, "connections per scenario")
-      ->capture_default_str()
+  command.add_option("--count", options.count,
+                     "connections per scenario (default: the scenario's own, 100; 200 for "
+                     "rst-abort)")
       ->check(CLI::Range(1, 19'000));
   command.add_option("--json", options.json_path, "also write the run document (report.json) here");
   command.add_flag("--list", options.list, "list the scenarios and exit");

@@ -14,7 +14,7 @@ struct CheckOptions {
   double header_timeout = 2.0;
   double body_timeout = 2.0;
   double idle_timeout = 2.0;
-  std::size_t count = 100;
+  std::size_t count = 0;  // 0: each scenario's own default
   std::string json_path;
   bool list = false;
 };

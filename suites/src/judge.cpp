@@ -1,9 +1,8 @@
 #include "loiter/suites/judge.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-
-#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -16,6 +15,38 @@ using clients::Ending;
 
 double seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 
+std::string_view describe(Since since) {
+  switch (since) {
+    case Since::connect:
+      return "connect";
+    case Since::first_send:
+      return "the request head";
+    case Since::last_response:
+      return "the last response";
+  }
+  return "?";
+}
+
+// The moment a connection's deadline runs from, since its connect; nullopt if the record
+// has no such moment (no whole response to measure an idle deadline from, say).
+std::optional<Duration> origin(const ConnectionRecord& r, Since since) {
+  switch (since) {
+    case Since::connect:
+      return Duration{};
+    case Since::first_send:
+      if (r.sends.empty()) return std::nullopt;
+      return r.sends.front().at;
+    case Since::last_response:
+      if (const auto* response = r.last_complete_response()) return response->complete;
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool ended_by_server(const ConnectionRecord& r) {
+  return r.ending == Ending::close || r.ending == Ending::reset;
+}
+
 using Predicate = std::function<bool(const ConnectionRecord&)>;
 
 std::vector<const ConnectionRecord*> select(const Observation& o, const Predicate& keep) {
@@ -24,10 +55,6 @@ std::vector<const ConnectionRecord*> select(const Observation& o, const Predicat
     if (keep(record)) chosen.push_back(&record);
   }
   return chosen;
-}
-
-bool ended_by_server(const ConnectionRecord& r) {
-  return r.ending == Ending::close || r.ending == Ending::reset;
 }
 
 void check_connections(const Observation& o, const Expectations& e, Verdict& v) {
@@ -43,34 +70,51 @@ void check_connections(const Observation& o, const Expectations& e, Verdict& v) 
   }
 }
 
-void check_closure_window(const Observation& o, const ClosureExpectation& c, Verdict& v) {
-  const std::size_t total = o.connections.size();
+void check_still_open(const Observation& o, const Expectations& e, const ClosureExpectation& c,
+                      Verdict& v) {
   const auto open = select(o, [](auto& r) { return r.ending == Ending::open; });
-  if (!open.empty()) {
-    v.findings.push_back(
-        fmt::format("{}/{} connections still open at {:.3f} s after connect (deadline {:.3f} s)",
-                    open.size(), total, seconds(c.patience), seconds(c.deadline)));
+  if (open.empty()) return;
+  v.findings.push_back(fmt::format(
+      "{}/{} connections still open at {:.3f} s after connect (deadline {:.3f} s from {})",
+      open.size(), o.connections.size(), seconds(e.patience), seconds(c.deadline),
+      describe(c.since)));
+}
+
+void check_window(const Observation& o, const ClosureExpectation& c, Verdict& v) {
+  const std::size_t total = o.connections.size();
+  const auto closed = select(o, ended_by_server);
+  std::vector<const ConnectionRecord*> unmeasurable;
+  std::vector<Duration> early, late;
+  for (const auto* r : closed) {
+    const auto from = origin(*r, c.since);
+    if (!from) {
+      unmeasurable.push_back(r);
+      continue;
+    }
+    const auto lasted = r->ended_at - *from;
+    if (lasted < c.deadline - c.slack) early.push_back(lasted);
+    if (lasted > c.deadline + c.slack) late.push_back(lasted);
   }
-  const auto earliest = c.deadline - c.slack;
-  const auto latest = c.deadline + c.slack;
   const auto window =
-      fmt::format("deadline {:.3f} s ± {:.3f} s", seconds(c.deadline), seconds(c.slack));
-  const auto early =
-      select(o, [&](auto& r) { return ended_by_server(r) && r.ended_at < earliest; });
-  if (!early.empty()) {
-    const auto first = std::ranges::min(early, {}, &ConnectionRecord::ended_at)->ended_at;
-    v.findings.push_back(
-        fmt::format("{}/{} connections closed early, before {:.3f} s (earliest "
-                    "{:.3f} s; {})",
-                    early.size(), total, seconds(earliest), seconds(first), window));
+      fmt::format("deadline {:.3f} s ± {:.3f} s from {}", seconds(c.deadline), seconds(c.slack),
+                  describe(c.since));
+  if (!unmeasurable.empty()) {
+    v.findings.push_back(fmt::format("{}/{} connections ended ({}) before {} it is measured from",
+                                     unmeasurable.size(), total,
+                                     clients::ending_label(*unmeasurable.front()),
+                                     describe(c.since)));
   }
-  const auto late = select(o, [&](auto& r) { return ended_by_server(r) && r.ended_at > latest; });
+  if (!early.empty()) {
+    v.findings.push_back(fmt::format("{}/{} connections closed early, before {:.3f} s (earliest "
+                                     "{:.3f} s; {})",
+                                     early.size(), total, seconds(c.deadline - c.slack),
+                                     seconds(std::ranges::min(early)), window));
+  }
   if (!late.empty()) {
-    const auto last = std::ranges::max(late, {}, &ConnectionRecord::ended_at)->ended_at;
-    v.findings.push_back(
-        fmt::format("{}/{} connections closed late, after {:.3f} s (latest "
-                    "{:.3f} s; {})",
-                    late.size(), total, seconds(latest), seconds(last), window));
+    v.findings.push_back(fmt::format("{}/{} connections closed late, after {:.3f} s (latest "
+                                     "{:.3f} s; {})",
+                                     late.size(), total, seconds(c.deadline + c.slack),
+                                     seconds(std::ranges::max(late)), window));
   }
 }
 
@@ -87,6 +131,40 @@ void check_endings(const Observation& o, const ClosureExpectation& c, Verdict& v
   }
 }
 
+std::size_t whole_responses_with(const ConnectionRecord& r, unsigned status) {
+  return static_cast<std::size_t>(std::ranges::count_if(
+      r.responses, [status](auto& response) { return response.complete && response.status == status; }));
+}
+
+void check_completion(const Observation& o, const CompletionExpectation& c, Verdict& v) {
+  std::map<std::string, std::vector<const ConnectionRecord*>> cut;  // by ending label
+  std::optional<Duration> shortest;
+  for (const auto& r : o.connections) {
+    if (r.ending == Ending::connect_failed) continue;  // reported already
+    if (whole_responses_with(r, c.status) < c.responses) {
+      cut[clients::ending_label(r)].push_back(&r);
+    } else if (const auto* last = r.last_complete_response()) {
+      shortest = std::min(shortest.value_or(*last->complete), *last->complete);
+    }
+  }
+  for (const auto& [label, records] : cut) {
+    std::vector<Duration> at;
+    for (const auto* r : records) at.push_back(r->ended_at);
+    std::ranges::sort(at);
+    v.findings.push_back(fmt::format(
+        "{}/{} connections were cut off: fewer than {} whole {} response(s), ended as {} "
+        "(median {:.3f} s after connect; it must outlive {:.3f} s)",
+        records.size(), o.connections.size(), c.responses, c.status, label,
+        seconds(at[at.size() / 2]), seconds(c.outlives)));
+  }
+  if (shortest && *shortest < c.outlives) {
+    v.findings.push_back(fmt::format(
+        "an exchange completed after only {:.3f} s, within the {:.3f} s it must outlive: "
+        "the scenario proves nothing (lengthen the target's path)",
+        seconds(*shortest), seconds(c.outlives)));
+  }
+}
+
 void check_fds(const FdObservation& fds, const Expectations& e, Verdict& v) {
   if (fds.recovered) return;
   const std::size_t limit = fds.baseline + e.fds_after;
@@ -100,8 +178,14 @@ void check_fds(const FdObservation& fds, const Expectations& e, Verdict& v) {
 Verdict judge(const Observation& observation, const Expectations& expectations) {
   Verdict verdict;
   check_connections(observation, expectations, verdict);
-  check_closure_window(observation, expectations.closure, verdict);
-  check_endings(observation, expectations.closure, verdict);
+  if (const auto& closure = expectations.closure) {
+    check_still_open(observation, expectations, *closure, verdict);
+    check_window(observation, *closure, verdict);
+    check_endings(observation, *closure, verdict);
+  }
+  if (const auto& completion = expectations.completion) {
+    check_completion(observation, *completion, verdict);
+  }
   check_fds(observation.fds, expectations, verdict);
   verdict.passed = verdict.findings.empty();
   return verdict;

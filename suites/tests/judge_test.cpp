@@ -101,5 +101,74 @@ TEST(Judge, NamesConnectFailuresAndAServerThatDied) {
                           "1/1 connections could not connect (first: Connection refused)"));
 }
 
+TEST(Judge, MeasuresTheIdleDeadlineFromTheLastWholeResponse) {
+  auto expectations = expect_silent(2);
+  expectations.closure->since = Since::last_response;
+  expectations.closure->endings = {"close"};
+  auto in_time = ended(Ending::close, 1300ms);  // 1.0 s after its response at 0.3 s
+  in_time.requests = 1;
+  in_time.responses = {whole(200, 300ms)};
+  auto cut_early = ended(Ending::close, 600ms);  // 0.3 s after its response
+  cut_early.requests = 1;
+  cut_early.responses = {whole(200, 300ms)};
+  const auto verdict = judge(observe({in_time, cut_early}), expectations);
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(HasSubstr("1/2 connections closed early, before 0.750 s (earliest "
+                                    "0.300 s; deadline 1.000 s ± 0.250 s from the last response")));
+}
+
+TEST(Judge, AConnectionClosedBeforeItsResponseCannotBeMeasuredFromIt) {
+  auto expectations = expect_silent(1);
+  expectations.closure->since = Since::last_response;
+  const auto verdict = judge(observe({ended(Ending::close, 1s)}), expectations);
+  EXPECT_THAT(verdict.findings,
+              ElementsAre("1/1 connections ended (close) before the last response it is "
+                          "measured from"));
+}
+
+Expectations expect_completion(std::size_t responses) {
+  return {.connections = 2,
+          .patience = 5s,
+          .closure = std::nullopt,
+          .completion = CompletionExpectation{.responses = responses, .status = 200,
+                                              .outlives = 1s},
+          .fds_after = 0,
+          .recovery = 5s};
+}
+
+TEST(Judge, ACutStreamIsAFindingWithItsEnding) {
+  auto complete = ended(Ending::client_close, 3100ms);
+  complete.requests = 1;
+  complete.responses = {whole(200, 3s)};
+  auto cut = ended(Ending::close, 1002ms);
+  cut.requests = 1;
+  cut.responses = {clients::Response{.status = 200}};  // head arrived, body never finished
+  const auto verdict = judge(observe({complete, cut}), expect_completion(1));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre("1/2 connections were cut off: fewer than 1 whole 200 response(s), "
+                          "ended as close (median 1.002 s after connect; it must outlive 1.000 s)"));
+}
+
+TEST(Judge, AnExchangeShorterThanTheDeadlineProvesNothing) {
+  auto quick = ended(Ending::client_close, 200ms);
+  quick.requests = 1;
+  quick.responses = {whole(200, 100ms)};
+  auto also_quick = quick;
+  const auto verdict = judge(observe({quick, also_quick}), expect_completion(1));
+  EXPECT_THAT(verdict.findings, ElementsAre(HasSubstr("the scenario proves nothing")));
+}
+
+TEST(Judge, KeepaliveReuseNeedsBothResponses) {
+  auto reused = ended(Ending::client_close, 1600ms);
+  reused.requests = 2;
+  reused.responses = {whole(200, 10ms), whole(200, 1510ms)};
+  auto refused = ended(Ending::close, 1000ms);
+  refused.requests = 2;
+  refused.responses = {whole(200, 10ms)};
+  const auto verdict = judge(observe({reused, refused}), expect_completion(2));
+  EXPECT_THAT(verdict.findings, ElementsAre(HasSubstr("1/2 connections were cut off: fewer than "
+                                                      "2 whole 200 response(s), ended as close")));
+}
+
 }  // namespace
 }  // namespace loiter::suites

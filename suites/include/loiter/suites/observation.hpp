@@ -29,18 +29,36 @@ struct Observation {
   std::optional<std::string> server_exit;  // the server ended during the scenario
 };
 
+// Where a connection's deadline is measured from, in that connection's own record.
+enum class Since {
+  connect,        // the header deadline: from the handshake
+  first_send,     // the body deadline: from the request head the client sent first
+  last_response,  // the idle deadline: from the last response that arrived whole
+};
+
 // The server must end each connection within [deadline - slack, deadline + slack] of the
-// connection's own connect, in one of the allowed ways.
+// connection's own `since` point, in one of the allowed ways.
 struct ClosureExpectation {
+  Since since = Since::connect;
   Duration deadline{};
   Duration slack{};
-  Duration patience{};               // how long clients waited
   std::vector<std::string> endings;  // allowed ending labels: "close", "408+close"
+};
+
+// The server must NOT cut the connection: each one receives `responses` whole responses
+// with `status`, and the exchange outlasts `outlives` (the request-wait deadline it must
+// survive; an exchange shorter than that would prove nothing).
+struct CompletionExpectation {
+  std::size_t responses = 1;
+  unsigned status = 200;
+  Duration outlives{};
 };
 
 struct Expectations {
   std::size_t connections = 0;
-  ClosureExpectation closure;
+  Duration patience{};  // how long each client waits for the server, from its connect
+  std::optional<ClosureExpectation> closure;
+  std::optional<CompletionExpectation> completion;
   std::size_t fds_after = 0;  // FDs the server may hold once recovered, above baseline
   Duration recovery{};
 };

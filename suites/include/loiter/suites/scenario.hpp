@@ -18,13 +18,22 @@
 namespace loiter::suites {
 
 struct ScenarioParameters {
-  std::size_t count = 100;  // connections of the scenario's kind
+  std::size_t count = 0;  // connections of the scenario's kind; 0: the scenario's default
+};
+
+// What a scenario's clients are driven against.
+struct DriveContext {
+  clients::tcp::endpoint server;
+  const fixtures::Target& target;
+  const Expectations& expected;
+  const Timing& timing;
 };
 
 struct Scenario {
   std::string_view id;
   std::string_view family;  // ctest label: header, body, keepalive, abort, not-cut, load
   std::string_view must;    // what the server must do, one sentence
+  std::size_t default_count = 100;  // connections, as in the seed
 
   // The reason to skip, or nullopt when the target declares what the scenario needs.
   std::function<std::optional<std::string>(const fixtures::Target&)> unmet_need;

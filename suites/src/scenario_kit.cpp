@@ -1,0 +1,75 @@
+#include "scenario_kit.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace loiter::suites::kit {
+
+Need need_deadline(const std::optional<Duration>& deadline, std::string_view name) {
+  if (deadline) return std::nullopt;
+  return fmt::format("the target declares no {} deadline", name);
+}
+
+Need need_path(const std::optional<std::string>& path, std::string_view name) {
+  if (path) return std::nullopt;
+  return fmt::format("the target offers no {} path", name);
+}
+
+Need need_promise(const std::optional<fixtures::OnTimeout>& promise, std::string_view name) {
+  if (promise) return std::nullopt;
+  return fmt::format("the target does not declare what it does on a {} timeout (408 or close)",
+                     name);
+}
+
+Need first_unmet(std::initializer_list<Need> needs) {
+  for (const auto& need : needs) {
+    if (need) return need;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> endings_for(fixtures::OnTimeout promise) {
+  if (promise == fixtures::OnTimeout::respond_408) return {"408+close"};
+  return {"close"};
+}
+
+Expectations closure(Since since, Duration deadline, std::vector<std::string> endings,
+                     const Timing& timing, const ScenarioParameters& parameters) {
+  return {.connections = parameters.count,
+          .patience = timing.patience_for(deadline),
+          .closure = ClosureExpectation{.since = since,
+                                        .deadline = deadline,
+                                        .slack = timing.slack,
+                                        .endings = std::move(endings)},
+          .completion = std::nullopt,
+          .fds_after = 0,
+          .recovery = timing.recovery};
+}
+
+Expectations completion(std::size_t responses, Duration outlives, Duration patience,
+                        const Timing& timing, const ScenarioParameters& parameters) {
+  return {.connections = parameters.count,
+          .patience = patience,
+          .closure = std::nullopt,
+          .completion = CompletionExpectation{.responses = responses, .status = 200,
+                                              .outlives = outlives},
+          .fds_after = 0,
+          .recovery = timing.recovery};
+}
+
+Expectations recovery_only(Duration patience, const Timing& timing,
+                           const ScenarioParameters& parameters) {
+  return {.connections = parameters.count,
+          .patience = patience,
+          .closure = std::nullopt,
+          .completion = std::nullopt,
+          .fds_after = 0,
+          .recovery = timing.recovery};
+}
+
+Duration request_wait(const Target& target) {
+  return std::max(target.deadlines.header.value_or(Duration{}),
+                  target.deadlines.idle.value_or(Duration{}));
+}
+
+}  // namespace loiter::suites::kit
