@@ -3,13 +3,17 @@
 #include <fmt/format.h>
 #include <netinet/in.h>
 
+#include <algorithm>
 #include <array>
+#include <boost/asio/deferred.hpp>
+#include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/write.hpp>
 #include <span>
 
 namespace loiter::clients {
 
-using namespace asio::experimental::awaitable_operators;
+using asio::experimental::make_parallel_group;
+using asio::experimental::wait_for_one;
 using boost::system::error_code;
 
 namespace {
@@ -21,97 +25,193 @@ std::span<char> scratch() {
   return buffer;
 }
 
-void bind_source(tcp::socket& socket, const asio::ip::address& source) {
-  if (source.is_unspecified()) return;
+// Bytes read in one turn before the client waits again, so a flood cannot starve others.
+constexpr std::size_t kReadBurst = 1024 * 1024;
+
+error_code bind_source(Socket& socket, const asio::ip::address& source) {
+  error_code ec;
   if (source.is_v4()) {
     // Defer the port choice to connect(), so the 4-tuple, not the source port alone,
     // must be unique: each source address then has the whole ephemeral range per target.
     const int one = 1;
     ::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
   }
-  socket.bind(tcp::endpoint(source, 0));
+  socket.bind(tcp::endpoint(source, 0), ec);
+  return ec;
+}
+
+error_code prepare(Socket& socket, const ConnectPlan& plan) {
+  error_code ec;
+  socket.open(plan.target.protocol(), ec);
+  // Each send leaves at once, as recorded: no Nagle delay behind an unacknowledged byte.
+  if (!ec) socket.set_option(tcp::no_delay(true), ec);
+  if (!ec && plan.receive_buffer > 0) {
+    // Before connect, so the window the client advertises is small from the handshake on.
+    socket.set_option(asio::socket_base::receive_buffer_size(plan.receive_buffer), ec);
+  }
+  const auto& source = plan.source;
+  if (!ec && !source.is_unspecified() && source.is_v4() == plan.target.address().is_v4()) {
+    ec = bind_source(socket, source);
+  }
+  return ec;
 }
 
 }  // namespace
 
-Connection::Connection(const asio::any_io_executor& executor, std::string_view kind)
-    : socket_(executor) {
+Connection::Connection(Executor executor, ConnectionRecord& record, std::string_view kind,
+                       Duration hold_after_close)
+    : socket_(executor), timer_(executor), record_(record), hold_after_close_(hold_after_close) {
   record_.kind = kind;
 }
 
 Duration Connection::since_connect() const { return Clock::now() - record_.connected(); }
 
-awaitable<bool> Connection::connect(tcp::endpoint target, asio::ip::address source,
-                                    Duration timeout) {
+awaitable<bool> Connection::connect(const ConnectPlan& plan) {
+  timer_.expires_at(plan.start);
+  co_await timer_.async_wait(as_values);
   record_.connect_start = Clock::now();
-  error_code ec;
-  socket_.open(target.protocol(), ec);
-  if (!ec && source.is_v4() == target.address().is_v4()) {
-    try {
-      bind_source(socket_, source);
-    } catch (const boost::system::system_error& e) {
-      ec = e.code();
-    }
-  }
+  error_code ec = prepare(socket_, plan);
   if (!ec) {
-    asio::steady_timer timer(socket_.get_executor(), timeout);
-    auto outcome =
-        co_await (socket_.async_connect(target, as_values) || timer.async_wait(as_values));
-    ec = outcome.index() == 0 ? std::get<0>(std::get<0>(outcome)) : asio::error::timed_out;
+    timer_.expires_at(record_.connect_start + plan.timeout);
+    auto [order, connect_ec, timer_ec] =
+        co_await make_parallel_group(socket_.async_connect(plan.target, asio::deferred),
+                                     timer_.async_wait(asio::deferred))
+            .async_wait(wait_for_one(), use_awaitable);
+    ec = order[0] == 0 ? connect_ec : error_code(asio::error::timed_out);
   }
   record_.connect_took = Clock::now() - record_.connect_start;
   if (ec) {
     end(Ending::connect_failed, ec);
     co_return false;
   }
-  error_code ignored;
-  const auto local = socket_.local_endpoint(ignored);
+  const auto local = socket_.local_endpoint(ec);
   record_.source = fmt::format("{}:{}", local.address().to_string(), local.port());
-  socket_.non_blocking(true, ignored);
+  socket_.non_blocking(true, ec);
   co_return true;
 }
 
-awaitable<bool> Connection::send(std::string_view bytes) {
-  auto [ec, n] = co_await asio::async_write(socket_, asio::buffer(bytes), as_values);
-  record_.sends.push_back({.at = since_connect(), .bytes = n});
-  co_return !ec;
+awaitable<bool> Connection::send(std::string_view bytes, Clock::time_point until,
+                                 bool completes_request) {
+  const Duration at = since_connect();
+  timer_.expires_at(until);
+  auto [order, ec, n, timer_ec] =
+      co_await make_parallel_group(
+          asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()), asio::deferred),
+          timer_.async_wait(asio::deferred))
+          .async_wait(wait_for_one(), use_awaitable);
+  record_.sends.push_back({.at = at, .bytes = n});
+  const bool sent = order[0] == 0 && !ec;
+  if (sent && completes_request) ++record_.requests;
+  co_return sent;
 }
 
-awaitable<error_code> Connection::read_until_error() {
-  for (;;) {
-    auto [wait_ec] = co_await socket_.async_wait(tcp::socket::wait_read, as_values);
-    if (wait_ec) co_return wait_ec;
-    const auto buffer = scratch();
+// Completes when the socket is readable (data, EOF or an error) or at `until`, whichever
+// comes first; the other wait is cancelled. Both are reported as values, so neither can be
+// mistaken for the other; order[0] == 0 means readable. Not a coroutine itself: a held
+// connection keeps one frame fewer.
+auto Connection::wait_readable(Clock::time_point until) {
+  timer_.expires_at(until);
+  return make_parallel_group(socket_.async_wait(Socket::wait_read, asio::deferred),
+                             timer_.async_wait(asio::deferred))
+      .async_wait(wait_for_one(), use_awaitable);
+}
+
+// Reads what has arrived, up to max_bytes, without waiting: would_block once drained, eof,
+// or the transport error; no error if it stopped at max_bytes.
+error_code Connection::read_available(std::size_t max_bytes) {
+  const auto buffer = scratch();
+  std::size_t total = 0;
+  while (total < max_bytes) {  // bounded by max_bytes
     error_code ec;
-    const std::size_t n = socket_.read_some(asio::buffer(buffer.data(), buffer.size()), ec);
+    const std::size_t want = std::min(buffer.size(), max_bytes - total);
+    const std::size_t n = socket_.read_some(asio::buffer(buffer.data(), want), ec);
     if (n > 0) {
-      if (!record_.first_byte) record_.first_byte = since_connect();
+      const Duration at = since_connect();
+      if (!record_.first_byte) record_.first_byte = at;
       record_.bytes_received += n;
-      if (auto response = reader_.feed({buffer.data(), n})) record_.response = std::move(response);
+      reader_.feed({buffer.data(), n}, at, record_.responses);
+      total += n;
     }
-    if (ec && ec != asio::error::would_block) co_return ec;
+    if (ec) return ec;
+  }
+  return {};
+}
+
+awaitable<Wait> Connection::observe(Clock::time_point until, std::size_t responses, bool end_open) {
+  const auto all_whole = [&] {
+    return responses != kAnyResponses && complete_responses(record_) >= responses;
+  };
+  // Each turn reads what arrived, or ends: bounded by `until` and by what the server sends.
+  for (;;) {
+    if (!is_open()) co_return Wait::ended;
+    if (all_whole()) co_return Wait::done;
+    const auto [order, read_ec, timer_ec] = co_await wait_readable(until);
+    const bool readable = order[0] == 0;
+    // Read even when the time came first: an EOF or RST that arrived with it counts.
+    if (const auto ec = read_available(kReadBurst); ec && ec != asio::error::would_block) {
+      co_await server_ended(ec);
+      co_return Wait::ended;
+    }
+    if (readable) continue;
+    if (all_whole()) co_return Wait::done;
+    if (end_open) end(Ending::open, {});
+    co_return Wait::deadline;
   }
 }
 
-awaitable<void> Connection::observe_until_closed(Duration patience) {
-  // Both branches report their outcome as a value, so `||` means "whichever ends first":
-  // a reset read wins the race just as an EOF does, and is never taken for a timeout.
-  asio::steady_timer patience_timer(socket_.get_executor(), record_.connected() + patience);
-  auto outcome = co_await (read_until_error() || patience_timer.async_wait(as_values));
-  if (outcome.index() == 1) {
-    end(Ending::open, {});
-  } else {
-    const error_code ec = std::get<0>(outcome);
-    end(ec == asio::error::eof ? Ending::close : Ending::reset, ec);
+awaitable<bool> Connection::read_at_most(std::size_t max_bytes, Clock::time_point until) {
+  if (!is_open()) co_return false;
+  co_await wait_readable(until);  // readable or not: read what is there
+  const auto ec = read_available(max_bytes);
+  record_.progress.push_back({.at = since_connect(), .bytes = record_.bytes_received});
+  if (ec && ec != asio::error::would_block) {
+    co_await server_ended(ec);
+    co_return false;
   }
+  co_return true;
+}
+
+awaitable<void> Connection::pause_until(Clock::time_point until) {
+  timer_.expires_at(until);
+  co_await timer_.async_wait(as_values);
+}
+
+awaitable<void> Connection::server_ended(const error_code& ec) {
+  const bool eof = ec == asio::error::eof;
+  if (eof) reader_.feed_eof(since_connect(), record_.responses);
+  record_.ending = eof ? Ending::close : Ending::reset;
+  record_.ended_at = since_connect();
+  if (!eof) record_.error = ec.message();
+  if (eof && hold_after_close_ > Duration::zero()) {
+    timer_.expires_after(hold_after_close_);  // bounded: the server's FIN_WAIT2 stays visible
+    co_await timer_.async_wait(as_values);
+  }
+  close_socket();
+}
+
+void Connection::abort() {
+  error_code ignored;
+  socket_.set_option(asio::socket_base::linger(true, 0), ignored);  // close() now sends RST
+  end(Ending::client_abort, {});
+}
+
+void Connection::close_first() {
+  error_code ignored;
+  socket_.shutdown(Socket::shutdown_send, ignored);
+  end(Ending::client_close, {});
 }
 
 void Connection::end(Ending ending, const error_code& ec) {
   record_.ending = ending;
   record_.ended_at = ending == Ending::connect_failed ? Duration{} : since_connect();
   if (ec && ec != asio::error::eof) record_.error = ec.message();
+  close_socket();
+}
+
+void Connection::close_socket() {
   error_code ignored;
   socket_.close(ignored);
+  if (record_.ending != Ending::connect_failed) record_.client_closed = since_connect();
 }
 
 }  // namespace loiter::clients

@@ -15,14 +15,36 @@ std::string_view to_string(Ending ending) {
       return "open";
     case Ending::connect_failed:
       return "connect-failed";
+    case Ending::client_abort:
+      return "client-abort";
+    case Ending::client_close:
+      return "client-close";
   }
   return "unknown";
 }
 
+const Response* ConnectionRecord::unsolicited_response() const {
+  if (responses.size() <= requests) return nullptr;
+  return &responses.back();
+}
+
+const Response* ConnectionRecord::last_complete_response() const {
+  for (auto it = responses.rbegin(); it != responses.rend(); ++it) {
+    if (it->complete) return &*it;
+  }
+  return nullptr;
+}
+
+std::size_t complete_responses(const ConnectionRecord& record) {
+  std::size_t whole = 0;
+  for (const auto& response : record.responses) whole += response.complete.has_value();
+  return whole;
+}
+
 std::string ending_label(const ConnectionRecord& record) {
-  const bool closed = record.ending == Ending::close || record.ending == Ending::reset;
-  if (closed && record.response) {
-    return fmt::format("{}+{}", record.response->status, to_string(record.ending));
+  const bool by_server = record.ending == Ending::close || record.ending == Ending::reset;
+  if (const Response* response = record.unsolicited_response(); by_server && response) {
+    return fmt::format("{}+{}", response->status, to_string(record.ending));
   }
   return std::string(to_string(record.ending));
 }

@@ -1,79 +1,115 @@
 // The client records exactly how and when a peer ended the connection: never a reset as a
-// timeout, never a close as a reset. Times are checked within 20 ms of the peer's action.
+// timeout, never a close as a reset, never the client's own ending as the server's. Times
+// are checked within 20 ms of the peer's action, measured from the client's own connect.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "drive.hpp"
 #include "loiter/clients/silent.hpp"
 #include "peer.hpp"
 
 namespace loiter::clients {
 namespace {
 
-using namespace std::chrono_literals;
-using testing::Peer;
-using testing::PeerAction;
-using testing::PeerScript;
+using namespace testing;
 
-constexpr auto kTolerance = 20ms;
-
-ConnectionRecord observe_one(const Peer& peer, Duration patience) {
-  asio::io_context io;
-  std::vector<ConnectionRecord> records;
-  spawn_silent(io, {.target = peer.endpoint(), .count = 1, .patience = patience}, records);
-  io.run();
-  return records.at(0);
+ConnectionRecord observe_one(const Peer& peer, Duration patience, Duration hold = {}) {
+  return drive(spawn_silent, SilentOptions{.target = peer.endpoint(),
+                                           .count = 1,
+                                           .patience = patience,
+                                           .hold_after_close = hold})
+      .at(0);
 }
 
-void expect_ended_near(const ConnectionRecord& record, Duration at) {
-  EXPECT_GE(record.ended_at, at - kTolerance) << "ended too early";
-  EXPECT_LE(record.ended_at, at + kTolerance) << "ended too late";
-}
-
+// A server's FIN is a close, at the time it came.
 TEST(Endings, PeerCloseIsRecordedAsCloseAtItsTime) {
   Peer peer({.action = PeerAction::close, .after = 150ms});
   const auto record = observe_one(peer, 2s);
   EXPECT_EQ(record.ending, Ending::close);
-  EXPECT_FALSE(record.response.has_value());
+  EXPECT_TRUE(record.responses.empty());
   EXPECT_EQ(ending_label(record), "close");
-  expect_ended_near(record, 150ms);
+  EXPECT_TRUE(near(record.ended_at, 150ms));
 }
 
+// A server's RST is a reset, never taken for the patience running out.
 TEST(Endings, PeerResetIsRecordedAsResetNotAsTimeout) {
   Peer peer({.action = PeerAction::reset, .after = 150ms});
   const auto record = observe_one(peer, 2s);
   EXPECT_EQ(record.ending, Ending::reset);
   EXPECT_FALSE(record.error.empty());
-  expect_ended_near(record, 150ms);
+  EXPECT_TRUE(near(record.ended_at, 150ms));
 }
 
+// A 408 before the close is parsed, and the label carries it.
 TEST(Endings, ResponseThenCloseKeepsTheParsedStatus) {
   Peer peer({.action = PeerAction::respond_then_close, .after = 100ms});
   const auto record = observe_one(peer, 2s);
   EXPECT_EQ(record.ending, Ending::close);
-  ASSERT_TRUE(record.response.has_value());
-  EXPECT_EQ(record.response->status, 408u);
-  EXPECT_EQ(record.response->reason, "Request Timeout");
+  ASSERT_EQ(record.responses.size(), 1u);
+  EXPECT_EQ(record.responses[0].status, 408u);
+  EXPECT_EQ(record.responses[0].reason, "Request Timeout");
+  EXPECT_TRUE(record.responses[0].complete.has_value());
   EXPECT_EQ(ending_label(record), "408+close");
   ASSERT_TRUE(record.first_byte.has_value());
-  EXPECT_NEAR(std::chrono::duration<double>(*record.first_byte).count(), 0.1, 0.02);
-  expect_ended_near(record, 100ms);
+  EXPECT_TRUE(near(*record.first_byte, 100ms));
+  EXPECT_TRUE(near(record.ended_at, 100ms));
 }
 
+// A 408 followed by an RST is both: the status is kept, the ending is a reset.
 TEST(Endings, ResponseThenResetIsBoth) {
   Peer peer({.action = PeerAction::respond_then_reset, .after = 100ms});
   const auto record = observe_one(peer, 2s);
   EXPECT_EQ(record.ending, Ending::reset);
-  ASSERT_TRUE(record.response.has_value());
+  ASSERT_EQ(record.responses.size(), 1u);
   EXPECT_EQ(ending_label(record), "408+reset");
+  EXPECT_TRUE(near(record.ended_at, 100ms));
 }
 
+// A server that never closes leaves the connection open when patience runs out.
 TEST(Endings, PeerThatNeverClosesIsOpenWhenPatienceRunsOut) {
   Peer peer({.action = PeerAction::never_close});
   const auto record = observe_one(peer, 300ms);
   EXPECT_EQ(record.ending, Ending::open);
-  expect_ended_near(record, 300ms);
+  EXPECT_TRUE(near(record.ended_at, 300ms));
+  EXPECT_TRUE(record.error.empty());
 }
 
+// A connection held in the listen backlog is connected for the client: its times run from
+// its own connect, not from the late accept.
+TEST(Endings, LateAcceptIsTimedFromTheClientsConnect) {
+  Peer peer({.action = PeerAction::close, .after = 100ms, .accept_after = 150ms});
+  const auto record = observe_one(peer, 2s);
+  EXPECT_LT(record.connect_took, kTolerance);
+  EXPECT_EQ(record.ending, Ending::close);
+  EXPECT_TRUE(near(record.ended_at, 250ms));
+}
+
+// A connection never accepted stays open for the client until its patience runs out.
+TEST(Endings, NeverAcceptedIsOpenAfterPatience) {
+  Peer peer({.action = PeerAction::close, .after = 0ms, .accept_after = 5s});
+  const auto record = observe_one(peer, 200ms);
+  EXPECT_EQ(record.ending, Ending::open);
+  EXPECT_TRUE(near(record.ended_at, 200ms));
+}
+
+// With hold_after_close the client keeps its end open for that long after the server's
+// FIN, and the server sees the client's FIN only then.
+TEST(Endings, HoldAfterCloseKeepsTheClientsEndOpen) {
+  Peer peer({.action = PeerAction::close, .after = 100ms});
+  const auto record = observe_one(peer, 2s, 150ms);
+  EXPECT_EQ(record.ending, Ending::close);
+  EXPECT_TRUE(near(record.ended_at, 100ms));
+  EXPECT_TRUE(near(record.client_closed, 250ms));
+}
+
+// Without it, the client closes its end as soon as it sees the server's.
+TEST(Endings, ClientClosesItsEndRightAfterTheServersClose) {
+  Peer peer({.action = PeerAction::close, .after = 100ms});
+  const auto record = observe_one(peer, 2s);
+  EXPECT_TRUE(near(record.client_closed, 100ms));
+}
+
+// Nobody listening is a connect failure, with the reason.
 TEST(Endings, NobodyListeningIsConnectFailed) {
   tcp::endpoint closed_port;
   {
@@ -81,11 +117,10 @@ TEST(Endings, NobodyListeningIsConnectFailed) {
     tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
     closed_port = acceptor.local_endpoint();
   }
-  asio::io_context io;
-  std::vector<ConnectionRecord> records;
-  spawn_silent(io, {.target = closed_port, .count = 1, .patience = 1s}, records);
-  io.run();
+  const auto records =
+      drive(spawn_silent, SilentOptions{.target = closed_port, .count = 1, .patience = 1s});
   EXPECT_EQ(records.at(0).ending, Ending::connect_failed);
+  EXPECT_EQ(ending_label(records.at(0)), "connect-failed");
   EXPECT_THAT(records.at(0).error, ::testing::HasSubstr("refused"));
 }
 

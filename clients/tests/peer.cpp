@@ -4,6 +4,22 @@
 
 namespace loiter::clients::testing {
 
+using boost::system::error_code;
+
+struct Peer::Served {
+  explicit Served(tcp::socket s, std::size_t i) : socket(std::move(s)), index(i) {}
+  tcp::socket socket;
+  std::size_t index;
+  Clock::time_point last_answer{};
+  bool closed_by_peer = false;
+};
+
+std::string PeerConnection::received() const {
+  std::string all;
+  for (const auto& arrival : arrivals) all += arrival.bytes;
+  return all;
+}
+
 Peer::Peer(PeerScript script)
     : script_(std::move(script)),
       acceptor_(io_, tcp::endpoint(asio::ip::address_v4::loopback(), 0)),
@@ -17,30 +33,97 @@ Peer::~Peer() {
   thread_.join();
 }
 
+std::vector<PeerConnection> Peer::connections() const {
+  const std::lock_guard lock(mutex_);
+  return {seen_.begin(), seen_.end()};
+}
+
+::testing::AssertionResult Peer::wait_for_client_ends(std::size_t count, Duration timeout) const {
+  const auto give_up = Clock::now() + timeout;
+  std::size_t ended = 0;
+  while (Clock::now() < give_up) {  // bounded by timeout
+    ended = 0;
+    for (const auto& c : connections()) ended += c.client_ended.has_value();
+    if (ended >= count) return ::testing::AssertionSuccess();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return ::testing::AssertionFailure()
+         << "timed out waiting for " << count << " client endings, saw " << ended;
+}
+
+void Peer::note(std::size_t index, const std::function<void(PeerConnection&)>& change) {
+  const std::lock_guard lock(mutex_);
+  change(seen_[index]);
+}
+
 awaitable<void> Peer::accept_loop() {
-  for (;;) {
+  asio::steady_timer timer(io_, script_.accept_after);
+  co_await timer.async_wait(as_values);
+  for (;;) {  // ends when the peer's io_context stops
     auto [ec, socket] = co_await acceptor_.async_accept(as_values);
     if (ec) co_return;
-    asio::co_spawn(io_, serve(std::move(socket)), asio::detached);
+    std::size_t index = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      index = seen_.size();
+      seen_.push_back({.accepted = Clock::now()});
+    }
+    auto served = std::make_shared<Served>(std::move(socket), index);
+    asio::co_spawn(io_, read_loop(served), asio::detached);
+    asio::co_spawn(io_, act(served), asio::detached);
   }
 }
 
-awaitable<void> Peer::serve(tcp::socket socket) {
-  asio::steady_timer timer(io_, script_.after);
-  co_await timer.async_wait(as_values);
-  boost::system::error_code ec;
+awaitable<void> Peer::read_loop(std::shared_ptr<Served> served) {
+  std::array<char, 64 * 1024> buffer;
+  std::string unanswered;
+  for (;;) {  // ends with the connection
+    auto [ec, n] = co_await served->socket.async_read_some(asio::buffer(buffer), as_values);
+    const auto at = Clock::now();
+    if (n > 0)
+      note(served->index, [&](auto& c) { c.arrivals.push_back({at, {buffer.data(), n}}); });
+    if (ec) {
+      if (!served->closed_by_peer) {
+        note(served->index, [&](auto& c) {
+          c.client_ended = at;
+          c.client_ending = ec == asio::error::eof ? "eof" : ec.message();
+        });
+      }
+      co_return;
+    }
+    if (!script_.answer) continue;
+    unanswered.append(buffer.data(), n);
+    for (auto end = unanswered.find("\r\n\r\n"); end != std::string::npos;
+         end = unanswered.find("\r\n\r\n")) {
+      unanswered.erase(0, end + 4);
+      co_await asio::async_write(served->socket, asio::buffer(*script_.answer), as_values);
+      served->last_answer = Clock::now();
+    }
+  }
+}
+
+awaitable<void> Peer::act(std::shared_ptr<Served> served) {
+  asio::steady_timer timer(io_);
+  const auto accepted = Clock::now();
+  for (int turn = 0; turn < 1000; ++turn) {  // an answer moves the deadline: wait again
+    const auto due = std::max(accepted, served->last_answer) + script_.after;
+    if (Clock::now() >= due) break;
+    timer.expires_at(due);
+    co_await timer.async_wait(as_values);
+  }
+  auto& socket = served->socket;
+  error_code ec;
   switch (script_.action) {
+    case PeerAction::never_close:
+      co_return;  // the socket stays open until the peer is destroyed
     case PeerAction::respond_then_close:
     case PeerAction::respond_then_reset:
       co_await asio::async_write(socket, asio::buffer(script_.response), as_values);
       break;
-    case PeerAction::never_close:
-      timer.expires_after(std::chrono::hours(1));
-      co_await timer.async_wait(as_values);
-      co_return;
     default:
       break;
   }
+  served->closed_by_peer = true;
   if (script_.action == PeerAction::reset || script_.action == PeerAction::respond_then_reset) {
     socket.set_option(asio::socket_base::linger(true, 0), ec);  // close() then sends RST
   } else {

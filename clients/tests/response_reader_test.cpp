@@ -1,4 +1,5 @@
-// The response reader parses status and fields with Beast however the bytes are split.
+// The response reader parses status and fields with Beast however the bytes are split, and
+// knows where each response ends: Content-Length, chunked, or the close.
 #include "loiter/clients/response_reader.hpp"
 
 #include <gtest/gtest.h>
@@ -6,26 +7,68 @@
 namespace loiter::clients {
 namespace {
 
+using namespace std::chrono_literals;
+
 constexpr std::string_view kResponse =
     "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 2\r\n\r\nab";
 
 TEST(ResponseReader, ParsesAResponseFedOneByteAtATime) {
   ResponseReader reader;
-  std::optional<Response> response;
-  for (char c : kResponse) {
-    if (auto r = reader.feed(std::string_view(&c, 1))) response = r;
-  }
-  ASSERT_TRUE(response.has_value());
-  EXPECT_EQ(response->status, 408u);
-  ASSERT_EQ(response->fields.size(), 2u);
-  EXPECT_EQ(response->fields[0].first, "Connection");
-  EXPECT_EQ(response->fields[0].second, "close");
+  std::vector<Response> responses;
+  Duration at{};
+  for (char c : kResponse) reader.feed(std::string_view(&c, 1), at += 1ms, responses);
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_EQ(responses[0].status, 408u);
+  ASSERT_EQ(responses[0].fields.size(), 2u);
+  EXPECT_EQ(responses[0].fields[0].first, "Connection");
+  EXPECT_EQ(responses[0].fields[0].second, "close");
+  EXPECT_EQ(responses[0].started, 1ms);
+  EXPECT_EQ(responses[0].complete, at);
+  EXPECT_EQ(responses[0].body_bytes, 2u);
+}
+
+TEST(ResponseReader, SeparatesResponsesThatArriveTogether) {
+  ResponseReader reader;
+  std::vector<Response> responses;
+  const std::string two =
+      "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+      "HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n"
+      "1\r\n!\r\n0\r\n\r\n";
+  reader.feed(two, 5ms, responses);
+  ASSERT_EQ(responses.size(), 2u);
+  EXPECT_EQ(responses[0].status, 200u);
+  EXPECT_EQ(responses[1].status, 404u);
+  EXPECT_EQ(responses[1].body_bytes, 1u);
+  EXPECT_TRUE(responses[1].complete.has_value());
+}
+
+TEST(ResponseReader, AResponseWithoutLengthIsWholeAtTheClose) {
+  ResponseReader reader;
+  std::vector<Response> responses;
+  reader.feed("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nsome", 1ms, responses);
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_FALSE(responses[0].complete.has_value());
+  reader.feed_eof(9ms, responses);
+  EXPECT_EQ(responses[0].complete, 9ms);
+  EXPECT_EQ(responses[0].body_bytes, 4u);
+}
+
+TEST(ResponseReader, ATruncatedBodyIsNeverWhole) {
+  ResponseReader reader;
+  std::vector<Response> responses;
+  reader.feed("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", 1ms, responses);
+  reader.feed_eof(2ms, responses);
+  ASSERT_EQ(responses.size(), 1u);
+  EXPECT_FALSE(responses[0].complete.has_value());
+  EXPECT_EQ(responses[0].body_bytes, 3u);
 }
 
 TEST(ResponseReader, GivesUpQuietlyOnBytesThatAreNotHttp) {
   ResponseReader reader;
-  EXPECT_FALSE(reader.feed("SSH-2.0-OpenSSH_9.2\r\n").has_value());
-  EXPECT_TRUE(reader.done());
+  std::vector<Response> responses;
+  reader.feed("SSH-2.0-OpenSSH_9.2\r\n", 1ms, responses);
+  EXPECT_TRUE(responses.empty());
+  EXPECT_TRUE(reader.failed());
 }
 
 }  // namespace

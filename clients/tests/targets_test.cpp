@@ -3,6 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "drive.hpp"
+#include "loiter/clients/partial_header.hpp"
+#include "loiter/clients/silent.hpp"
+#include "loiter/clients/slow_reader.hpp"
+#include "peer.hpp"
+
 namespace loiter::clients {
 namespace {
 
@@ -29,6 +35,34 @@ TEST(Targets, NamesTheLimitWhenTooManyConnectionsAreAsked) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("RLIMIT_NOFILE"), std::string::npos) << e.what();
   }
+}
+
+// Every kind refuses a non-loopback target before it opens anything.
+TEST(Targets, EveryKindRefusesANonLoopbackTarget) {
+  const tcp::endpoint remote(asio::ip::make_address("192.0.2.1"), 80);
+  asio::io_context io;
+  std::vector<ConnectionRecord> out;
+  EXPECT_THROW(spawn_silent(io, {.target = remote, .count = 1}, out), std::invalid_argument);
+  EXPECT_THROW(spawn_partial_header(io, {.target = remote, .count = 1}, out),
+               std::invalid_argument);
+  EXPECT_THROW(spawn_slow_reader(io, {.target = remote, .count = 1}, out), std::invalid_argument);
+}
+
+// Records show the source each connection used: 127.0.0.2 first, the next address after
+// source_offset moves past 16,000 connections.
+TEST(Targets, ConnectionsComeFromTheSpreadSourceAddresses) {
+  testing::Peer peer({.action = testing::PeerAction::close, .after = std::chrono::milliseconds(0)});
+  const auto first = testing::drive(
+      spawn_silent,
+      SilentOptions{.target = peer.endpoint(), .count = 2, .patience = std::chrono::seconds(1)});
+  EXPECT_EQ(first.at(0).source.rfind("127.0.0.2:", 0), 0u) << first.at(0).source;
+  EXPECT_EQ(first.at(1).source.rfind("127.0.0.2:", 0), 0u) << first.at(1).source;
+  const auto moved =
+      testing::drive(spawn_silent, SilentOptions{.target = peer.endpoint(),
+                                                 .count = 1,
+                                                 .patience = std::chrono::seconds(1),
+                                                 .source_offset = kConnectionsPerSource});
+  EXPECT_EQ(moved.at(0).source.rfind("127.0.0.3:", 0), 0u) << moved.at(0).source;
 }
 
 }  // namespace

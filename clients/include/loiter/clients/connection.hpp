@@ -1,8 +1,12 @@
 // A client connection under observation: its socket and its record. Every client behaviour
-// is a short coroutine over these steps: connect, send, observe until the server ends it.
-// Nothing here throws for what the server does; a reset, an EOF, a 408 are data.
+// is a short coroutine over these steps: connect, send, read while waiting, end.
+// The connection always keeps a read outstanding while it waits, so the record says when
+// and how the server ended it, whatever the client was doing. Nothing here throws for what
+// the server does; a reset, an EOF, a 408 are data.
 #pragma once
 
+#include <cstddef>
+#include <limits>
 #include <string_view>
 
 #include "loiter/clients/asio.hpp"
@@ -11,33 +15,82 @@
 
 namespace loiter::clients {
 
+// How and when one connection connects.
+struct ConnectPlan {
+  tcp::endpoint target;
+  asio::ip::address source;  // unspecified: the kernel chooses
+  Clock::time_point start;   // the connect starts then (its slot on the fleet's timeline)
+  Duration timeout = std::chrono::seconds(5);
+  int receive_buffer = 0;  // SO_RCVBUF set before connect; 0 keeps the default
+};
+
+// What a wait came to.
+enum class Wait {
+  done,      // the awaited responses are whole
+  deadline,  // the time came and the connection is still open
+  ended,     // the server ended the connection first (recorded; the socket is closed)
+};
+
 class Connection {
  public:
-  Connection(const asio::any_io_executor& executor, std::string_view kind);
+  static constexpr std::size_t kAnyResponses = std::numeric_limits<std::size_t>::max();
 
-  // Connects from `source` (port chosen by the kernel) to `target`. False if it did not
-  // connect within `timeout`; the record then ends as connect_failed with the reason.
-  awaitable<bool> connect(tcp::endpoint target, asio::ip::address source, Duration timeout);
+  // Writes into `record` as the connection goes; `record` must outlive the connection.
+  // `hold_after_close`: after the server's close, keep the socket this long before closing
+  // it, so a test can see the server's FIN_WAIT2.
+  Connection(Executor executor, ConnectionRecord& record, std::string_view kind,
+             Duration hold_after_close = {});
 
-  // Sends all of `bytes` and records when. False if the server has already ended the
-  // connection; observe_until_closed() then records how.
-  awaitable<bool> send(std::string_view bytes);
+  // Waits for plan.start, then connects from plan.source. False if it did not connect
+  // within plan.timeout; the record then ends as connect_failed with the reason.
+  awaitable<bool> connect(const ConnectPlan& plan);
 
-  // Keeps a read outstanding until the server closes or resets the connection, or until
-  // `patience` has passed since connect. Then closes the client's end.
-  awaitable<void> observe_until_closed(Duration patience);
+  // Sends all of `bytes` (giving up at `until`) and records when it started;
+  // `completes_request` counts a request as sent. False if the send failed: the server has
+  // ended the connection, and the next read records how.
+  awaitable<bool> send(std::string_view bytes, Clock::time_point until,
+                       bool completes_request = false);
 
-  ConnectionRecord take_record() { return std::move(record_); }
+  // Reads whatever arrives until `until`, or until `responses` responses are whole.
+  awaitable<Wait> read_until(Clock::time_point until, std::size_t responses = kAnyResponses) {
+    return observe(until, responses, /*end_open=*/false);
+  }
+
+  // Reads until the server ends the connection or `until` passes; then the ending is
+  // `open` and the client closes its end.
+  awaitable<Wait> observe_until_closed(Clock::time_point until) {
+    return observe(until, kAnyResponses, /*end_open=*/true);
+  }
+
+  // Waits until something is readable (or `until`), then reads at most `max_bytes` of it
+  // and notes the progress: for clients that read slowly on purpose. False once ended.
+  awaitable<bool> read_at_most(std::size_t max_bytes, Clock::time_point until);
+
+  // Waits without reading (a slow reader between its reads).
+  awaitable<void> pause_until(Clock::time_point until);
+
+  // The client ends it: an RST (SO_LINGER 0) or a FIN (shutdown, then close).
+  void abort();
+  void close_first();
+
+  bool is_open() const { return socket_.is_open(); }
+  Clock::time_point connected() const { return record_.connected(); }
+  Duration since_connect() const;
   const ConnectionRecord& record() const { return record_; }
 
  private:
-  awaitable<boost::system::error_code> read_until_error();
+  awaitable<Wait> observe(Clock::time_point until, std::size_t responses, bool end_open);
+  auto wait_readable(Clock::time_point until);
+  boost::system::error_code read_available(std::size_t max_bytes);
+  awaitable<void> server_ended(const boost::system::error_code& ec);
   void end(Ending ending, const boost::system::error_code& ec);
-  Duration since_connect() const;
+  void close_socket();
 
-  tcp::socket socket_;
-  ConnectionRecord record_;
+  Socket socket_;
+  Timer timer_;
+  ConnectionRecord& record_;
   ResponseReader reader_;
+  Duration hold_after_close_;
 };
 
 }  // namespace loiter::clients

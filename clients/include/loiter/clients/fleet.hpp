@@ -1,7 +1,9 @@
 // Many connections of one behaviour, opened at a steady rate on one io_context.
 // Connection i starts at `start + i / per_second` on an absolute timeline, so opening is
-// paced evenly, not fired in bursts. Records land in `out[i]`; io_context::run() returns
-// once every connection has ended (each is bounded by its own patience).
+// paced evenly, not fired in bursts. Each connection writes its record into `out[i]` as it
+// goes (so a caller may look at them while io runs); io_context::run() returns once every
+// connection has ended (each is bounded by its own patience). `out` must not be resized
+// while the fleet runs.
 #pragma once
 
 #include <cstddef>
@@ -18,9 +20,30 @@ struct Pacing {
   double per_second = 2000.0;
 };
 
-using ConnectionBody = std::function<awaitable<ConnectionRecord>(std::size_t index)>;
+// Where and when one connection of a fleet starts, and where its record goes.
+struct Slot {
+  std::size_t index;         // 0 … count-1 within the fleet
+  Clock::time_point start;   // its place on the fleet's timeline
+  ConnectionRecord& record;  // its entry in the fleet's output
+};
 
-void spawn_fleet(asio::io_context& io, std::size_t count, Pacing pacing, ConnectionBody body,
+using ConnectionBody = std::function<awaitable<void>(Slot slot)>;
+
+void spawn_fleet(asio::io_context& io, std::size_t count, Pacing pacing, const ConnectionBody& body,
                  std::vector<ConnectionRecord>& out);
+
+// Follow-up sends and reads on an absolute timeline from the connection's own connect:
+// step k is due at connected + (k + phase) × interval. Connection i's phase is spread over
+// (0, 1] by the golden ratio (connection 0: exactly one interval), so N connections never
+// act on the same tick, however fast they were opened.
+struct Schedule {
+  Clock::time_point connected;
+  Duration interval;
+  double phase = 0.0;
+
+  Clock::time_point at(std::size_t step) const;
+};
+
+double spread_phase(std::size_t index);
 
 }  // namespace loiter::clients

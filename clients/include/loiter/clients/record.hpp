@@ -16,14 +16,18 @@ namespace loiter::clients {
 using Clock = std::chrono::steady_clock;
 using Duration = std::chrono::nanoseconds;
 
-// How the connection ended, as the client observed it.
+// How the connection ended, as the client observed it. The first four are what the server
+// (or nobody) did; the last two are the client's own, deliberate endings.
 enum class Ending {
   close,           // EOF: the server closed (FIN)
   reset,           // the server reset the connection (RST), or another transport error
   open,            // still open when the client's patience ran out
   connect_failed,  // never connected
+  client_abort,    // the client reset the connection itself (SO_LINGER 0), by design
+  client_close,    // the client closed its end first (FIN), by design
 };
 
+// "close", "reset", "open", "connect-failed", "client-abort", "client-close".
 std::string_view to_string(Ending ending);
 
 struct Send {
@@ -31,30 +35,53 @@ struct Send {
   std::size_t bytes = 0;
 };
 
-// The status line and header fields of the first response, parsed with Beast.
+// One response as it arrived: status line and header fields parsed with Beast, and how
+// much of its body came.
 struct Response {
   unsigned status = 0;
   std::string reason;
   std::vector<std::pair<std::string, std::string>> fields;
+  Duration started{};                // since connect: its first byte arrived
+  std::optional<Duration> complete;  // since connect: its last byte arrived (set once whole)
+  std::size_t body_bytes = 0;        // body bytes received (counted, not kept)
+};
+
+// Bytes received by a moment (the slow reader's record of its own pace).
+struct Progress {
+  Duration at{};  // since connect
+  std::size_t bytes = 0;
 };
 
 struct ConnectionRecord {
   std::string_view kind;  // the client behaviour, e.g. "silent" (a static string)
   std::string source;     // "127.0.0.2:40312"
   Clock::time_point connect_start{};
-  Duration connect_took{};  // from connect start to handshake completion
+  Duration connect_took{};  // from connect start to handshake completion (or failure)
   std::vector<Send> sends;
+  std::size_t requests = 0;            // complete requests among the sends
   std::optional<Duration> first_byte;  // since connect
   std::size_t bytes_received = 0;
-  std::optional<Response> response;
+  std::vector<Response> responses;  // in arrival order
+  std::vector<Progress> progress;   // slow-reader only: bytes received after each read
   Ending ending = Ending::open;
-  Duration ended_at{};  // since connect: when the ending was observed
-  std::string error;    // the transport error, for reset and connect_failed
+  Duration ended_at{};       // since connect: when the ending was observed (or done)
+  Duration client_closed{};  // since connect: when the client closed its socket
+  std::string error;         // the transport error, for reset and connect_failed
 
   Clock::time_point connected() const { return connect_start + connect_took; }
+  // The response that came with the ending: one the server sent beyond the requests the
+  // client completed (a 408 to a stalled head or body); null if every response answered a
+  // request.
+  const Response* unsolicited_response() const;
+  // The last response whose body arrived whole, if any.
+  const Response* last_complete_response() const;
 };
 
-// "408+close", "close", "reset", "200+reset", "open", "connect-failed".
+// How many responses arrived whole.
+std::size_t complete_responses(const ConnectionRecord& record);
+
+// "408+close", "close", "reset", "200+reset", "open", "connect-failed", "client-abort",
+// "client-close": the server's ending, with the status of an unsolicited response before it.
 std::string ending_label(const ConnectionRecord& record);
 
 }  // namespace loiter::clients

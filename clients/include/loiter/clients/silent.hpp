@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "loiter/clients/fleet.hpp"
+#include "loiter/clients/kind.hpp"
 
 namespace loiter::clients {
 
@@ -18,10 +18,11 @@ struct SilentOptions {
   Duration patience = std::chrono::seconds(20);
   Duration connect_timeout = std::chrono::seconds(5);
   Pacing pacing{};
+  Duration hold_after_close{};    // keep the socket this long after the server's close
+  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
 };
 
-awaitable<ConnectionRecord> silent_connection(tcp::endpoint target, asio::ip::address source,
-                                              Duration patience, Duration connect_timeout);
+awaitable<void> silent_connection(Shared<SilentOptions> options, Slot slot);
 
 // Spawns options.count silent connections on `io`; run `io` to collect them into `out`.
 void spawn_silent(asio::io_context& io, const SilentOptions& options,

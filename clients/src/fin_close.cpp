@@ -1,0 +1,24 @@
+#include "loiter/clients/fin_close.hpp"
+
+#include "loiter/clients/steps.hpp"
+
+namespace loiter::clients {
+
+awaitable<void> fin_close_connection(Shared<FinCloseOptions> options, Slot slot) {
+  auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kFinClose);
+  if (!co_await connection.connect(plan_for(*options, slot))) co_return;
+  const auto until = connection.connected() + options->patience;
+  const auto head = partial_head({.path = options->path, .host = options->host}, options->stall);
+  if (co_await send_then_wait(connection, head, connection.connected() + options->close_after,
+                              until)) {
+    connection.close_first();
+  }
+  co_await connection.observe_until_closed(until);  // records a server ending, if any came
+}
+
+void spawn_fin_close(asio::io_context& io, const FinCloseOptions& options,
+                     std::vector<ConnectionRecord>& out) {
+  spawn_kind(io, options, &fin_close_connection, out);
+}
+
+}  // namespace loiter::clients

@@ -1,0 +1,24 @@
+#include "loiter/clients/rst_abort.hpp"
+
+#include "loiter/clients/steps.hpp"
+
+namespace loiter::clients {
+
+awaitable<void> rst_abort_connection(Shared<RstAbortOptions> options, Slot slot) {
+  auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kRstAbort);
+  if (!co_await connection.connect(plan_for(*options, slot))) co_return;
+  const auto until = connection.connected() + options->patience;
+  const auto head = partial_head({.path = options->path, .host = options->host}, options->stall);
+  if (co_await send_then_wait(connection, head, connection.connected() + options->abort_after,
+                              until)) {
+    connection.abort();
+  }
+  co_await connection.observe_until_closed(until);  // records a server ending, if any came
+}
+
+void spawn_rst_abort(asio::io_context& io, const RstAbortOptions& options,
+                     std::vector<ConnectionRecord>& out) {
+  spawn_kind(io, options, &rst_abort_connection, out);
+}
+
+}  // namespace loiter::clients

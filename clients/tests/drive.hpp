@@ -1,0 +1,38 @@
+// Runs one fleet of a client kind to completion on its own io_context, for tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <vector>
+
+#include "loiter/clients/asio.hpp"
+#include "loiter/clients/record.hpp"
+
+namespace loiter::clients::testing {
+
+using namespace std::chrono_literals;
+
+// Every window in these tests: how far a recorded time may be from the peer's action.
+inline constexpr auto kTolerance = 20ms;
+
+template <typename Options, typename Spawn>
+std::vector<ConnectionRecord> drive(Spawn spawn, const Options& options) {
+  asio::io_context io;
+  std::vector<ConnectionRecord> records;
+  spawn(io, options, records);
+  io.run();
+  return records;
+}
+
+inline double ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+// Asserts a recorded time within kTolerance of `expected`.
+inline ::testing::AssertionResult near(Duration actual, Duration expected) {
+  const auto off = actual > expected ? actual - expected : expected - actual;
+  if (off <= kTolerance) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << ms(actual) << " ms is not within " << ms(kTolerance)
+                                       << " ms of " << ms(expected) << " ms";
+}
+
+}  // namespace loiter::clients::testing

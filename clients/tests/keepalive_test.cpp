@@ -1,0 +1,120 @@
+// Keep-alive clients read each whole response (Beast finds its end) before going idle or
+// reusing the connection; the slow reader takes a large response at its own pace.
+#include <gtest/gtest.h>
+
+#include "drive.hpp"
+#include "loiter/clients/idle_keepalive.hpp"
+#include "loiter/clients/keepalive_reuse.hpp"
+#include "loiter/clients/requests.hpp"
+#include "loiter/clients/slow_reader.hpp"
+#include "peer.hpp"
+
+namespace loiter::clients {
+namespace {
+
+using namespace testing;
+
+constexpr std::string_view kChunked200 =
+    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n3\r\n!!!\r\n0\r\n\r\n";
+
+// The idle deadline can be measured from the response's completion: the record has it.
+TEST(IdleKeepalive, RecordsTheWholeResponseThenTheIdleClose) {
+  Peer peer({.action = PeerAction::close, .after = 150ms, .answer = std::string(kOk200)});
+  const auto records =
+      drive(spawn_idle_keepalive,
+            IdleKeepaliveOptions{.target = peer.endpoint(), .count = 1, .patience = 2s});
+  const auto& record = records.at(0);
+  ASSERT_EQ(record.responses.size(), 1u);
+  EXPECT_EQ(record.responses[0].status, 200u);
+  EXPECT_EQ(record.responses[0].body_bytes, 2u);
+  ASSERT_TRUE(record.responses[0].complete.has_value());
+  EXPECT_EQ(record.requests, 1u);
+  EXPECT_EQ(record.ending, Ending::close);
+  EXPECT_EQ(ending_label(record), "close");  // the 200 answered the request
+  EXPECT_TRUE(near(record.ended_at - *record.responses[0].complete, 150ms));
+}
+
+// A chunked response is whole only after its last chunk.
+TEST(IdleKeepalive, FindsTheEndOfAChunkedResponse) {
+  Peer peer({.action = PeerAction::never_close, .answer = std::string(kChunked200)});
+  const auto records =
+      drive(spawn_idle_keepalive,
+            IdleKeepaliveOptions{.target = peer.endpoint(), .count = 1, .patience = 200ms});
+  const auto& record = records.at(0);
+  ASSERT_EQ(record.responses.size(), 1u);
+  EXPECT_TRUE(record.responses[0].complete.has_value());
+  EXPECT_EQ(record.responses[0].body_bytes, 5u);
+  EXPECT_EQ(record.ending, Ending::open);
+}
+
+// A 408 sent on an idle connection is unsolicited: the label shows it.
+TEST(IdleKeepalive, UnsolicitedTimeoutResponseIsPartOfTheEnding) {
+  Peer peer(
+      {.action = PeerAction::respond_then_close, .after = 100ms, .answer = std::string(kOk200)});
+  const auto records =
+      drive(spawn_idle_keepalive,
+            IdleKeepaliveOptions{.target = peer.endpoint(), .count = 1, .patience = 2s});
+  ASSERT_EQ(records.at(0).responses.size(), 2u);
+  EXPECT_EQ(ending_label(records.at(0)), "408+close");
+}
+
+// The second request goes out reuse_after the first response, and both statuses are kept.
+TEST(KeepaliveReuse, SendsTheNextRequestAfterTheDelayAndKeepsBothResponses) {
+  Peer peer({.action = PeerAction::close, .after = 200ms, .answer = std::string(kOk200)});
+  const auto records =
+      drive(spawn_keepalive_reuse,
+            KeepaliveReuseOptions{
+                .target = peer.endpoint(), .count = 1, .patience = 2s, .reuse_after = 100ms});
+  const auto& record = records.at(0);
+  ASSERT_EQ(record.responses.size(), 2u);
+  EXPECT_EQ(record.responses[0].status, 200u);
+  EXPECT_EQ(record.responses[1].status, 200u);
+  EXPECT_EQ(record.requests, 2u);
+  ASSERT_EQ(record.sends.size(), 2u);
+  EXPECT_TRUE(near(record.sends[1].at - *record.responses[0].complete, 100ms));
+  EXPECT_EQ(record.ending, Ending::close);
+  EXPECT_TRUE(near(record.ended_at - *record.responses[1].complete, 200ms));
+  const auto head = request_head({});
+  EXPECT_EQ(peer.connections().at(0).received(), head + head);
+}
+
+// A server that closes the idle connection before the reuse ends it there: one request.
+TEST(KeepaliveReuse, IdleCloseBeforeTheReuseIsRecordedAsClose) {
+  Peer peer({.action = PeerAction::close, .after = 50ms, .answer = std::string(kOk200)});
+  const auto records =
+      drive(spawn_keepalive_reuse,
+            KeepaliveReuseOptions{
+                .target = peer.endpoint(), .count = 1, .patience = 2s, .reuse_after = 150ms});
+  const auto& record = records.at(0);
+  EXPECT_EQ(record.requests, 1u);
+  EXPECT_EQ(record.responses.size(), 1u);
+  EXPECT_EQ(record.ending, Ending::close);
+  EXPECT_TRUE(near(record.ended_at - *record.responses[0].complete, 50ms));
+}
+
+// The slow reader takes a large body a little per interval, and notes its progress.
+TEST(SlowReader, ReadsALargeBodyAtItsOwnPace) {
+  constexpr std::size_t kBody = 32 * 1024;
+  const std::string large = "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(kBody) +
+                            "\r\n\r\n" + std::string(kBody, 'x');
+  Peer peer({.action = PeerAction::close, .after = 50ms, .answer = large});
+  const auto records = drive(spawn_slow_reader, SlowReaderOptions{.target = peer.endpoint(),
+                                                                  .count = 1,
+                                                                  .patience = 3s,
+                                                                  .read_size = 2048,
+                                                                  .interval = 10ms});
+  const auto& record = records.at(0);
+  ASSERT_EQ(record.responses.size(), 1u);
+  ASSERT_TRUE(record.responses[0].complete.has_value());
+  EXPECT_EQ(record.responses[0].body_bytes, kBody);
+  // At most 2 KiB per 10 ms: 32 KiB and its head take at least 15 intervals.
+  EXPECT_GE(*record.responses[0].complete, 150ms);
+  ASSERT_GE(record.progress.size(), 16u);
+  for (std::size_t i = 1; i < record.progress.size(); ++i) {
+    EXPECT_LE(record.progress[i].bytes - record.progress[i - 1].bytes, 2048u);
+  }
+  EXPECT_EQ(record.ending, Ending::close);
+}
+
+}  // namespace
+}  // namespace loiter::clients
