@@ -24,15 +24,16 @@ Scenario rst_abort() {
   return {.id = "rst-abort",
           .family = "abort",
           .must = "give back every FD of connections the clients abort with RST mid-head",
-          .default_count = 200,
           .unmet_need = needs_nothing,
           .expect = expect_recovery,
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 auto options = options_for<clients::RstAbortOptions>(c);
                 options.abort_after = kGiveUpAfter;
                 clients::spawn_rst_abort(io, options, out);
-              }};
+              },
+          .default_count = 200};
 }
 
 Scenario fin_close() {
@@ -42,7 +43,8 @@ Scenario fin_close() {
           .unmet_need = needs_nothing,
           .expect = expect_recovery,
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 auto options = options_for<clients::FinCloseOptions>(c);
                 options.close_after = kGiveUpAfter;
                 clients::spawn_fin_close(io, options, out);

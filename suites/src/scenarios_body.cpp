@@ -30,7 +30,8 @@ Scenario partial_body() {
           .unmet_need = needs_body_promise,
           .expect = expect_body_timeout,
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 auto options = options_for<clients::PartialBodyOptions>(c);
                 options.path = *c.target.paths.echo;
                 clients::spawn_partial_body(io, options, out);
@@ -53,7 +54,8 @@ Scenario body_trickle() {
               },
           .expect = expect_body_timeout,
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 auto options = options_for<clients::BodyTrickleOptions>(c);
                 options.path = *c.target.paths.echo;
                 options.interval = std::max<Duration>(*c.target.deadlines.body / 5,

@@ -36,7 +36,8 @@ Scenario silent() {
                                p);
               },
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 clients::spawn_silent(io, options_for<clients::SilentOptions>(c), out);
               }};
 }
@@ -48,7 +49,8 @@ Scenario partial_header() {
           .unmet_need = needs_head_promise,
           .expect = expect_head_timeout,
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 auto options = options_for<clients::PartialHeaderOptions>(c);
                 options.stall = clients::StallPoint::mid_header_value;
                 clients::spawn_partial_header(io, options, out);
@@ -63,7 +65,8 @@ Scenario header_trickle() {
           .unmet_need = needs_head_promise,
           .expect = expect_head_timeout,
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 auto options = options_for<clients::HeaderTrickleOptions>(c);
                 // About five bytes per deadline: progress well inside it, every time.
                 options.interval = std::max<Duration>(*c.target.deadlines.header / 5,

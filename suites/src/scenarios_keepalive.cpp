@@ -27,7 +27,8 @@ Scenario idle_keepalive() {
                 return closure(Since::last_response, *t.deadlines.idle, {"close"}, timing, p);
               },
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 auto options = options_for<clients::IdleKeepaliveOptions>(c);
                 options.path = *c.target.paths.health;
                 clients::spawn_idle_keepalive(io, options, out);
@@ -46,7 +47,8 @@ Scenario keepalive_reuse() {
                                   timing, p);
               },
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 auto options = options_for<clients::KeepaliveReuseOptions>(c);
                 options.path = *c.target.paths.health;
                 options.reuse_after = *c.target.deadlines.idle / 2;

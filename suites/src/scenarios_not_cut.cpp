@@ -47,7 +47,8 @@ Scenario slow_reader() {
               },
           .expect = expect_whole_response,
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 auto options = options_for<clients::SlowReaderOptions>(c);
                 options.path = *c.target.paths.large;
                 options.read_size = 4096;
@@ -67,7 +68,8 @@ Scenario long_response() {
               },
           .expect = expect_whole_response,
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 get_whole(io, c, *c.target.paths.long_response, out);
               }};
 }
@@ -82,7 +84,8 @@ Scenario stream() {
               },
           .expect = expect_whole_response,
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c, auto& out) {
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 std::vector<clients::ConnectionRecord>& out) {
                 get_whole(io, c, *c.target.paths.stream, out);
               }};
 }

@@ -45,7 +45,7 @@ TEST(Catalogue, CMakeListMatchesTheCatalogue) {
   std::vector<std::string> from_cmake;
   std::string list = LOITER_CATALOGUE_LIST;
   for (std::size_t at = 0; at <= list.size();) {
-    const auto end = std::min(list.find(';', at), list.size());
+    const auto end = std::min(list.find(',', at), list.size());
     if (end > at) from_cmake.push_back(list.substr(at, end - at));
     at = end + 1;
   }

@@ -16,12 +16,21 @@ using ::testing::IsEmpty;
 
 Expectations expect_silent(std::size_t count) {
   return {.connections = count,
-          .closure = {.deadline = 1s,
-                      .slack = 250ms,
-                      .patience = 2s,
-                      .endings = {"close", "408+close"}},
+          .patience = 2s,
+          .closure = ClosureExpectation{.since = Since::connect,
+                                        .deadline = 1s,
+                                        .slack = 250ms,
+                                        .endings = {"close", "408+close"}},
+          .completion = std::nullopt,
           .fds_after = 0,
           .recovery = 5s};
+}
+
+clients::Response whole(unsigned status, Duration complete) {
+  clients::Response response;
+  response.status = status;
+  response.complete = complete;
+  return response;
 }
 
 ConnectionRecord ended(Ending ending, Duration at) {
@@ -59,7 +68,8 @@ TEST(Judge, CountsConnectionsStillOpenAtPatience) {
   EXPECT_FALSE(verdict.passed);
   EXPECT_THAT(
       verdict.findings,
-      ElementsAre("2/3 connections still open at 2.000 s after connect (deadline 1.000 s)"));
+      ElementsAre("2/3 connections still open at 2.000 s after connect (deadline 1.000 s "
+                          "from connect)"));
 }
 
 TEST(Judge, FlagsEarlyAndLateClosuresOnBothSidesOfTheWindow) {

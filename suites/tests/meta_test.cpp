@@ -23,10 +23,30 @@ struct FaultCase {
 
 // One row per (scenario, the fault it exists to catch).
 const std::vector<FaultCase> kFaultCases = {
-    // No header deadline: silent connections are never closed.
+    // No header deadline: silent and stalled heads are never closed.
     {"silent", "no-header-deadline", "100/100 connections still open at"},
+    {"partial-header", "no-header-deadline", "100/100 connections still open at"},
     // A deadline at 3x the declared one: past the clients' patience of 2x.
     {"silent", "late-deadline", "100/100 connections still open at"},
+    // Each trickled byte re-arms the header deadline: the trickle is never cut.
+    {"header-trickle", "deadline-resets-on-progress", "100/100 connections still open at"},
+    // A stalled body is closed in time, but without the 408 the target promises.
+    {"partial-body", "no-408-on-body-timeout", "100/100 connections ended as close, expected "
+                                               "408+close"},
+    // Idle keep-alive connections are never closed, or closed before their deadline.
+    {"idle-keepalive", "no-idle-deadline", "100/100 connections still open at"},
+    {"idle-keepalive", "early-idle-close", "100/100 connections closed early"},
+    {"keepalive-reuse", "early-idle-close", "connections were cut off: fewer than 2 whole 200"},
+    // FDs of aborted connections are never given back.
+    {"rst-abort", "leak-fd-on-reset", "not back to"},
+    // Closure is observed, but the FDs stay: shutdown() without close().
+    {"silent", "shutdown-without-close", "not back to"},
+    // The client's FIN is ignored: CLOSE_WAIT, FDs kept.
+    {"fin-close", "close-wait-leak", "not back to"},
+    // The request-wait deadline also cuts legitimate long exchanges.
+    {"stream", "cuts-streams", "connections were cut off"},
+    {"long-response", "cuts-streams", "connections were cut off"},
+    {"slow-reader", "cuts-streams", "connections were cut off"},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};

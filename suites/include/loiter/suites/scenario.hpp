@@ -33,17 +33,16 @@ struct Scenario {
   std::string_view id;
   std::string_view family;  // ctest label: header, body, keepalive, abort, not-cut, load
   std::string_view must;    // what the server must do, one sentence
-  std::size_t default_count = 100;  // connections, as in the seed
 
   // The reason to skip, or nullopt when the target declares what the scenario needs.
   std::function<std::optional<std::string>(const fixtures::Target&)> unmet_need;
   std::function<Expectations(const fixtures::Target&, const Timing&, const ScenarioParameters&)>
       expect;
   // Spawns the scenario's clients on `io`; their records land in `out` once `io` has run.
-  std::function<void(clients::asio::io_context& io, const clients::tcp::endpoint& server,
-                     const Expectations&, const Timing&,
+  std::function<void(clients::asio::io_context& io, const DriveContext& context,
                      std::vector<clients::ConnectionRecord>& out)>
       drive;
+  std::size_t default_count = 100;  // connections, as in the seed
 };
 
 // Every scenario, in catalogue order.
