@@ -1,8 +1,9 @@
 #include "loiter/suites/judge.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -95,26 +96,26 @@ void check_window(const Observation& o, const ClosureExpectation& c, Verdict& v)
     if (lasted < c.deadline - c.slack) early.push_back(lasted);
     if (lasted > c.deadline + c.slack) late.push_back(lasted);
   }
-  const auto window =
-      fmt::format("deadline {:.3f} s ± {:.3f} s from {}", seconds(c.deadline), seconds(c.slack),
-                  describe(c.since));
+  const auto window = fmt::format("deadline {:.3f} s ± {:.3f} s from {}", seconds(c.deadline),
+                                  seconds(c.slack), describe(c.since));
   if (!unmeasurable.empty()) {
-    v.findings.push_back(fmt::format("{}/{} connections ended ({}) before {} it is measured from",
-                                     unmeasurable.size(), total,
-                                     clients::ending_label(*unmeasurable.front()),
-                                     describe(c.since)));
+    v.findings.push_back(fmt::format(
+        "{}/{} connections ended ({}) before {} it is measured from", unmeasurable.size(), total,
+        clients::ending_label(*unmeasurable.front()), describe(c.since)));
   }
   if (!early.empty()) {
-    v.findings.push_back(fmt::format("{}/{} connections closed early, before {:.3f} s (earliest "
-                                     "{:.3f} s; {})",
-                                     early.size(), total, seconds(c.deadline - c.slack),
-                                     seconds(std::ranges::min(early)), window));
+    v.findings.push_back(
+        fmt::format("{}/{} connections closed early, before {:.3f} s (earliest "
+                    "{:.3f} s; {})",
+                    early.size(), total, seconds(c.deadline - c.slack),
+                    seconds(std::ranges::min(early)), window));
   }
   if (!late.empty()) {
-    v.findings.push_back(fmt::format("{}/{} connections closed late, after {:.3f} s (latest "
-                                     "{:.3f} s; {})",
-                                     late.size(), total, seconds(c.deadline + c.slack),
-                                     seconds(std::ranges::max(late)), window));
+    v.findings.push_back(
+        fmt::format("{}/{} connections closed late, after {:.3f} s (latest "
+                    "{:.3f} s; {})",
+                    late.size(), total, seconds(c.deadline + c.slack),
+                    seconds(std::ranges::max(late)), window));
   }
 }
 
@@ -132,8 +133,9 @@ void check_endings(const Observation& o, const ClosureExpectation& c, Verdict& v
 }
 
 std::size_t whole_responses_with(const ConnectionRecord& r, unsigned status) {
-  return static_cast<std::size_t>(std::ranges::count_if(
-      r.responses, [status](auto& response) { return response.complete && response.status == status; }));
+  return static_cast<std::size_t>(std::ranges::count_if(r.responses, [status](auto& response) {
+    return response.complete && response.status == status;
+  }));
 }
 
 void check_completion(const Observation& o, const CompletionExpectation& c, Verdict& v) {

@@ -21,8 +21,8 @@ std::vector<clients::ConnectionRecord> drive(const Scenario& scenario,
   clients::require_fd_room(expected.connections);
   clients::asio::io_context io(1);
   std::vector<clients::ConnectionRecord> records;
-  scenario.drive(io, {.server = server, .target = sut.target(), .expected = expected,
-                     .timing = timing},
+  scenario.drive(io,
+                 {.server = server, .target = sut.target(), .expected = expected, .timing = timing},
                  records);
   // Every client is bounded by its own patience; the loop also stops them early when the
   // user interrupts the run (their sockets close as the io_context is destroyed).
@@ -48,8 +48,8 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
     result.skipped = std::move(reason);
     return result;
   }
-  const ScenarioParameters resolved{
-      .count = parameters.count != 0 ? parameters.count : scenario.default_count};
+  const ScenarioParameters resolved{.count = parameters.count != 0 ? parameters.count
+                                                                   : scenario.default_count};
   result.expectations = scenario.expect(target, timing, resolved);
   fixtures::ServerUnderTest sut(target,
                                 {.ready_timeout = duration_cast<milliseconds>(timing.ready),

@@ -1,7 +1,8 @@
 #include "scenario_kit.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace loiter::suites::kit {
 
@@ -51,8 +52,8 @@ Expectations completion(std::size_t responses, Duration outlives, Duration patie
   return {.connections = parameters.count,
           .patience = patience,
           .closure = std::nullopt,
-          .completion = CompletionExpectation{.responses = responses, .status = 200,
-                                              .outlives = outlives},
+          .completion =
+              CompletionExpectation{.responses = responses, .status = 200, .outlives = outlives},
           .fds_after = 0,
           .recovery = timing.recovery};
 }

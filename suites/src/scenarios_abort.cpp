@@ -42,13 +42,12 @@ Scenario fin_close() {
           .must = "give back every FD of connections the clients close normally mid-head",
           .unmet_need = needs_nothing,
           .expect = expect_recovery,
-          .drive =
-              [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
-                auto options = options_for<clients::FinCloseOptions>(c);
-                options.close_after = kGiveUpAfter;
-                clients::spawn_fin_close(io, options, out);
-              }};
+          .drive = [](clients::asio::io_context& io, const DriveContext& c,
+                      std::vector<clients::ConnectionRecord>& out) {
+            auto options = options_for<clients::FinCloseOptions>(c);
+            options.close_after = kGiveUpAfter;
+            clients::spawn_fin_close(io, options, out);
+          }};
 }
 
 }  // namespace

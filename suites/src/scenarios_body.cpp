@@ -29,37 +29,36 @@ Scenario partial_body() {
           .must = "answer a stalled body as declared (408 or close) within its body deadline",
           .unmet_need = needs_body_promise,
           .expect = expect_body_timeout,
-          .drive =
-              [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
-                auto options = options_for<clients::PartialBodyOptions>(c);
-                options.path = *c.target.paths.echo;
-                clients::spawn_partial_body(io, options, out);
-              }};
+          .drive = [](clients::asio::io_context& io, const DriveContext& c,
+                      std::vector<clients::ConnectionRecord>& out) {
+            auto options = options_for<clients::PartialBodyOptions>(c);
+            options.path = *c.target.paths.echo;
+            clients::spawn_partial_body(io, options, out);
+          }};
 }
 
 Scenario body_trickle() {
   return {.id = "body-trickle",
           .family = "body",
-          .must = "cut a body trickled a byte at a time at its body deadline: progress must not "
-                  "extend it",
-          .unmet_need =
-              [](const Target& target) -> Need {
-                if (auto need = needs_body_promise(target)) return need;
-                if (target.deadlines.body_resets_on_progress) {
-                  return "the target declares its body deadline runs between reads, so a "
-                         "trickle legitimately extends it";
-                }
-                return std::nullopt;
-              },
+          .must =
+              "cut a body trickled a byte at a time at its body deadline: progress must not "
+              "extend it",
+          .unmet_need = [](const Target& target) -> Need {
+            if (auto need = needs_body_promise(target)) return need;
+            if (target.deadlines.body_resets_on_progress) {
+              return "the target declares its body deadline runs between reads, so a "
+                     "trickle legitimately extends it";
+            }
+            return std::nullopt;
+          },
           .expect = expect_body_timeout,
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c,
                  std::vector<clients::ConnectionRecord>& out) {
                 auto options = options_for<clients::BodyTrickleOptions>(c);
                 options.path = *c.target.paths.echo;
-                options.interval = std::max<Duration>(*c.target.deadlines.body / 5,
-                                                      std::chrono::milliseconds(50));
+                options.interval =
+                    std::max<Duration>(*c.target.deadlines.body / 5, std::chrono::milliseconds(50));
                 clients::spawn_body_trickle(io, options, out);
               }};
 }

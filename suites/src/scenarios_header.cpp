@@ -25,21 +25,21 @@ Expectations expect_head_timeout(const Target& target, const Timing& timing,
 }
 
 Scenario silent() {
-  return {.id = "silent",
-          .family = "header",
-          .must = "close a connection that sends nothing within its header deadline",
-          .unmet_need = [](const Target& t) { return need_deadline(t.deadlines.header, "header"); },
-          .expect =
-              [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
-                // Nothing was asked, so a plain close is as good as a 408 here.
-                return closure(Since::connect, *t.deadlines.header, {"close", "408+close"}, timing,
-                               p);
-              },
-          .drive =
-              [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
-                clients::spawn_silent(io, options_for<clients::SilentOptions>(c), out);
-              }};
+  return {
+      .id = "silent",
+      .family = "header",
+      .must = "close a connection that sends nothing within its header deadline",
+      .unmet_need = [](const Target& t) { return need_deadline(t.deadlines.header, "header"); },
+      .expect =
+          [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+            // Nothing was asked, so a plain close is as good as a 408 here.
+            return closure(Since::connect, *t.deadlines.header, {"close", "408+close"}, timing, p);
+          },
+      .drive =
+          [](clients::asio::io_context& io, const DriveContext& c,
+             std::vector<clients::ConnectionRecord>& out) {
+            clients::spawn_silent(io, options_for<clients::SilentOptions>(c), out);
+          }};
 }
 
 Scenario partial_header() {
@@ -48,31 +48,30 @@ Scenario partial_header() {
           .must = "answer a head stalled mid-field as declared, within its header deadline",
           .unmet_need = needs_head_promise,
           .expect = expect_head_timeout,
-          .drive =
-              [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
-                auto options = options_for<clients::PartialHeaderOptions>(c);
-                options.stall = clients::StallPoint::mid_header_value;
-                clients::spawn_partial_header(io, options, out);
-              }};
+          .drive = [](clients::asio::io_context& io, const DriveContext& c,
+                      std::vector<clients::ConnectionRecord>& out) {
+            auto options = options_for<clients::PartialHeaderOptions>(c);
+            options.stall = clients::StallPoint::mid_header_value;
+            clients::spawn_partial_header(io, options, out);
+          }};
 }
 
 Scenario header_trickle() {
   return {.id = "header-trickle",
           .family = "header",
-          .must = "close a head trickled a byte at a time at the header deadline from connect: "
-                  "progress must not extend it",
+          .must =
+              "close a head trickled a byte at a time at the header deadline from connect: "
+              "progress must not extend it",
           .unmet_need = needs_head_promise,
           .expect = expect_head_timeout,
-          .drive =
-              [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
-                auto options = options_for<clients::HeaderTrickleOptions>(c);
-                // About five bytes per deadline: progress well inside it, every time.
-                options.interval = std::max<Duration>(*c.target.deadlines.header / 5,
-                                                      std::chrono::milliseconds(50));
-                clients::spawn_header_trickle(io, options, out);
-              }};
+          .drive = [](clients::asio::io_context& io, const DriveContext& c,
+                      std::vector<clients::ConnectionRecord>& out) {
+            auto options = options_for<clients::HeaderTrickleOptions>(c);
+            // About five bytes per deadline: progress well inside it, every time.
+            options.interval =
+                std::max<Duration>(*c.target.deadlines.header / 5, std::chrono::milliseconds(50));
+            clients::spawn_header_trickle(io, options, out);
+          }};
 }
 
 }  // namespace

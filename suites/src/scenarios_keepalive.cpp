@@ -12,15 +12,16 @@ namespace {
 using namespace kit;
 
 Need needs_idle(const Target& target) {
-  return first_unmet({need_deadline(target.deadlines.idle, "idle"),
-                      need_path(target.paths.health, "health")});
+  return first_unmet(
+      {need_deadline(target.deadlines.idle, "idle"), need_path(target.paths.health, "health")});
 }
 
 Scenario idle_keepalive() {
   return {.id = "idle-keepalive",
           .family = "keepalive",
-          .must = "close a keep-alive connection left unused within its idle deadline, measured "
-                  "from the last response",
+          .must =
+              "close a keep-alive connection left unused within its idle deadline, measured "
+              "from the last response",
           .unmet_need = needs_idle,
           .expect =
               [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
@@ -43,8 +44,8 @@ Scenario keepalive_reuse() {
           .expect =
               [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
                 // Reused at half the idle deadline: nothing to outlive, two answers to give.
-                return completion(2, Duration{}, timing.patience_for(*t.deadlines.idle) * 2,
-                                  timing, p);
+                return completion(2, Duration{}, timing.patience_for(*t.deadlines.idle) * 2, timing,
+                                  p);
               },
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c,

@@ -39,8 +39,9 @@ void get_whole(clients::asio::io_context& io, const DriveContext& c, const std::
 Scenario slow_reader() {
   return {.id = "slow-reader",
           .family = "not-cut",
-          .must = "let a reader that keeps making progress, slowly, receive a large response "
-                  "whole",
+          .must =
+              "let a reader that keeps making progress, slowly, receive a large response "
+              "whole",
           .unmet_need =
               [](const Target& t) {
                 return first_unmet({need_path(t.paths.large, "large"), needs_request_wait(t)});

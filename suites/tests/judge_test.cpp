@@ -66,9 +66,8 @@ TEST(Judge, CountsConnectionsStillOpenAtPatience) {
       judge(observe({ended(Ending::open, 2s), ended(Ending::open, 2s), ended(Ending::close, 1s)}),
             expect_silent(3));
   EXPECT_FALSE(verdict.passed);
-  EXPECT_THAT(
-      verdict.findings,
-      ElementsAre("2/3 connections still open at 2.000 s after connect (deadline 1.000 s "
+  EXPECT_THAT(verdict.findings,
+              ElementsAre("2/3 connections still open at 2.000 s after connect (deadline 1.000 s "
                           "from connect)"));
 }
 
@@ -137,13 +136,13 @@ TEST(Judge, AConnectionClosedBeforeItsResponseCannotBeMeasuredFromIt) {
 }
 
 Expectations expect_completion(std::size_t responses) {
-  return {.connections = 2,
-          .patience = 5s,
-          .closure = std::nullopt,
-          .completion = CompletionExpectation{.responses = responses, .status = 200,
-                                              .outlives = 1s},
-          .fds_after = 0,
-          .recovery = 5s};
+  return {
+      .connections = 2,
+      .patience = 5s,
+      .closure = std::nullopt,
+      .completion = CompletionExpectation{.responses = responses, .status = 200, .outlives = 1s},
+      .fds_after = 0,
+      .recovery = 5s};
 }
 
 TEST(Judge, ACutStreamIsAFindingWithItsEnding) {
@@ -154,9 +153,10 @@ TEST(Judge, ACutStreamIsAFindingWithItsEnding) {
   cut.requests = 1;
   cut.responses = {clients::Response{.status = 200}};  // head arrived, body never finished
   const auto verdict = judge(observe({complete, cut}), expect_completion(1));
-  EXPECT_THAT(verdict.findings,
-              ElementsAre("1/2 connections were cut off: fewer than 1 whole 200 response(s), "
-                          "ended as close (median 1.002 s after connect; it must outlive 1.000 s)"));
+  EXPECT_THAT(
+      verdict.findings,
+      ElementsAre("1/2 connections were cut off: fewer than 1 whole 200 response(s), "
+                  "ended as close (median 1.002 s after connect; it must outlive 1.000 s)"));
 }
 
 TEST(Judge, AnExchangeShorterThanTheDeadlineProvesNothing) {

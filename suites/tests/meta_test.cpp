@@ -31,8 +31,9 @@ const std::vector<FaultCase> kFaultCases = {
     // Each trickled byte re-arms the header deadline: the trickle is never cut.
     {"header-trickle", "deadline-resets-on-progress", "100/100 connections still open at"},
     // A stalled body is closed in time, but without the 408 the target promises.
-    {"partial-body", "no-408-on-body-timeout", "100/100 connections ended as close, expected "
-                                               "408+close"},
+    {"partial-body", "no-408-on-body-timeout",
+     "100/100 connections ended as close, expected "
+     "408+close"},
     // Idle keep-alive connections are never closed, or closed before their deadline.
     {"idle-keepalive", "no-idle-deadline", "100/100 connections still open at"},
     {"idle-keepalive", "early-idle-close", "100/100 connections closed early"},
