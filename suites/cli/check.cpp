@@ -14,6 +14,7 @@
 #include "loiter/suites/interrupt.hpp"
 #include "loiter/suites/report.hpp"
 #include "loiter/suites/run.hpp"
+#include "loiter/suites/target_choice.hpp"
 
 namespace loiter::cli {
 
@@ -60,6 +61,27 @@ reports::ScenarioReport run_one(const suites::Scenario& scenario, const fixtures
   }
 }
 
+// The reference server takes faults and deadlines from the command line; any other target
+// declares its own in its target file.
+fixtures::Target chosen_target(const CheckOptions& options) {
+  const bool tuned = !options.faults.empty() || options.header_timeout || options.body_timeout ||
+                     options.idle_timeout;
+  if (options.target != "reference") {
+    if (tuned) {
+      throw std::invalid_argument(
+          "--fault and --*-timeout apply to the reference target only; another target "
+          "declares its deadlines in its target file");
+    }
+    return suites::resolve_target(options.target);
+  }
+  constexpr double kDefault = 2.0;  // = fixtures/targets/reference.toml
+  return fixtures::reference_target({.header = seconds(options.header_timeout.value_or(kDefault)),
+                                     .body = seconds(options.body_timeout.value_or(kDefault)),
+                                     .idle = seconds(options.idle_timeout.value_or(kDefault)),
+                                     .threads = 1,
+                                     .faults = options.faults});
+}
+
 int exit_code(const reports::RunReport& report) {
   int code = kPassed;
   for (const auto& scenario : report.scenarios) {
@@ -72,7 +94,8 @@ int exit_code(const reports::RunReport& report) {
 }  // namespace
 
 void add_check_options(CLI::App& command, CheckOptions& options) {
-  command.add_option("--target", options.target, "target to test (today: reference)")
+  command.add_option("--target", options.target,
+                     "a bundled target (reference, nginx) or a target file (TOML)")
       ->capture_default_str();
   command.add_option("--scenario", options.scenarios,
                      "scenario id to run (repeatable; default all)");
@@ -80,14 +103,11 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
       "--fault", options.faults,
       "reference server fault switch to plant (repeatable), e.g. no-header-deadline");
   command
-      .add_option("--header-timeout", options.header_timeout, "reference server header deadline, s")
-      ->capture_default_str()
+      .add_option("--header-timeout", options.header_timeout, "reference server header deadline, s (default 2)")
       ->check(CLI::PositiveNumber);
-  command.add_option("--body-timeout", options.body_timeout, "reference server body deadline, s")
-      ->capture_default_str()
+  command.add_option("--body-timeout", options.body_timeout, "reference server body deadline, s (default 2)")
       ->check(CLI::PositiveNumber);
-  command.add_option("--idle-timeout", options.idle_timeout, "reference server idle deadline, s")
-      ->capture_default_str()
+  command.add_option("--idle-timeout", options.idle_timeout, "reference server idle deadline, s (default 2)")
       ->check(CLI::PositiveNumber);
   command.add_option("--count", options.count,
                      "connections per scenario (default: the scenario's own, 100; 200 for "
@@ -101,22 +121,15 @@ int run_check(const CheckOptions& options) {
   if (options.list) return list_scenarios();
   std::vector<const suites::Scenario*> scenarios;
   suites::Timing timing;
+  fixtures::Target target;
   try {
-    if (options.target != "reference") {
-      throw std::invalid_argument(
-          fmt::format("unknown target '{}': known targets: reference", options.target));
-    }
+    target = chosen_target(options);
     scenarios = chosen(options);
     timing = suites::timing();
   } catch (const std::invalid_argument& e) {
     std::cerr << "loiter: " << e.what() << "\n";
     return kUsage;
   }
-  const auto target = fixtures::reference_target({.header = seconds(options.header_timeout),
-                                                  .body = seconds(options.body_timeout),
-                                                  .idle = seconds(options.idle_timeout),
-                                                  .threads = 1,
-                                                  .faults = options.faults});
   reports::RunReport report{.loiter_version = LOITER_VERSION,
                             .target = target.name,
                             .started_at = suites::utc_now(),

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/App.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,9 +12,9 @@ struct CheckOptions {
   std::string target = "reference";
   std::vector<std::string> scenarios;  // empty: the whole catalogue
   std::vector<std::string> faults;     // reference server fault switches
-  double header_timeout = 2.0;
-  double body_timeout = 2.0;
-  double idle_timeout = 2.0;
+  std::optional<double> header_timeout;  // reference only; default 2 s
+  std::optional<double> body_timeout;
+  std::optional<double> idle_timeout;
   std::size_t count = 0;  // 0: each scenario's own default
   std::string json_path;
   bool list = false;

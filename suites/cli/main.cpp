@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
       "  loiter check                                 # catalogue vs the reference server\n"
       "  loiter check --scenario silent --count 500\n"
       "  loiter check --fault no-header-deadline      # see a planted bug caught (exit 1)\n"
+      "  loiter check --target nginx                  # Debian's nginx, bundled target file\n"
+      "  loiter check --target ./mine.toml            # your server, your target file\n"
       "  loiter check --list\n"
       "\nExit codes: 0 passed, 1 a scenario failed, 2 usage error, 3 infrastructure error,\n"
       "130 interrupted (Ctrl-C: the run stops cleanly and still reports; twice: at once).");

@@ -1,15 +1,20 @@
 #include "loiter/suites/target_choice.hpp"
 
-#include <fmt/format.h>
-
 #include <cstdlib>
+#include <fmt/format.h>
 #include <stdexcept>
+
+#include "loiter/fixtures/target_file.hpp"
 
 namespace loiter::suites {
 
 fixtures::Target resolve_target(const std::string& name) {
-  if (name == "reference") return fixtures::reference_target();
-  throw std::invalid_argument(fmt::format("unknown target '{}': known targets: reference", name));
+  if (name == "reference") return fixtures::reference_target();  // = targets/reference.toml
+  try {
+    return fixtures::find_target(name);
+  } catch (const fixtures::TargetFileError& e) {
+    throw std::invalid_argument(e.what());  // the user named it: a usage error
+  }
 }
 
 std::string target_from_environment() {

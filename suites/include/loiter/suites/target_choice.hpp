@@ -8,7 +8,8 @@
 
 namespace loiter::suites {
 
-// Throws std::invalid_argument naming the known targets when `name` is none of them.
+// A bundled target ("reference", "nginx") or a target file. Throws std::invalid_argument
+// naming the file, key and problem, or the known targets, when `name` is not usable.
 fixtures::Target resolve_target(const std::string& name);
 
 // $LOITER_TARGET, or "reference" when it is unset.
