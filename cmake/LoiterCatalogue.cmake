@@ -14,4 +14,5 @@ set(LOITER_CATALOGUE
   slow-reader:not-cut
   long-response:not-cut
   stream:not-cut
+  websocket:not-cut
 )

@@ -138,26 +138,42 @@ std::size_t whole_responses_with(const ConnectionRecord& r, unsigned status) {
   }));
 }
 
+// Where a connection that was not cut ended its exchange: its last whole response, or,
+// when the client ends it, the client's own close.
+std::optional<Duration> exchange_end(const ConnectionRecord& r, const CompletionExpectation& c) {
+  if (c.client_ends) return r.client_closed;
+  if (const auto* last = r.last_complete_response()) return last->complete;
+  return std::nullopt;
+}
+
+bool was_cut(const ConnectionRecord& r, const CompletionExpectation& c) {
+  if (whole_responses_with(r, c.status) < c.responses) return true;
+  return c.client_ends && r.ending != Ending::client_close;
+}
+
 void check_completion(const Observation& o, const CompletionExpectation& c, Verdict& v) {
   std::map<std::string, std::vector<const ConnectionRecord*>> cut;  // by ending label
   std::optional<Duration> shortest;
   for (const auto& r : o.connections) {
     if (r.ending == Ending::connect_failed) continue;  // reported already
-    if (whole_responses_with(r, c.status) < c.responses) {
+    if (was_cut(r, c)) {
       cut[clients::ending_label(r)].push_back(&r);
-    } else if (const auto* last = r.last_complete_response()) {
-      shortest = std::min(shortest.value_or(*last->complete), *last->complete);
+    } else if (const auto end = exchange_end(r, c)) {
+      shortest = std::min(shortest.value_or(*end), *end);
     }
   }
+  const auto what = c.client_ends
+                        ? fmt::format("ended by the server before the client closed it")
+                        : fmt::format("fewer than {} whole {} response(s)", c.responses, c.status);
   for (const auto& [label, records] : cut) {
     std::vector<Duration> at;
     for (const auto* r : records) at.push_back(r->ended_at);
     std::ranges::sort(at);
     v.findings.push_back(fmt::format(
-        "{}/{} connections were cut off: fewer than {} whole {} response(s), ended as {} "
-        "(median {:.3f} s after connect; it must outlive {:.3f} s)",
-        records.size(), o.connections.size(), c.responses, c.status, label,
-        seconds(at[at.size() / 2]), seconds(c.outlives)));
+        "{}/{} connections were cut off: {}, ended as {} (median {:.3f} s after connect; it "
+        "must outlive {:.3f} s)",
+        records.size(), o.connections.size(), what, label, seconds(at[at.size() / 2]),
+        seconds(c.outlives)));
   }
   if (shortest && *shortest < c.outlives) {
     v.findings.push_back(fmt::format(

@@ -11,6 +11,6 @@ std::vector<Scenario> header_scenarios();     // silent, partial-header, header-
 std::vector<Scenario> body_scenarios();       // partial-body, body-trickle
 std::vector<Scenario> keepalive_scenarios();  // idle-keepalive, keepalive-reuse
 std::vector<Scenario> abort_scenarios();      // rst-abort, fin-close
-std::vector<Scenario> not_cut_scenarios();    // slow-reader, long-response, stream, websocket
+std::vector<Scenario> not_cut_scenarios();  // slow-reader, long-response, stream, websocket
 
 }  // namespace loiter::suites

@@ -2,6 +2,7 @@
 // (a slow reader, a slow handler, a stream). The server must let them complete.
 #include "loiter/clients/idle_keepalive.hpp"
 #include "loiter/clients/slow_reader.hpp"
+#include "loiter/clients/websocket_hold.hpp"
 #include "scenario_kit.hpp"
 #include "scenarios.hpp"
 
@@ -91,8 +92,39 @@ Scenario stream() {
               }};
 }
 
+Scenario websocket() {
+  return {
+      .id = "websocket",
+      .family = "not-cut",
+      .must =
+          "keep an upgraded WebSocket open past the request-wait deadline until the "
+          "client closes it",
+      .unmet_need =
+          [](const Target& t) {
+            return first_unmet({need_path(t.paths.websocket, "websocket"), needs_request_wait(t)});
+          },
+      .expect =
+          [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+            const auto deadline = request_wait(t);
+            auto expected = completion(1, deadline, timing.patience_for(deadline) * 2, timing, p);
+            expected.completion->status = 101;
+            expected.completion->client_ends = true;
+            return expected;
+          },
+      .drive =
+          [](clients::asio::io_context& io, const DriveContext& c,
+             std::vector<clients::ConnectionRecord>& out) {
+            auto options = options_for<clients::WebsocketHoldOptions>(c);
+            options.path = *c.target.paths.websocket;
+            options.hold = c.timing.patience_for(request_wait(c.target));  // 2x the deadline
+            clients::spawn_websocket_hold(io, options, out);
+          }};
+}
+
 }  // namespace
 
-std::vector<Scenario> not_cut_scenarios() { return {slow_reader(), long_response(), stream()}; }
+std::vector<Scenario> not_cut_scenarios() {
+  return {slow_reader(), long_response(), stream(), websocket()};
+}
 
 }  // namespace loiter::suites

@@ -1,7 +1,8 @@
 #include "loiter/suites/target_choice.hpp"
 
-#include <cstdlib>
 #include <fmt/format.h>
+
+#include <cstdlib>
 #include <stdexcept>
 
 #include "loiter/fixtures/target_file.hpp"

@@ -48,6 +48,7 @@ const std::vector<FaultCase> kFaultCases = {
     {"stream", "cuts-streams", "connections were cut off"},
     {"long-response", "cuts-streams", "connections were cut off"},
     {"slow-reader", "cuts-streams", "connections were cut off"},
+    {"websocket", "cuts-streams", "ended by the server before the client closed it"},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};

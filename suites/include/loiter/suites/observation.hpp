@@ -52,6 +52,9 @@ struct CompletionExpectation {
   std::size_t responses = 1;
   unsigned status = 200;
   Duration outlives{};
+  // The client, not the server, ends the connection (a held WebSocket): any server ending
+  // before the client's own close is a cut.
+  bool client_ends = false;
 };
 
 struct Expectations {
