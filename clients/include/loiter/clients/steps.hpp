@@ -28,4 +28,12 @@ awaitable<bool> exchange_requests(Connection& connection, std::string_view head,
 awaitable<bool> send_then_wait(Connection& connection, std::string_view bytes, Clock::time_point at,
                                Clock::time_point until);
 
+// How a client ends a connection itself: a normal close (FIN) or an abort (RST).
+enum class GiveUp { fin, rst };
+
+// Sends a partial `head`, reads until `at`, then ends the connection itself as `how` —
+// unless the server ended it first — and records whatever server ending follows.
+awaitable<void> give_up_mid_head(Connection& connection, std::string_view head,
+                                 Clock::time_point at, Clock::time_point until, GiveUp how);
+
 }  // namespace loiter::clients
