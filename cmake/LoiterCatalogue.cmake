@@ -15,4 +15,5 @@ set(LOITER_CATALOGUE
   long-response:not-cut
   stream:not-cut
   websocket:not-cut
+  held-capacity:capacity
 )

@@ -58,16 +58,35 @@ std::vector<const ConnectionRecord*> select(const Observation& o, const Predicat
   return chosen;
 }
 
+// Which limit a connect error points at, when it points at one.
+std::string_view limit_behind(std::string_view error) {
+  if (error.find("Too many open files") != std::string_view::npos) {
+    return " (the client's RLIMIT_NOFILE)";
+  }
+  if (error.find("Cannot assign requested address") != std::string_view::npos) {
+    return " (the client's ephemeral ports)";
+  }
+  if (error.find("refused") != std::string_view::npos ||
+      error.find("timed out") != std::string_view::npos ||
+      error.find("reset") != std::string_view::npos) {
+    return " (the server: listen backlog full or its own FD limit; see its log)";
+  }
+  return "";
+}
+
 void check_connections(const Observation& o, const Expectations& e, Verdict& v) {
   if (o.server_exit) v.findings.push_back("the server " + *o.server_exit + " during the scenario");
   if (o.connections.size() != e.connections) {
     v.findings.push_back(fmt::format("{} connections were driven, {} expected",
                                      o.connections.size(), e.connections));
   }
-  const auto failed = select(o, [](auto& r) { return r.ending == Ending::connect_failed; });
-  if (!failed.empty()) {
-    v.findings.push_back(fmt::format("{}/{} connections could not connect (first: {})",
-                                     failed.size(), o.connections.size(), failed[0]->error));
+  std::map<std::string, std::size_t> failed;  // by error
+  for (const auto& r : o.connections) {
+    if (r.ending == Ending::connect_failed) ++failed[r.error];
+  }
+  for (const auto& [error, count] : failed) {
+    v.findings.push_back(fmt::format("{}/{} connections could not connect: {}{}", count,
+                                     o.connections.size(), error, limit_behind(error)));
   }
 }
 

@@ -107,7 +107,22 @@ TEST(Judge, NamesConnectFailuresAndAServerThatDied) {
   const auto verdict = judge(observation, expect_silent(1));
   EXPECT_THAT(verdict.findings,
               ElementsAre("the server killed by signal 11 (Segmentation fault) during the scenario",
-                          "1/1 connections could not connect (first: Connection refused)"));
+                          "1/1 connections could not connect: Connection refused (the server: "
+                          "listen backlog full or its own FD limit; see its log)"));
+}
+
+// Connect failures are grouped by error, each with the limit it points at.
+TEST(Judge, GroupsConnectFailuresByTheLimitTheyPointAt) {
+  auto no_fd = ended(Ending::connect_failed, 0s);
+  no_fd.error = "Too many open files";
+  auto no_port = no_fd;
+  no_port.error = "Cannot assign requested address";
+  const auto verdict = judge(observe({no_fd, no_port, no_fd}), expect_silent(3));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre("1/3 connections could not connect: Cannot assign requested address "
+                          "(the client's ephemeral ports)",
+                          "2/3 connections could not connect: Too many open files (the "
+                          "client's RLIMIT_NOFILE)"));
 }
 
 TEST(Judge, MeasuresTheIdleDeadlineFromTheLastWholeResponse) {

@@ -49,6 +49,8 @@ const std::vector<FaultCase> kFaultCases = {
     {"long-response", "cuts-streams", "connections were cut off"},
     {"slow-reader", "cuts-streams", "connections were cut off"},
     {"websocket", "cuts-streams", "ended by the server before the client closed it"},
+    // Held connections dropped before their re-check: held, but not working.
+    {"held-capacity", "early-idle-close", "ended by the server before the client closed it"},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
