@@ -15,5 +15,6 @@ set(LOITER_CATALOGUE
   long-response:not-cut
   stream:not-cut
   websocket:not-cut
+  idle-under-load:load
   held-capacity:capacity
 )

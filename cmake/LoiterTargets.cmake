@@ -36,5 +36,9 @@ function(loiter_add_target)
       SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
       TIMEOUT ${ARG_TIMEOUT}
       LABELS "scenario;${family};${ARG_NAME};${ARG_LABELS}")
+    # Load scenarios time regular traffic: nothing else may run beside them.
+    if(family STREQUAL "load")
+      set_tests_properties(${test_name} PROPERTIES RUN_SERIAL TRUE)
+    endif()
   endforeach()
 endfunction()

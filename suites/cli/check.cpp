@@ -50,10 +50,11 @@ std::vector<const suites::Scenario*> chosen(const CheckOptions& options) {
 }
 
 reports::ScenarioReport run_one(const suites::Scenario& scenario, const fixtures::Target& target,
-                                const suites::Timing& timing, std::size_t count) {
+                                const suites::Timing& timing,
+                                const suites::ScenarioParameters& parameters) {
   std::cerr << fmt::format("running {} against {} ...\n", scenario.id, target.name);
   try {
-    return suites::to_report(suites::run_scenario(scenario, target, timing, {.count = count}));
+    return suites::to_report(suites::run_scenario(scenario, target, timing, parameters));
   } catch (const fixtures::HarnessError& e) {
     return suites::error_report(std::string(scenario.id), e.what());
   } catch (const std::runtime_error& e) {  // a limit, e.g. RLIMIT_NOFILE
@@ -80,6 +81,13 @@ fixtures::Target chosen_target(const CheckOptions& options) {
                                      .idle = seconds(options.idle_timeout.value_or(kDefault)),
                                      .threads = 1,
                                      .faults = options.faults});
+}
+
+suites::ScenarioParameters parameters_of(const CheckOptions& options) {
+  return {.count = options.count,
+          .load_rate = options.load_rate,
+          .load_duration = seconds(options.load_duration),
+          .load_connections = options.load_connections};
 }
 
 int exit_code(const reports::RunReport& report) {
@@ -110,9 +118,18 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--idle-timeout", options.idle_timeout, "reference server idle deadline, s (default 2)")
       ->check(CLI::PositiveNumber);
   command.add_option("--count", options.count,
-                     "connections per scenario (default: the scenario's own, 100; 200 for "
-                     "rst-abort)")
+                     "connections per scenario (default: the scenario's own: 100; 200 for "
+                     "rst-abort; 1050 waiting for idle-under-load; 1000 for held-capacity)")
       ->check(CLI::Range(1, 19'000));
+  command.add_option("--load-rate", options.load_rate,
+                     "idle-under-load: regular requests per second (default 5000)")
+      ->check(CLI::PositiveNumber);
+  command.add_option("--load-duration", options.load_duration,
+                     "idle-under-load: seconds of regular traffic (default 25)")
+      ->check(CLI::Range(0.5, 3600.0));
+  command.add_option("--load-connections", options.load_connections,
+                     "idle-under-load: keep-alive connections of the regular traffic (default 32)")
+      ->check(CLI::Range(1, 1000));
   command.add_option("--json", options.json_path, "also write the run document (report.json) here");
   command.add_flag("--list", options.list, "list the scenarios and exit");
 }
@@ -137,7 +154,7 @@ int run_check(const CheckOptions& options) {
   suites::install_interrupt_handlers();
   for (const auto* scenario : scenarios) {
     if (suites::interrupted()) break;
-    report.scenarios.push_back(run_one(*scenario, target, timing, options.count));
+    report.scenarios.push_back(run_one(*scenario, target, timing, parameters_of(options)));
   }
   reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
   if (!options.json_path.empty()) {

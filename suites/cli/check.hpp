@@ -16,6 +16,10 @@ struct CheckOptions {
   std::optional<double> body_timeout;
   std::optional<double> idle_timeout;
   std::size_t count = 0;  // 0: each scenario's own default
+  // Regular traffic of load scenarios (idle-under-load); 0: the scenario's default.
+  double load_rate = 0;
+  double load_duration = 0;  // s
+  std::size_t load_connections = 0;
   std::string json_path;
   bool list = false;
 };

@@ -1,5 +1,7 @@
 #include "loiter/suites/judge.hpp"
 
+#include "loiter/suites/load_figures.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -90,22 +92,33 @@ void check_connections(const Observation& o, const Expectations& e, Verdict& v) 
   }
 }
 
-void check_still_open(const Observation& o, const Expectations& e, const ClosureExpectation& c,
+// The connections one closure expectation is about, and how findings name them.
+struct Subset {
+  std::vector<const ConnectionRecord*> records;
+  std::string prefix;  // "silent: " for one kind of a mix; empty for every connection
+};
+
+Subset subset_for(const Observation& o, const ClosureExpectation& c) {
+  if (c.kind.empty()) return {select(o, [](auto&) { return true; }), ""};
+  return {select(o, [&](auto& r) { return r.kind == c.kind; }), c.kind + ": "};
+}
+
+void check_still_open(const Subset& s, const Expectations& e, const ClosureExpectation& c,
                       Verdict& v) {
-  const auto open = select(o, [](auto& r) { return r.ending == Ending::open; });
-  if (open.empty()) return;
+  const auto open = std::ranges::count_if(s.records, [](auto* r) { return r->ending == Ending::open; });
+  if (open == 0) return;
   v.findings.push_back(fmt::format(
-      "{}/{} connections still open at {:.3f} s after connect (deadline {:.3f} s from {})",
-      open.size(), o.connections.size(), seconds(e.patience), seconds(c.deadline),
+      "{}{}/{} connections still open at {:.3f} s after connect (deadline {:.3f} s from {})",
+      s.prefix, open, s.records.size(), seconds(e.patience), seconds(c.deadline),
       describe(c.since)));
 }
 
-void check_window(const Observation& o, const ClosureExpectation& c, Verdict& v) {
-  const std::size_t total = o.connections.size();
-  const auto closed = select(o, ended_by_server);
+void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
+  const std::size_t total = s.records.size();
   std::vector<const ConnectionRecord*> unmeasurable;
   std::vector<Duration> early, late;
-  for (const auto* r : closed) {
+  for (const auto* r : s.records) {
+    if (!ended_by_server(*r)) continue;
     const auto from = origin(*r, c.since);
     if (!from) {
       unmeasurable.push_back(r);
@@ -119,36 +132,46 @@ void check_window(const Observation& o, const ClosureExpectation& c, Verdict& v)
                                   seconds(c.slack), describe(c.since));
   if (!unmeasurable.empty()) {
     v.findings.push_back(fmt::format(
-        "{}/{} connections ended ({}) before {} it is measured from", unmeasurable.size(), total,
-        clients::ending_label(*unmeasurable.front()), describe(c.since)));
+        "{}{}/{} connections ended ({}) before {} it is measured from", s.prefix,
+        unmeasurable.size(), total, clients::ending_label(*unmeasurable.front()),
+        describe(c.since)));
   }
   if (!early.empty()) {
     v.findings.push_back(
-        fmt::format("{}/{} connections closed early, before {:.3f} s (earliest "
+        fmt::format("{}{}/{} connections closed early, before {:.3f} s (earliest "
                     "{:.3f} s; {})",
-                    early.size(), total, seconds(c.deadline - c.slack),
+                    s.prefix, early.size(), total, seconds(c.deadline - c.slack),
                     seconds(std::ranges::min(early)), window));
   }
   if (!late.empty()) {
     v.findings.push_back(
-        fmt::format("{}/{} connections closed late, after {:.3f} s (latest "
+        fmt::format("{}{}/{} connections closed late, after {:.3f} s (latest "
                     "{:.3f} s; {})",
-                    late.size(), total, seconds(c.deadline + c.slack),
+                    s.prefix, late.size(), total, seconds(c.deadline + c.slack),
                     seconds(std::ranges::max(late)), window));
   }
 }
 
-void check_endings(const Observation& o, const ClosureExpectation& c, Verdict& v) {
+void check_endings(const Subset& s, const ClosureExpectation& c, Verdict& v) {
   std::map<std::string, std::size_t> unexpected;
-  for (const auto& record : o.connections) {
-    if (!ended_by_server(record)) continue;
-    const auto label = clients::ending_label(record);
+  for (const auto* record : s.records) {
+    if (!ended_by_server(*record)) continue;
+    const auto label = clients::ending_label(*record);
     if (std::ranges::find(c.endings, label) == c.endings.end()) ++unexpected[label];
   }
   for (const auto& [label, count] : unexpected) {
-    v.findings.push_back(fmt::format("{}/{} connections ended as {}, expected {}", count,
-                                     o.connections.size(), label, fmt::join(c.endings, " or ")));
+    v.findings.push_back(fmt::format("{}{}/{} connections ended as {}, expected {}", s.prefix,
+                                     count, s.records.size(), label,
+                                     fmt::join(c.endings, " or ")));
   }
+}
+
+void check_closure(const Observation& o, const Expectations& e, const ClosureExpectation& c,
+                   Verdict& v) {
+  const auto subset = subset_for(o, c);
+  check_still_open(subset, e, c, v);
+  check_window(subset, c, v);
+  check_endings(subset, c, v);
 }
 
 std::size_t whole_responses_with(const ConnectionRecord& r, unsigned status) {
@@ -202,6 +225,56 @@ void check_completion(const Observation& o, const CompletionExpectation& c, Verd
   }
 }
 
+double ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+// "404×3, reset×2": what the regular requests that did not succeed got instead.
+std::string failures_of(const clients::LoadResult& load) {
+  std::vector<std::string> parts;
+  for (const auto& [status, count] : load.non_2xx) parts.push_back(fmt::format("{}×{}", status, count));
+  for (const auto& [error, count] : load.errors) parts.push_back(fmt::format("{}×{}", error, count));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+void check_regular_traffic(const clients::LoadResult& load, const LoadExpectation& e, Verdict& v) {
+  if (load.dispatched == 0) {
+    v.findings.push_back("no regular request was dispatched");
+    return;
+  }
+  if (load.succeeded < load.dispatched) {
+    v.findings.push_back(fmt::format("{}/{} dispatched regular requests were not answered 2xx: {}",
+                                     load.dispatched - load.succeeded, load.dispatched,
+                                     failures_of(load)));
+  }
+  const auto p99 = load.from_intended.percentile(99.0);
+  if (e.p99 && p99 > *e.p99) {
+    v.findings.push_back(fmt::format(
+        "regular p99 {:.2f} ms (from intended send time) exceeds the target's bound {:.2f} ms",
+        ms(p99), ms(*e.p99)));
+  }
+}
+
+void check_load(const Observation& o, const LoadExpectation& e, Verdict& v) {
+  if (!o.load) {
+    v.findings.push_back("the scenario expects regular traffic but none ran");
+    return;
+  }
+  check_regular_traffic(o.load->result, e, v);
+  const auto figures = load_figures(o);
+  if (figures->all_waiting_closed && *figures->all_waiting_closed > figures->load_lasted) {
+    v.findings.push_back(fmt::format(
+        "the last waiting connection was closed {:.3f} s after the load started, after the "
+        "load ended ({:.3f} s): lengthen the load to judge FDs during it",
+        seconds(*figures->all_waiting_closed), seconds(figures->load_lasted)));
+  }
+  const std::size_t limit = o.fds.baseline + e.pool;
+  if (figures->fds_during && *figures->fds_during > limit) {
+    v.findings.push_back(fmt::format(
+        "FDs while the load still ran came back only to {}, not to baseline {} + {} regular "
+        "connections: {} held",
+        *figures->fds_during, o.fds.baseline, e.pool, *figures->fds_during - limit));
+  }
+}
+
 void check_fds(const FdObservation& fds, const Expectations& e, Verdict& v) {
   if (fds.recovered) return;
   const std::size_t limit = fds.baseline + e.fds_after;
@@ -216,10 +289,12 @@ Verdict judge(const Observation& observation, const Expectations& expectations) 
   Verdict verdict;
   check_connections(observation, expectations, verdict);
   if (const auto& closure = expectations.closure) {
-    check_still_open(observation, expectations, *closure, verdict);
-    check_window(observation, *closure, verdict);
-    check_endings(observation, *closure, verdict);
+    check_closure(observation, expectations, *closure, verdict);
   }
+  for (const auto& closure : expectations.kind_closures) {
+    check_closure(observation, expectations, closure, verdict);
+  }
+  if (const auto& load = expectations.load) check_load(observation, *load, verdict);
   if (const auto& completion = expectations.completion) {
     check_completion(observation, *completion, verdict);
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "loiter/suites/load_figures.hpp"
+
 #include <algorithm>
 #include <ctime>
 
@@ -41,6 +43,66 @@ reports::FigureGroup fd_figures(const FdObservation& fds) {
                      {fds.recovered ? "recovered" : "after", as_number(fds.after)}}};
 }
 
+std::optional<double> number(std::size_t n) { return static_cast<double>(n); }
+std::optional<double> in_ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+// The seed's quantities of a load scenario, in its own words.
+std::vector<reports::FigureGroup> load_groups(const Observation& o) {
+  const auto figures = load_figures(o);
+  if (!figures) return {};
+  const auto& load = o.load->result;
+  const auto not_ok = load.dispatched - std::min(load.dispatched, load.succeeded);
+  std::optional<double> all_closed;
+  if (figures->all_waiting_closed) {
+    all_closed = std::chrono::duration<double>(*figures->all_waiting_closed).count();
+  }
+  const auto during = figures->fds_during ? number(*figures->fds_during) : std::nullopt;
+  const auto mib = [](std::size_t kib) { return std::optional<double>(static_cast<double>(kib) / 1024.0); };
+  return {
+      {.name = "regular requested/dispatched/non-2xx",
+       .unit = "",
+       .values = {{"requested", number(load.requested)},
+                  {"dispatched", number(load.dispatched)},
+                  {"non-2xx", number(not_ok)}}},
+      {.name = "regular latency p50/p99/max",
+       .unit = "ms",
+       .values = {{"p50", in_ms(load.from_intended.percentile(50.0))},
+                  {"p99", in_ms(load.from_intended.percentile(99.0))},
+                  {"max", in_ms(load.from_intended.max())}}},
+      {.name = "every waiting connection closed at", .unit = "s", .values = {{"after load start", all_closed}}},
+      {.name = "FDs start/peak/during/end",
+       .unit = "",
+       .values = {{"start", number(figures->fds.start)},
+                  {"peak", number(figures->fds.peak)},
+                  {"during", during},
+                  {"end", number(figures->fds.end)}}},
+      {.name = "RSS start/peak/end",
+       .unit = "MiB",
+       .values = {{"start", mib(figures->rss_kib.start)},
+                  {"peak", mib(figures->rss_kib.peak)},
+                  {"end", mib(figures->rss_kib.end)}}},
+      {.name = "threads start/peak/end",
+       .unit = "",
+       .values = {{"start", number(figures->threads.start)},
+                  {"peak", number(figures->threads.peak)},
+                  {"end", number(figures->threads.end)}}}};
+}
+
+// The TCP states still present on both ends at the last sample, by name.
+std::optional<reports::FigureGroup> tcp_at_end(const Observation& o) {
+  if (o.timeline.empty() || !o.timeline.back().sample.tcp) return std::nullopt;
+  const auto& tcp = *o.timeline.back().sample.tcp;
+  reports::FigureGroup group{.name = "TCP at end", .unit = "", .values = {}};
+  for (std::size_t i = 0; i < fixtures::kTcpStateCount; ++i) {
+    const auto state = static_cast<fixtures::TcpState>(i);
+    if (state == fixtures::TcpState::listen) continue;
+    const auto name = std::string(fixtures::to_string(state));
+    if (const auto n = tcp.server.of(state)) group.values.emplace_back("server " + name, number(n));
+    if (const auto n = tcp.client.of(state)) group.values.emplace_back("client " + name, number(n));
+  }
+  return group;
+}
+
 }  // namespace
 
 reports::ScenarioReport to_report(const ScenarioResult& result) {
@@ -57,7 +119,14 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
   }
   report.status = result.verdict.passed ? reports::Status::pass : reports::Status::fail;
   report.findings = result.verdict.findings;
-  report.figures = {closure_figures(result.observation), fd_figures(result.observation.fds)};
+  if (result.observation.load) {
+    report.figures = load_groups(result.observation);
+  } else {
+    report.figures = {closure_figures(result.observation), fd_figures(result.observation.fds)};
+  }
+  if (auto tcp = tcp_at_end(result.observation); tcp && result.observation.load) {
+    report.figures.push_back(std::move(*tcp));
+  }
   return report;
 }
 

@@ -1,5 +1,8 @@
 #include "loiter/suites/run.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "loiter/clients/targets.hpp"
 #include "loiter/fixtures/probe.hpp"
 #include "loiter/fixtures/sampler.hpp"
@@ -14,23 +17,44 @@ namespace {
 using std::chrono::duration_cast;
 using std::chrono::milliseconds;
 
-std::vector<clients::ConnectionRecord> drive(const Scenario& scenario,
-                                             const fixtures::ServerUnderTest& sut,
-                                             const Expectations& expected, const Timing& timing) {
+// Runs the scenario's clients (and regular traffic, if any) to their end.
+void drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
+           const Expectations& expected, const Timing& timing,
+           const ScenarioParameters& parameters, Observation& observation) {
   const clients::tcp::endpoint server(clients::asio::ip::make_address(sut.host()), sut.port());
-  clients::require_fd_room(expected.connections);
+  clients::require_fd_room(expected.connections + parameters.load_connections);
   clients::asio::io_context io(1);
-  std::vector<clients::ConnectionRecord> records;
+  DriveOutput out;
   scenario.drive(io,
-                 {.server = server, .target = sut.target(), .expected = expected, .timing = timing},
-                 records);
+                 {.server = server,
+                  .target = sut.target(),
+                  .expected = expected,
+                  .timing = timing,
+                  .parameters = parameters},
+                 out);
   // Every client is bounded by its own patience; the loop also stops them early when the
   // user interrupts the run (their sockets close as the io_context is destroyed).
   while (!io.stopped()) {
     io.run_for(std::chrono::milliseconds(50));
     if (interrupted()) io.stop();
   }
-  return records;
+  for (auto& fleet : out.fleets) {
+    std::ranges::move(fleet, std::back_inserter(observation.connections));
+  }
+  if (out.load) {
+    observation.load = LoadObservation{.result = std::move(*out.load),
+                                       .pool = parameters.load_connections};
+  }
+}
+
+// The scenario's defaults, overridden by what the caller set.
+ScenarioParameters resolve(const Scenario& scenario, const ScenarioParameters& asked) {
+  ScenarioParameters resolved = scenario.load_defaults;
+  resolved.count = asked.count != 0 ? asked.count : scenario.default_count;
+  if (asked.load_rate > 0) resolved.load_rate = asked.load_rate;
+  if (asked.load_duration > Duration{}) resolved.load_duration = asked.load_duration;
+  if (asked.load_connections != 0) resolved.load_connections = asked.load_connections;
+  return resolved;
 }
 
 std::size_t peak_fds(const std::vector<fixtures::TimedSample>& timeline) {
@@ -48,14 +72,13 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
     result.skipped = std::move(reason);
     return result;
   }
-  const ScenarioParameters resolved{.count = parameters.count != 0 ? parameters.count
-                                                                   : scenario.default_count};
+  const ScenarioParameters resolved = resolve(scenario, parameters);
   result.expectations = scenario.expect(target, timing, resolved);
   fixtures::ServerUnderTest sut(target,
                                 {.ready_timeout = duration_cast<milliseconds>(timing.ready),
                                  .stop_grace = duration_cast<milliseconds>(timing.stop_grace),
                                  .log_dir = {}});
-  const fixtures::Probe probe(sut.pid());
+  const fixtures::Probe probe = sut.probe();  // the process tree, and TCP states on both ends
   auto& fds = result.observation.fds;
   const auto settled =
       fixtures::settle_fds(probe, duration_cast<milliseconds>(timing.settle_window),
@@ -64,7 +87,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   fds.baseline_settled = settled.settled;
   {
     fixtures::Sampler sampler(probe);
-    result.observation.connections = drive(scenario, sut, result.expectations, timing);
+    drive(scenario, sut, result.expectations, timing, resolved, result.observation);
     if (interrupted()) {
       result.interrupted = true;
       return result;  // the server is stopped on the way out; nothing is judged

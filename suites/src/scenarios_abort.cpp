@@ -28,10 +28,10 @@ Scenario rst_abort() {
           .expect = expect_recovery,
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
+                 DriveOutput& out) {
                 auto options = options_for<clients::RstAbortOptions>(c);
                 options.abort_after = kGiveUpAfter;
-                clients::spawn_rst_abort(io, options, out);
+                clients::spawn_rst_abort(io, options, out.fleet());
               },
           .default_count = 200};
 }
@@ -43,10 +43,10 @@ Scenario fin_close() {
           .unmet_need = needs_nothing,
           .expect = expect_recovery,
           .drive = [](clients::asio::io_context& io, const DriveContext& c,
-                      std::vector<clients::ConnectionRecord>& out) {
+                      DriveOutput& out) {
             auto options = options_for<clients::FinCloseOptions>(c);
             options.close_after = kGiveUpAfter;
-            clients::spawn_fin_close(io, options, out);
+            clients::spawn_fin_close(io, options, out.fleet());
           }};
 }
 

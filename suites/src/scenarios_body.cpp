@@ -30,10 +30,10 @@ Scenario partial_body() {
           .unmet_need = needs_body_promise,
           .expect = expect_body_timeout,
           .drive = [](clients::asio::io_context& io, const DriveContext& c,
-                      std::vector<clients::ConnectionRecord>& out) {
+                      DriveOutput& out) {
             auto options = options_for<clients::PartialBodyOptions>(c);
             options.path = *c.target.paths.echo;
-            clients::spawn_partial_body(io, options, out);
+            clients::spawn_partial_body(io, options, out.fleet());
           }};
 }
 
@@ -54,12 +54,12 @@ Scenario body_trickle() {
           .expect = expect_body_timeout,
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
+                 DriveOutput& out) {
                 auto options = options_for<clients::BodyTrickleOptions>(c);
                 options.path = *c.target.paths.echo;
                 options.interval =
                     std::max<Duration>(*c.target.deadlines.body / 5, std::chrono::milliseconds(50));
-                clients::spawn_body_trickle(io, options, out);
+                clients::spawn_body_trickle(io, options, out.fleet());
               }};
 }
 

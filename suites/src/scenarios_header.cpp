@@ -37,8 +37,8 @@ Scenario silent() {
           },
       .drive =
           [](clients::asio::io_context& io, const DriveContext& c,
-             std::vector<clients::ConnectionRecord>& out) {
-            clients::spawn_silent(io, options_for<clients::SilentOptions>(c), out);
+             DriveOutput& out) {
+            clients::spawn_silent(io, options_for<clients::SilentOptions>(c), out.fleet());
           }};
 }
 
@@ -49,10 +49,10 @@ Scenario partial_header() {
           .unmet_need = needs_head_promise,
           .expect = expect_head_timeout,
           .drive = [](clients::asio::io_context& io, const DriveContext& c,
-                      std::vector<clients::ConnectionRecord>& out) {
+                      DriveOutput& out) {
             auto options = options_for<clients::PartialHeaderOptions>(c);
             options.stall = clients::StallPoint::mid_header_value;
-            clients::spawn_partial_header(io, options, out);
+            clients::spawn_partial_header(io, options, out.fleet());
           }};
 }
 
@@ -65,12 +65,12 @@ Scenario header_trickle() {
           .unmet_need = needs_head_promise,
           .expect = expect_head_timeout,
           .drive = [](clients::asio::io_context& io, const DriveContext& c,
-                      std::vector<clients::ConnectionRecord>& out) {
+                      DriveOutput& out) {
             auto options = options_for<clients::HeaderTrickleOptions>(c);
             // About five bytes per deadline: progress well inside it, every time.
             options.interval =
                 std::max<Duration>(*c.target.deadlines.header / 5, std::chrono::milliseconds(50));
-            clients::spawn_header_trickle(io, options, out);
+            clients::spawn_header_trickle(io, options, out.fleet());
           }};
 }
 

@@ -29,10 +29,10 @@ Scenario idle_keepalive() {
               },
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
+                 DriveOutput& out) {
                 auto options = options_for<clients::IdleKeepaliveOptions>(c);
                 options.path = *c.target.paths.health;
-                clients::spawn_idle_keepalive(io, options, out);
+                clients::spawn_idle_keepalive(io, options, out.fleet());
               }};
 }
 
@@ -49,12 +49,12 @@ Scenario keepalive_reuse() {
               },
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
+                 DriveOutput& out) {
                 auto options = options_for<clients::KeepaliveReuseOptions>(c);
                 options.path = *c.target.paths.health;
                 options.reuse_after = *c.target.deadlines.idle / 2;
                 options.requests = 2;
-                clients::spawn_keepalive_reuse(io, options, out);
+                clients::spawn_keepalive_reuse(io, options, out.fleet());
               }};
 }
 

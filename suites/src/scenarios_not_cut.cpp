@@ -31,10 +31,10 @@ Expectations expect_whole_response(const Target& t, const Timing& timing,
 
 // GET `path`, read the whole response, then wait (the idle-keepalive client).
 void get_whole(clients::asio::io_context& io, const DriveContext& c, const std::string& path,
-               std::vector<clients::ConnectionRecord>& out) {
+               DriveOutput& out) {
   auto options = options_for<clients::IdleKeepaliveOptions>(c);
   options.path = path;
-  clients::spawn_idle_keepalive(io, options, out);
+  clients::spawn_idle_keepalive(io, options, out.fleet());
 }
 
 Scenario slow_reader() {
@@ -50,12 +50,12 @@ Scenario slow_reader() {
           .expect = expect_whole_response,
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
+                 DriveOutput& out) {
                 auto options = options_for<clients::SlowReaderOptions>(c);
                 options.path = *c.target.paths.large;
                 options.read_size = 4096;
                 options.interval = 50ms;
-                clients::spawn_slow_reader(io, options, out);
+                clients::spawn_slow_reader(io, options, out.fleet());
               }};
 }
 
@@ -71,7 +71,7 @@ Scenario long_response() {
           .expect = expect_whole_response,
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
+                 DriveOutput& out) {
                 get_whole(io, c, *c.target.paths.long_response, out);
               }};
 }
@@ -87,7 +87,7 @@ Scenario stream() {
           .expect = expect_whole_response,
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c,
-                 std::vector<clients::ConnectionRecord>& out) {
+                 DriveOutput& out) {
                 get_whole(io, c, *c.target.paths.stream, out);
               }};
 }
@@ -113,11 +113,11 @@ Scenario websocket() {
           },
       .drive =
           [](clients::asio::io_context& io, const DriveContext& c,
-             std::vector<clients::ConnectionRecord>& out) {
+             DriveOutput& out) {
             auto options = options_for<clients::WebsocketHoldOptions>(c);
             options.path = *c.target.paths.websocket;
             options.hold = c.timing.patience_for(request_wait(c.target));  // 2x the deadline
-            clients::spawn_websocket_hold(io, options, out);
+            clients::spawn_websocket_hold(io, options, out.fleet());
           }};
 }
 

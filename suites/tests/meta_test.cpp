@@ -19,7 +19,14 @@ struct FaultCase {
   std::string scenario;
   std::string fault;    // the reference server's --fault switch
   std::string finding;  // a substring of the finding that must name the symptom
+  ScenarioParameters parameters{};  // defaults, unless the row makes the run shorter
 };
+
+// idle-under-load, shortened: 300 waiting connections beside 2,000 req/s for 6 s.
+const ScenarioParameters kShortLoad{.count = 300,
+                                    .load_rate = 2000.0,
+                                    .load_duration = std::chrono::seconds(6),
+                                    .load_connections = 16};
 
 // One row per (scenario, the fault it exists to catch).
 const std::vector<FaultCase> kFaultCases = {
@@ -51,6 +58,11 @@ const std::vector<FaultCase> kFaultCases = {
     {"websocket", "cuts-streams", "ended by the server before the client closed it"},
     // Held connections dropped before their re-check: held, but not working.
     {"held-capacity", "early-idle-close", "ended by the server before the client closed it"},
+    // Under load: unused keep-alives never closed; FDs kept after a shutdown without close.
+    {"idle-under-load", "no-idle-deadline", "idle-keepalive: 100/300 connections still open",
+     kShortLoad},
+    {"idle-under-load", "shutdown-without-close", "FDs while the load still ran came back only",
+     kShortLoad},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
@@ -59,7 +71,8 @@ class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
 TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
   const auto result =
-      run_scenario(*find_scenario(c.scenario), self_test_reference({c.fault}), timing());
+      run_scenario(*find_scenario(c.scenario), self_test_reference({c.fault}), timing(),
+                   c.parameters);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings, Contains(HasSubstr(c.finding))) << findings_of(result);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "loiter/clients/load.hpp"
 #include "loiter/clients/record.hpp"
 #include "loiter/fixtures/sampler.hpp"
 #include "loiter/suites/timing.hpp"
@@ -21,9 +22,16 @@ struct FdObservation {
   std::optional<Duration> recovered_after;  // from the end of the clients' run
 };
 
+// The regular traffic a load scenario ran next to its waiting connections.
+struct LoadObservation {
+  clients::LoadResult result;
+  std::size_t pool = 0;  // keep-alive connections the generator was asked to use
+};
+
 struct Observation {
   std::string scenario;
   std::vector<clients::ConnectionRecord> connections;
+  std::optional<LoadObservation> load;
   FdObservation fds;
   std::vector<fixtures::TimedSample> timeline;
   std::optional<std::string> server_exit;  // the server ended during the scenario
@@ -39,6 +47,7 @@ enum class Since {
 // The server must end each connection within [deadline - slack, deadline + slack] of the
 // connection's own `since` point, in one of the allowed ways.
 struct ClosureExpectation {
+  std::string kind;  // only connections of this client kind ("silent"); empty: every one
   Since since = Since::connect;
   Duration deadline{};
   Duration slack{};
@@ -57,10 +66,22 @@ struct CompletionExpectation {
   bool client_ends = false;
 };
 
+// Regular traffic next to the waiting connections: every dispatched request answered 2xx,
+// p99 (from intended send time) within the target's bound, and the server's FDs back to
+// baseline + the generator's pool once every waiting connection is closed, while the load
+// still runs.
+struct LoadExpectation {
+  std::optional<Duration> p99;  // nullopt: the target declares no bound (reported only)
+  std::size_t pool = 0;
+};
+
 struct Expectations {
   std::size_t connections = 0;
   Duration patience{};  // how long each client waits for the server, from its connect
   std::optional<ClosureExpectation> closure;
+  // A scenario that mixes client kinds: one closure expectation per kind.
+  std::vector<ClosureExpectation> kind_closures;
+  std::optional<LoadExpectation> load;
   std::optional<CompletionExpectation> completion;
   std::size_t fds_after = 0;  // FDs the server may hold once recovered, above baseline
   Duration recovery{};

@@ -3,6 +3,7 @@
 // does not declare is skipped with the reason.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "loiter/clients/asio.hpp"
+#include "loiter/clients/load.hpp"
 #include "loiter/clients/record.hpp"
 #include "loiter/fixtures/target.hpp"
 #include "loiter/suites/observation.hpp"
@@ -19,6 +21,21 @@ namespace loiter::suites {
 
 struct ScenarioParameters {
   std::size_t count = 0;  // connections of the scenario's kind; 0: the scenario's default
+  // Regular traffic of load scenarios; 0: the scenario's default.
+  double load_rate = 0;            // requests per second
+  Duration load_duration{};        // how long the schedule runs
+  std::size_t load_connections = 0;  // the generator's keep-alive pool
+};
+
+// What a scenario's drive produces: one fleet of records per client kind it spawns (most
+// spawn one), and the regular traffic's result, if it runs any. A deque, so a fleet's
+// records stay where they are while the next fleet is added.
+struct DriveOutput {
+  std::deque<std::vector<clients::ConnectionRecord>> fleets;
+  std::optional<clients::LoadResult> load;
+
+  // A new fleet's output vector, to hand to one spawn_<kind>().
+  std::vector<clients::ConnectionRecord>& fleet() { return fleets.emplace_back(); }
 };
 
 // What a scenario's clients are driven against.
@@ -27,6 +44,7 @@ struct DriveContext {
   const fixtures::Target& target;
   const Expectations& expected;
   const Timing& timing;
+  const ScenarioParameters& parameters;  // resolved: defaults filled in
 };
 
 struct Scenario {
@@ -40,9 +58,10 @@ struct Scenario {
       expect;
   // Spawns the scenario's clients on `io`; their records land in `out` once `io` has run.
   std::function<void(clients::asio::io_context& io, const DriveContext& context,
-                     std::vector<clients::ConnectionRecord>& out)>
+                     DriveOutput& out)>
       drive;
   std::size_t default_count = 100;  // connections, as in the seed
+  ScenarioParameters load_defaults{};  // load scenarios: rate, duration, pool
 };
 
 // Every scenario, in catalogue order.

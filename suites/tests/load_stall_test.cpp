@@ -1,0 +1,75 @@
+// Latency that does not lie: an open-loop generator keeps its schedule while the server is
+// frozen, so every due request is still dispatched, and latency measured from each
+// request's intended send time shows the freeze. A 1 s freeze (SIGSTOP) in the middle of a
+// 10 s run at 5,000 req/s delays ~10 % of the requests by up to 1 s: p99 ≈ 0.9 s. Latency
+// from the actual send hides it (only the 32 requests in flight at the freeze waited).
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include "loiter/clients/load.hpp"
+#include "loiter/fixtures/server_under_test.hpp"
+#include "self_test.hpp"
+
+namespace loiter::suites {
+namespace {
+
+using namespace std::chrono_literals;
+using clients::Clock;
+
+double seconds(clients::Duration d) { return std::chrono::duration<double>(d).count(); }
+
+// Freezes a process for a while on the io_context's clock; thaws it on destruction too, so
+// a failing test never leaves the server stopped.
+class Freeze {
+ public:
+  Freeze(clients::asio::io_context& io, pid_t pid, Clock::time_point from, Clock::time_point to)
+      : pid_(pid), stop_(io.get_executor()), thaw_(io.get_executor()) {
+    stop_.expires_at(from);
+    stop_.async_wait([this](auto ec) {
+      if (!ec) ::kill(pid_, SIGSTOP);
+    });
+    thaw_.expires_at(to);
+    thaw_.async_wait([this](auto ec) {
+      if (!ec) ::kill(pid_, SIGCONT);
+    });
+  }
+  ~Freeze() { ::kill(pid_, SIGCONT); }
+  Freeze(const Freeze&) = delete;
+  Freeze& operator=(const Freeze&) = delete;
+
+ private:
+  pid_t pid_;
+  clients::Timer stop_, thaw_;
+};
+
+// The generator dispatches every due request through a 1 s freeze of the server, and its
+// p99 from intended send time is about 0.9 s while p99 from the actual send stays small.
+TEST(OpenLoopGenerator, AServerFrozenForOneSecondShowsInLatencyFromIntendedSendTime) {
+  fixtures::ServerUnderTest sut(testing::self_test_reference());
+  clients::asio::io_context io(1);
+  clients::LoadResult result;
+  const auto start = Clock::now() + 50ms;
+  clients::spawn_load(io,
+                      {.server = {clients::asio::ip::make_address(sut.host()), sut.port()},
+                       .rate = 5000.0,
+                       .duration = 10s,
+                       .connections = 32,
+                       .start = start},
+                      result);
+  {
+    const Freeze freeze(io, sut.pid(), start + 4500ms, start + 5500ms);
+    io.run();  // the generator stops by itself after its 10 s
+  }
+  EXPECT_EQ(result.requested, 50'000u);
+  EXPECT_EQ(result.dispatched, result.requested) << "the generator skipped due requests";
+  EXPECT_EQ(result.succeeded, result.dispatched);
+  const auto p99 = seconds(result.from_intended.percentile(99.0));
+  EXPECT_GE(p99, 0.75) << "from intended send time the freeze must show";
+  EXPECT_LE(p99, 1.05);
+  EXPECT_GE(seconds(result.from_intended.max()), 0.9);
+  EXPECT_LT(seconds(result.from_sent.percentile(99.0)), 0.1)
+      << "from the actual send only the requests in flight at the freeze waited";
+}
+
+}  // namespace
+}  // namespace loiter::suites
