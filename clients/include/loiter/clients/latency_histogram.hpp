@@ -1,0 +1,47 @@
+// A log-linear latency histogram (HdrHistogram's design): values in nanoseconds, exact below
+// 256 ns, then each power-of-two range split into 128 linear sub-buckets, so a value is
+// known within 1/256 (0.4 %) of itself. Values above `highest` are clamped and counted.
+// Percentiles are over all recorded samples; two histograms merge by adding counts.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "loiter/clients/record.hpp"
+
+namespace loiter::clients {
+
+class LatencyHistogram {
+ public:
+  LatencyHistogram() : LatencyHistogram(std::chrono::seconds(120)) {}
+  explicit LatencyHistogram(Duration highest);
+
+  void record(Duration value);
+  void merge(const LatencyHistogram& other);
+
+  std::uint64_t count() const { return count_; }
+  std::uint64_t clamped() const { return clamped_; }
+  // The value at or below which p % of the samples lie (p in [0, 100]); 0 when empty.
+  Duration percentile(double p) const;
+  Duration min() const { return count_ ? Duration(min_) : Duration::zero(); }
+  Duration max() const { return count_ ? Duration(max_) : Duration::zero(); }
+  Duration mean() const;
+  Duration highest() const { return Duration(highest_); }
+
+ private:
+  static constexpr int kSubBits = 7;  // 128 linear sub-buckets per power of two
+  static constexpr std::uint64_t kLinear = 2u << kSubBits;  // exact below 256 ns
+
+  static std::size_t index_of(std::uint64_t value);
+  static std::uint64_t middle_of(std::size_t index);
+
+  std::uint64_t highest_;
+  std::vector<std::uint64_t> counts_;  // grows to the highest index recorded
+  std::uint64_t count_ = 0;
+  std::uint64_t clamped_ = 0;
+  std::uint64_t min_ = 0;
+  std::uint64_t max_ = 0;
+  double sum_ = 0.0;  // of recorded (clamped) values, in ns
+};
+
+}  // namespace loiter::clients

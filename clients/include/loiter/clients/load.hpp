@@ -1,0 +1,66 @@
+// The open-loop load generator: sends one pre-built request on an absolute timeline
+// (request i is due at start + i / rate) over a pool of keep-alive connections, reads each
+// whole response with Beast, and records latency both from the intended send time
+// (coordinated-omission-free, as wrk2 does) and from the actual write. When every connection
+// is busy, the next due request waits for the first free one and its lateness shows in the
+// latency from intended. Transport errors are counted by kind and the connection reconnects.
+// rate = 0 is a closed loop: each connection sends again as soon as its response is whole.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "loiter/clients/asio.hpp"
+#include "loiter/clients/latency_histogram.hpp"
+#include "loiter/clients/record.hpp"
+
+namespace loiter::clients {
+
+struct LoadOptions {
+  tcp::endpoint server;
+  double rate = 5000.0;  // requests/s on the absolute timeline; 0 = closed loop
+  Duration duration = std::chrono::seconds(25);
+  std::size_t connections = 32;  // keep-alive pool, as in the seed
+  std::string method = "GET";
+  std::string path = "/health";
+  std::string body;                                    // sent with Content-Length when non-empty
+  Duration request_timeout = std::chrono::seconds(5);  // no whole response by then: error "timeout"
+  Clock::time_point start = Clock::now();  // t0 of the timeline: request i is due at start + i / rate
+  std::size_t source_offset = 0;           // first index given to source_for() (127.0.0.2 + …)
+  bool allow_non_loopback = false;
+  // A request due before start + duration that is still unsent at start + duration +
+  // send_grace is never sent (it stays requested, not dispatched).
+  Duration send_grace = std::chrono::seconds(1);
+};
+
+// One second of the run, by intended send time (second k = requests due in [k, k+1) s).
+struct LoadSecond {
+  std::uint64_t requested = 0, dispatched = 0, succeeded = 0, failed = 0;
+  Duration p50{}, p99{}, max{};  // latency from intended send time
+};
+
+struct LoadResult {
+  std::uint64_t requested = 0;   // due on the timeline within duration (closed loop: = dispatched)
+  std::uint64_t dispatched = 0;  // actually written to a socket
+  std::uint64_t succeeded = 0;   // 2xx, whole response
+  std::map<unsigned, std::uint64_t> non_2xx;    // status -> count
+  std::map<std::string, std::uint64_t> errors;  // "reset", "closed", "timeout", "connect-failed", ...
+  LatencyHistogram from_intended;  // coordinated-omission-free latency (every whole response)
+  LatencyHistogram from_sent;      // from the actual write
+  Duration max_send_lag{};         // largest actual-minus-intended send time
+  std::uint64_t max_sends_in_one_ms = 0;  // burstiness of actual sends (1 ms buckets)
+  std::uint64_t connections_opened = 0;   // pool connections, including reconnects after errors
+  Clock::time_point started{}, ended{};   // t0 and when the last outstanding request finished
+  std::vector<LoadSecond> seconds;
+  bool keeping_up() const { return dispatched == requested; }
+};
+
+// Spawns the generator on `io`; `out` is complete once io has run (the generator stops by
+// itself: the schedule ends at start + duration, outstanding requests get request_timeout).
+// Throws std::invalid_argument for a non-loopback server (unless allowed), a negative rate
+// or an empty pool.
+void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& out);
+
+}  // namespace loiter::clients

@@ -1,0 +1,81 @@
+#include "load_peer.hpp"
+
+#include <array>
+#include <boost/asio/write.hpp>
+
+// g++ 12 reports a false -Wmismatched-new-delete on this coroutine's frame (Asio's frame
+// operator new/delete pair); the frame is allocated and freed by Asio's own pair.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+namespace loiter::clients::testing {
+
+using boost::system::error_code;
+
+LoadPeer::LoadPeer(LoadPeerScript script)
+    : script_(std::move(script)),
+      acceptor_(io_, tcp::endpoint(asio::ip::address_v4::loopback(), 0)),
+      endpoint_(acceptor_.local_endpoint()) {
+  asio::co_spawn(io_, accept_loop(), asio::detached);
+  thread_ = std::thread([this] { io_.run(); });
+}
+
+LoadPeer::~LoadPeer() {
+  io_.stop();
+  thread_.join();
+}
+
+awaitable<void> LoadPeer::accept_loop() {
+  for (;;) {  // ends when the peer's io_context stops
+    auto [ec, socket] = co_await acceptor_.async_accept(as_values);
+    if (ec) co_return;
+    ++accepted_;
+    asio::co_spawn(io_, serve(std::make_shared<tcp::socket>(std::move(socket))), asio::detached);
+  }
+}
+
+namespace {
+
+void end_connection(tcp::socket& socket, Reply how) {
+  error_code ignored;
+  if (how == Reply::reset) {
+    socket.set_option(asio::socket_base::linger(true, 0), ignored);  // close() sends RST
+  } else {
+    socket.shutdown(tcp::socket::shutdown_send, ignored);
+  }
+  socket.close(ignored);
+}
+
+}  // namespace
+
+awaitable<void> LoadPeer::serve(std::shared_ptr<tcp::socket> connection) {
+  auto& socket = *connection;
+  std::array<char, 16 * 1024> buffer;
+  std::string unanswered;
+  asio::steady_timer timer(io_);
+  for (;;) {  // ends with the connection
+    auto [ec, n] = co_await socket.async_read_some(asio::buffer(buffer), as_values);
+    if (ec) co_return;
+    unanswered.append(buffer.data(), n);
+    for (auto end = unanswered.find("\r\n\r\n"); end != std::string::npos;
+         end = unanswered.find("\r\n\r\n")) {  // each whole head: no bodies in these tests
+      unanswered.erase(0, end + 4);
+      const std::uint64_t number = requests_++;
+      const auto now = Clock::now();
+      if (now >= script_.stall_from && now < script_.stall_until) {
+        timer.expires_at(script_.stall_until);
+        co_await timer.async_wait(as_values);
+      }
+      const Reply reply = script_.reply(number);
+      if (reply == Reply::reset || reply == Reply::close) {
+        end_connection(socket, reply);
+        co_return;
+      }
+      if (reply == Reply::answer) {
+        const std::string response = script_.response(number);
+        co_await asio::async_write(socket, asio::buffer(response), as_values);
+      }
+    }
+  }
+}
+
+}  // namespace loiter::clients::testing

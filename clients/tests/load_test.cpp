@@ -1,0 +1,213 @@
+// The open-loop generator sends rate × duration requests on an even timeline over its pool,
+// counts what the server answers by status, counts transport errors by kind and reconnects,
+// and measures a stall from each request's intended send time.
+#include "loiter/clients/load.hpp"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "load_peer.hpp"
+
+namespace loiter::clients {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::LoadPeer;
+using testing::LoadPeerScript;
+using testing::Reply;
+
+// Every real-time window below is scaled by this one factor.
+constexpr int kTimeFactor = 1;
+constexpr Duration kLead = 50ms * kTimeFactor;  // from spawning to the timeline's start
+
+LoadResult run_load(LoadOptions options) {
+  asio::io_context io(1);
+  LoadResult result;
+  spawn_load(io, options, result);
+  io.run();  // the generator stops by itself
+  return result;
+}
+
+LoadOptions options_for(const LoadPeer& peer, double rate, Duration duration) {
+  return {.server = peer.endpoint(),
+          .rate = rate,
+          .duration = duration,
+          .request_timeout = 1s * kTimeFactor,
+          .start = Clock::now() + kLead};
+}
+
+double ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+std::uint64_t total_errors(const LoadResult& r) {
+  return std::accumulate(r.errors.begin(), r.errors.end(), std::uint64_t{0},
+                         [](auto sum, const auto& e) { return sum + e.second; });
+}
+
+// A server that answers everything: all rate × duration requests go out and succeed.
+TEST(Load, DispatchesRateTimesDurationAndAllSucceed) {
+  LoadPeer peer({});
+  const auto r = run_load(options_for(peer, 2000, 1s));
+  EXPECT_EQ(r.requested, 2000u);
+  EXPECT_EQ(r.dispatched, 2000u);
+  EXPECT_EQ(r.succeeded, 2000u);
+  EXPECT_TRUE(r.keeping_up());
+  EXPECT_TRUE(r.errors.empty());
+  EXPECT_TRUE(r.non_2xx.empty());
+  EXPECT_EQ(peer.requests(), 2000u);
+  EXPECT_EQ(r.connections_opened, 32u);
+  EXPECT_EQ(r.from_intended.count(), 2000u);
+  EXPECT_EQ(r.from_sent.count(), 2000u);
+  EXPECT_LT(r.from_intended.percentile(50), 20ms * kTimeFactor);
+  EXPECT_GE(r.ended, r.started + 999ms);
+  EXPECT_LT(r.ended, r.started + 1s + 500ms * kTimeFactor);
+}
+
+// An even schedule stays even: 2 sends per millisecond at 2,000/s (h2load sends 50 at once
+// every 10 ms at 5,000/s). A burst is only allowed for the requests a late wakeup of this
+// process held back (the machine is shared): at most rate × the largest send lag, plus 3.
+TEST(Load, SendsEvenlyWithFewSendsInAnyMillisecond) {
+  LoadPeer peer({});
+  const auto r = run_load(options_for(peer, 2000, 1s));
+  EXPECT_EQ(r.dispatched, 2000u);
+  const auto held_back = static_cast<std::uint64_t>(2.0 * ms(r.max_send_lag));
+  EXPECT_GE(r.max_sends_in_one_ms, 2u);
+  EXPECT_LE(r.max_sends_in_one_ms, 3 + held_back) << "largest send lag " << ms(r.max_send_lag) << " ms";
+  EXPECT_LT(r.max_send_lag, 20ms * kTimeFactor);
+}
+
+// The per-second timeline adds up to the totals, and each second holds rate requests.
+TEST(Load, SecondsTimelineAddsUpToTheTotals) {
+  LoadPeer peer({.reply = [](std::uint64_t n) { return n % 50 == 7 ? Reply::reset : Reply::answer; }});
+  const auto r = run_load(options_for(peer, 1000, 1500ms));
+  ASSERT_EQ(r.seconds.size(), 2u);
+  LoadSecond sum;
+  for (const auto& s : r.seconds) {
+    sum.requested += s.requested;
+    sum.dispatched += s.dispatched;
+    sum.succeeded += s.succeeded;
+    sum.failed += s.failed;
+    EXPECT_LE(s.p50, s.p99);
+    EXPECT_LE(s.p99, s.max);
+  }
+  EXPECT_EQ(r.seconds[0].requested, 1000u);
+  EXPECT_EQ(r.seconds[1].requested, 500u);
+  EXPECT_EQ(sum.requested, r.requested);
+  EXPECT_EQ(sum.dispatched, r.dispatched);
+  EXPECT_EQ(sum.succeeded, r.succeeded);
+  EXPECT_EQ(sum.failed, r.dispatched - r.succeeded);
+  EXPECT_EQ(r.errors.at("reset"), 30u);
+}
+
+// Non-2xx answers are counted by status, not as successes.
+TEST(Load, CountsNon2xxByStatus) {
+  LoadPeer peer({.response = [](std::uint64_t n) {
+    return std::string(n % 4 == 3 ? "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n"
+                                  : "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+  }});
+  const auto r = run_load(options_for(peer, 1000, 500ms));
+  EXPECT_EQ(r.dispatched, 500u);
+  EXPECT_EQ(r.non_2xx.at(503), 125u);
+  EXPECT_EQ(r.succeeded, 375u);
+  EXPECT_TRUE(r.errors.empty());
+}
+
+// A server that resets some connections mid-request: each reset is counted and the pool
+// reconnects and carries on.
+TEST(Load, CountsResetsAndReconnects) {
+  LoadPeer peer({.reply = [](std::uint64_t n) { return n % 100 == 49 ? Reply::reset : Reply::answer; }});
+  const auto r = run_load(options_for(peer, 1000, 500ms));
+  EXPECT_EQ(r.dispatched, 500u);
+  EXPECT_EQ(r.errors.at("reset"), 5u);
+  EXPECT_EQ(total_errors(r), 5u);
+  EXPECT_EQ(r.succeeded, 495u);
+  EXPECT_EQ(r.connections_opened, 37u);
+  EXPECT_EQ(peer.accepted(), 37u);
+}
+
+// A server that closes some connections without answering: counted as "closed", reconnected.
+TEST(Load, CountsClosesAndReconnects) {
+  LoadPeer peer({.reply = [](std::uint64_t n) { return n % 100 == 49 ? Reply::close : Reply::answer; }});
+  const auto r = run_load(options_for(peer, 1000, 500ms));
+  EXPECT_EQ(r.dispatched, 500u);
+  EXPECT_EQ(r.errors.at("closed"), 5u);
+  EXPECT_EQ(total_errors(r), 5u);
+  EXPECT_EQ(r.succeeded, 495u);
+  EXPECT_EQ(r.connections_opened, 37u);
+}
+
+// A server that never answers some requests: each times out after request_timeout.
+TEST(Load, CountsTimeoutsAfterRequestTimeout) {
+  LoadPeer peer({.reply = [](std::uint64_t n) { return n % 50 == 10 ? Reply::ignore : Reply::answer; }});
+  auto options = options_for(peer, 500, 400ms);
+  options.request_timeout = 100ms * kTimeFactor;
+  const auto start = options.start;
+  const auto r = run_load(options);
+  EXPECT_EQ(r.dispatched, 200u);
+  EXPECT_EQ(r.errors.at("timeout"), 4u);
+  EXPECT_EQ(r.succeeded, 196u);
+  EXPECT_LT(r.ended, start + 400ms + 500ms * kTimeFactor);
+}
+
+// A server that stops answering for 300 ms mid-run: every request still goes out; latency
+// from the intended send time shows the stall, latency from the actual send mostly does not.
+TEST(Load, StallShowsInLatencyFromIntendedNotFromSent) {
+  const auto start = Clock::now() + kLead;
+  LoadPeer peer({.stall_from = start + 400ms, .stall_until = start + 700ms});
+  auto options = options_for(peer, 2000, 1200ms);
+  options.start = start;
+  const auto r = run_load(options);
+  EXPECT_EQ(r.requested, 2400u);
+  EXPECT_EQ(r.dispatched, r.requested);
+  EXPECT_EQ(r.succeeded, r.requested);
+  EXPECT_GT(r.from_intended.max(), 250ms);
+  EXPECT_LT(r.from_intended.max(), 300ms + 300ms * kTimeFactor);
+  EXPECT_GT(r.from_intended.percentile(90), 100ms) << ms(r.from_intended.percentile(90));
+  EXPECT_LT(r.from_sent.percentile(90), 30ms * kTimeFactor) << ms(r.from_sent.percentile(90));
+  EXPECT_GT(r.from_sent.max(), 200ms);  // the 32 requests in flight when it stalled
+  EXPECT_GT(r.max_send_lag, 200ms);
+}
+
+// Nobody listens: nothing is dispatched, and the report says so (never silently less).
+TEST(Load, ReportsUndispatchedRequestsWhenItCannotConnect) {
+  tcp::endpoint closed;
+  {
+    asio::io_context io;
+    tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+    closed = acceptor.local_endpoint();
+  }
+  auto options = LoadOptions{.server = closed,
+                             .rate = 100,
+                             .duration = 300ms,
+                             .connections = 4,
+                             .start = Clock::now() + kLead,
+                             .send_grace = 100ms};
+  const auto r = run_load(options);
+  EXPECT_EQ(r.requested, 30u);
+  EXPECT_EQ(r.dispatched, 0u);
+  EXPECT_FALSE(r.keeping_up());
+  EXPECT_GT(r.errors.at("connect-failed"), 0u);
+  EXPECT_EQ(r.connections_opened, 0u);
+}
+
+// rate 0: a closed loop for the duration; requested equals dispatched.
+TEST(Load, ClosedLoopSendsAsFastAsAnswersComeForTheDuration) {
+  LoadPeer peer({});
+  const auto r = run_load(options_for(peer, 0, 300ms));
+  EXPECT_GT(r.dispatched, 100u);
+  EXPECT_EQ(r.requested, r.dispatched);
+  EXPECT_EQ(r.succeeded, r.dispatched);
+  EXPECT_EQ(peer.requests(), r.dispatched);
+  EXPECT_LT(r.ended, r.started + 300ms + 500ms * kTimeFactor);
+}
+
+// Only loopback targets unless explicitly allowed.
+TEST(Load, RefusesANonLoopbackServer) {
+  asio::io_context io;
+  LoadResult result;
+  const LoadOptions options{.server = tcp::endpoint(asio::ip::make_address("192.0.2.1"), 80)};
+  EXPECT_THROW(spawn_load(io, options, result), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace loiter::clients
