@@ -23,6 +23,7 @@ std::string_view colour_of(Status status) {
 std::string format_value(const std::optional<double>& value, std::string_view unit) {
   if (!value) return "-";
   if (unit == "s") return fmt::format("{:.3f}", *value);
+  if (unit == "ms" || unit == "MiB") return fmt::format("{:.2f}", *value);
   return fmt::format("{:g}", *value);
 }
 

@@ -47,6 +47,12 @@ ClosureExpectation closure_of(std::string_view kind, Since since, Duration deadl
           .endings = std::move(endings)};
 }
 
+// A latency bound is a real-time constant too: a slow machine widens it by the time scale.
+std::optional<Duration> scaled_bound(const std::optional<Duration>& bound, const Timing& timing) {
+  if (!bound) return std::nullopt;
+  return std::chrono::duration_cast<Duration>(*bound * timing.scale);
+}
+
 Expectations expect_idle_under_load(const Target& t, const Timing& timing,
                                     const ScenarioParameters& p) {
   const auto header = *t.deadlines.header, idle = *t.deadlines.idle;
@@ -54,7 +60,8 @@ Expectations expect_idle_under_load(const Target& t, const Timing& timing,
                  .patience = timing.patience_for(std::max(header, idle)) + timing.connect,
                  .closure = std::nullopt,
                  .kind_closures = {},
-                 .load = LoadExpectation{.p99 = t.promises.load_p99, .pool = p.load_connections},
+                 .load = LoadExpectation{.p99 = scaled_bound(t.promises.load_p99, timing),
+                                         .pool = p.load_connections},
                  .fds_after = 0,
                  .recovery = timing.recovery};
   e.kind_closures = {
