@@ -283,6 +283,18 @@ void check_fds(const FdObservation& fds, const Expectations& e, Verdict& v) {
                                    fds.after > limit ? fds.after - limit : 0));
 }
 
+void check_close_wait(const Observation& o, const Expectations& e, Verdict& v) {
+  if (!e.no_server_close_wait || o.timeline.empty()) return;
+  const auto& tcp = o.timeline.back().sample.tcp;
+  if (!tcp) return;  // no TCP counts: FDs alone judge it
+  const auto stuck = tcp->server.of(fixtures::TcpState::close_wait);
+  if (stuck == 0) return;
+  v.findings.push_back(fmt::format(
+      "{} server-side sockets still in CLOSE_WAIT at the end: the client's FIN arrived and the "
+      "server never closed them",
+      stuck));
+}
+
 }  // namespace
 
 Verdict judge(const Observation& observation, const Expectations& expectations) {
@@ -299,6 +311,7 @@ Verdict judge(const Observation& observation, const Expectations& expectations) 
     check_completion(observation, *completion, verdict);
   }
   check_fds(observation.fds, expectations, verdict);
+  check_close_wait(observation, expectations, verdict);
   verdict.passed = verdict.findings.empty();
   return verdict;
 }

@@ -39,9 +39,16 @@ Scenario rst_abort() {
 Scenario fin_close() {
   return {.id = "fin-close",
           .family = "abort",
-          .must = "give back every FD of connections the clients close normally mid-head",
+          .must =
+              "give back every FD of connections the clients close normally mid-head, and "
+              "leave none of them in CLOSE_WAIT",
           .unmet_need = needs_nothing,
-          .expect = expect_recovery,
+          .expect =
+              [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+                auto expected = expect_recovery(t, timing, p);
+                expected.no_server_close_wait = true;
+                return expected;
+              },
           .drive = [](clients::asio::io_context& io, const DriveContext& c,
                       DriveOutput& out) {
             auto options = options_for<clients::FinCloseOptions>(c);

@@ -195,5 +195,23 @@ TEST(Judge, KeepaliveReuseNeedsBothResponses) {
                                                       "2 whole 200 response(s), ended as close")));
 }
 
+// The client's FIN came and the server never closed: CLOSE_WAIT at the end is a finding,
+// even where FDs look recovered.
+TEST(Judge, NamesServerSocketsLeftInCloseWait) {
+  auto expectations = expect_silent(1);
+  expectations.closure.reset();
+  expectations.no_server_close_wait = true;
+  auto observation = observe({ended(Ending::client_close, 100ms)});
+  fixtures::TimedSample last{};
+  last.sample.tcp.emplace();
+  last.sample.tcp->server.by_state[static_cast<std::size_t>(fixtures::TcpState::close_wait)] = 3;
+  observation.timeline = {last};
+  EXPECT_THAT(judge(observation, expectations).findings,
+              ElementsAre("3 server-side sockets still in CLOSE_WAIT at the end: the client's FIN "
+                          "arrived and the server never closed them"));
+  observation.timeline.back().sample.tcp->server.by_state = {};
+  EXPECT_THAT(judge(observation, expectations).findings, IsEmpty());
+}
+
 }  // namespace
 }  // namespace loiter::suites

@@ -85,6 +85,9 @@ struct Expectations {
   std::optional<CompletionExpectation> completion;
   std::size_t fds_after = 0;  // FDs the server may hold once recovered, above baseline
   Duration recovery{};
+  // At the end, no server-side socket of the port may sit in CLOSE_WAIT (the client's FIN
+  // came and the server never closed). Judged on the last sample's TCP counts, if any.
+  bool no_server_close_wait = false;
 };
 
 struct Verdict {
