@@ -96,8 +96,9 @@ void print_latency(std::string_view name, const LatencyHistogram& h) {
 }
 
 void print_text(const LoadOptions& o, const LoadResult& r, const Figures& f) {
-  fmt::print("target        {} {}{} ({} connections, {})\n", o.method, o.server.address().to_string(),
-             fmt::format(":{}{}", o.server.port(), o.path), o.connections,
+  fmt::print("target        {} {}{} ({} connections, {})\n", o.method,
+             o.server.address().to_string(), fmt::format(":{}{}", o.server.port(), o.path),
+             o.connections,
              o.rate > 0 ? fmt::format("{} req/s open loop", o.rate) : std::string("closed loop"));
   fmt::print("requested     {}\n", r.requested);
   fmt::print("dispatched    {}{}\n", r.dispatched, r.keeping_up() ? "" : "  (NOT all requested)");
@@ -117,7 +118,8 @@ int run(const CliOptions& cli) {
   const LoadOptions options{
       .server = parse_endpoint(cli.connect),
       .rate = cli.rate,
-      .duration = std::chrono::duration_cast<Duration>(std::chrono::duration<double>(cli.duration_s)),
+      .duration =
+          std::chrono::duration_cast<Duration>(std::chrono::duration<double>(cli.duration_s)),
       .connections = cli.connections,
       .method = cli.method,
       .path = cli.path,
@@ -136,7 +138,8 @@ int run(const CliOptions& cli) {
   Figures figures;
   figures.elapsed_s = std::chrono::duration<double>(result.ended - result.started).count();
   const auto answered = result.from_sent.count();
-  figures.requests_per_s = figures.elapsed_s > 0 ? static_cast<double>(answered) / figures.elapsed_s : 0;
+  figures.requests_per_s =
+      figures.elapsed_s > 0 ? static_cast<double>(answered) / figures.elapsed_s : 0;
   figures.cpu_us_per_request =
       result.dispatched ? cpu * 1e6 / static_cast<double>(result.dispatched) : 0;
   if (cli.json) {
