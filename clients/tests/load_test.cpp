@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <numeric>
 
+#include "drive.hpp"
 #include "load_peer.hpp"
 
 namespace loiter::clients {
@@ -16,15 +16,11 @@ namespace {
 using namespace std::chrono_literals;
 using testing::LoadPeer;
 using testing::LoadPeerScript;
+using testing::ms;
 using testing::Reply;
+using testing::scaled;
 
-// Every real-time window below is widened by LOITER_TIME_SCALE (as in the suites and fixtures).
-Duration scaled(Duration d) {
-  const char* text = std::getenv("LOITER_TIME_SCALE");
-  const double scale = text && *text ? std::strtod(text, nullptr) : 1.0;
-  return std::chrono::duration_cast<Duration>(d * (scale > 0 && scale <= 100 ? scale : 1.0));
-}
-
+// Every real-time window below is widened by LOITER_TIME_SCALE (see drive.hpp).
 const Duration kLead = scaled(50ms);  // from spawning to the timeline's start
 
 LoadResult run_load(LoadOptions options) {
@@ -42,8 +38,6 @@ LoadOptions options_for(const LoadPeer& peer, double rate, Duration duration) {
           .request_timeout = scaled(1s),
           .start = Clock::now() + kLead};
 }
-
-double ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 std::uint64_t total_errors(const LoadResult& r) {
   return std::accumulate(r.errors.begin(), r.errors.end(), std::uint64_t{0},
