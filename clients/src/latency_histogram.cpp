@@ -16,9 +16,9 @@ std::size_t LatencyHistogram::index_of(std::uint64_t value) {
   const int msb = static_cast<int>(std::bit_width(value)) - 1;  // >= 8
   const int shift = msb - kSubBits;
   const std::uint64_t sub = (value >> shift) - (std::uint64_t{1} << kSubBits);  // 0..127
-  return static_cast<std::size_t>(kLinear + static_cast<std::uint64_t>(msb - kSubBits - 1) *
-                                                (std::uint64_t{1} << kSubBits) +
-                                  sub);
+  return static_cast<std::size_t>(
+      kLinear + static_cast<std::uint64_t>(msb - kSubBits - 1) * (std::uint64_t{1} << kSubBits) +
+      sub);
 }
 
 // The middle of the values that share bucket `index`.
@@ -26,8 +26,8 @@ std::uint64_t LatencyHistogram::middle_of(std::size_t index) {
   if (index < kLinear) return index;
   const std::uint64_t above = index - kLinear;
   const int shift = static_cast<int>(above >> kSubBits) + 1;
-  const std::uint64_t sub = (above & ((std::uint64_t{1} << kSubBits) - 1)) |
-                            (std::uint64_t{1} << kSubBits);
+  const std::uint64_t sub =
+      (above & ((std::uint64_t{1} << kSubBits) - 1)) | (std::uint64_t{1} << kSubBits);
   const std::uint64_t lowest = sub << shift;
   return lowest + ((std::uint64_t{1} << shift) >> 1);
 }

@@ -96,12 +96,9 @@ std::string_view error_kind(const error_code& ec, bool timed_out) {
 }
 
 std::string build_request(const LoadOptions& o) {
-  const std::string host =
-      fmt::format("{}:{}", o.server.address().to_string(), o.server.port());
-  std::string bytes = request_head({.method = o.method,
-                                    .path = o.path,
-                                    .host = host,
-                                    .content_length = o.body.size()});
+  const std::string host = fmt::format("{}:{}", o.server.address().to_string(), o.server.port());
+  std::string bytes = request_head(
+      {.method = o.method, .path = o.path, .host = host, .content_length = o.body.size()});
   return bytes + o.body;
 }
 
@@ -189,7 +186,8 @@ awaitable<void> exchange(Run& run, Slot& slot, const Ticket& ticket) {
   const auto sent = Clock::now();
   slot.deadline = sent + run.options.request_timeout;
   slot.timed_out = false;
-  auto [write_ec, written] = co_await asio::async_write(slot.socket, asio::buffer(run.request), as_values);
+  auto [write_ec, written] =
+      co_await asio::async_write(slot.socket, asio::buffer(run.request), as_values);
   if (write_ec) {  // not written: not dispatched
     ++run.out.errors[std::string(error_kind(write_ec, slot.timed_out))];
     close_slot(slot);
@@ -233,9 +231,9 @@ void finish(Run& run) {
   auto& out = run.out;
   out.ended = Clock::now();
   if (run.closed_loop) out.requested = out.dispatched;
-  out.max_sends_in_one_ms = run.sends_per_ms.empty()
-                                ? 0
-                                : *std::max_element(run.sends_per_ms.begin(), run.sends_per_ms.end());
+  out.max_sends_in_one_ms = run.sends_per_ms.empty() ? 0
+                                                     : *std::max_element(run.sends_per_ms.begin(),
+                                                                         run.sends_per_ms.end());
   out.seconds.assign(run.seconds.size(), {});
   for (std::size_t k = 0; k < run.seconds.size(); ++k) {
     const auto& tally = run.seconds[k];
@@ -324,7 +322,8 @@ void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& ou
   run->request = build_request(options);
   run->schedule_end = options.start + options.duration;
   run->send_until = run->schedule_end + options.send_grace;
-  run->sends_per_ms.assign(static_cast<std::size_t>((options.duration + options.send_grace) / 1ms) + 2, 0);
+  run->sends_per_ms.assign(
+      static_cast<std::size_t>((options.duration + options.send_grace) / 1ms) + 2, 0);
   run->seconds.resize(static_cast<std::size_t>(std::max(1.0, std::ceil(seconds))));
   for (std::size_t i = 0; i < options.connections; ++i) {
     run->slots.push_back(std::make_unique<Slot>(io.get_executor()));

@@ -32,11 +32,13 @@ TEST(LatencyHistogram, SingleValueComesBackWithinOnePercentFromMicrosecondsToSec
 // Percentiles over many values each stay within 1 % of the exact order statistic.
 TEST(LatencyHistogram, PercentilesOfALogSweepAreWithinOnePercentOfTheExactOnes) {
   std::vector<Duration> values;
-  for (double ns = 1'000; ns <= 10e9; ns *= 1.001) values.emplace_back(static_cast<Duration::rep>(ns));
+  for (double ns = 1'000; ns <= 10e9; ns *= 1.001)
+    values.emplace_back(static_cast<Duration::rep>(ns));
   LatencyHistogram all;
   for (const auto v : values) all.record(v);
   for (const double p : {1.0, 10.0, 50.0, 90.0, 99.0, 99.9, 100.0}) {
-    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
+    const auto rank =
+        static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
     EXPECT_LE(relative_error(all.percentile(p), values[rank - 1]), 0.01) << "p" << p;
   }
 }

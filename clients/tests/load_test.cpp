@@ -7,6 +7,7 @@
 
 #include <numeric>
 
+#include "drive.hpp"
 #include "load_peer.hpp"
 
 namespace loiter::clients {
@@ -15,11 +16,12 @@ namespace {
 using namespace std::chrono_literals;
 using testing::LoadPeer;
 using testing::LoadPeerScript;
+using testing::ms;
 using testing::Reply;
+using testing::scaled;
 
-// Every real-time window below is scaled by this one factor.
-constexpr int kTimeFactor = 1;
-constexpr Duration kLead = 50ms * kTimeFactor;  // from spawning to the timeline's start
+// Every real-time window below is widened by LOITER_TIME_SCALE (see drive.hpp).
+const Duration kLead = scaled(50ms);  // from spawning to the timeline's start
 
 LoadResult run_load(LoadOptions options) {
   asio::io_context io(1);
@@ -33,11 +35,9 @@ LoadOptions options_for(const LoadPeer& peer, double rate, Duration duration) {
   return {.server = peer.endpoint(),
           .rate = rate,
           .duration = duration,
-          .request_timeout = 1s * kTimeFactor,
+          .request_timeout = scaled(1s),
           .start = Clock::now() + kLead};
 }
-
-double ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 std::uint64_t total_errors(const LoadResult& r) {
   return std::accumulate(r.errors.begin(), r.errors.end(), std::uint64_t{0},
@@ -58,9 +58,9 @@ TEST(Load, DispatchesRateTimesDurationAndAllSucceed) {
   EXPECT_EQ(r.connections_opened, 32u);
   EXPECT_EQ(r.from_intended.count(), 2000u);
   EXPECT_EQ(r.from_sent.count(), 2000u);
-  EXPECT_LT(r.from_intended.percentile(50), 20ms * kTimeFactor);
+  EXPECT_LT(r.from_intended.percentile(50), scaled(20ms));
   EXPECT_GE(r.ended, r.started + 999ms);
-  EXPECT_LT(r.ended, r.started + 1s + 500ms * kTimeFactor);
+  EXPECT_LT(r.ended, r.started + 1s + scaled(500ms));
 }
 
 // An even schedule stays even: 2 sends per millisecond at 2,000/s (h2load sends 50 at once
@@ -72,13 +72,15 @@ TEST(Load, SendsEvenlyWithFewSendsInAnyMillisecond) {
   EXPECT_EQ(r.dispatched, 2000u);
   const auto held_back = static_cast<std::uint64_t>(2.0 * ms(r.max_send_lag));
   EXPECT_GE(r.max_sends_in_one_ms, 2u);
-  EXPECT_LE(r.max_sends_in_one_ms, 3 + held_back) << "largest send lag " << ms(r.max_send_lag) << " ms";
-  EXPECT_LT(r.max_send_lag, 20ms * kTimeFactor);
+  EXPECT_LE(r.max_sends_in_one_ms, 3 + held_back)
+      << "largest send lag " << ms(r.max_send_lag) << " ms";
+  EXPECT_LT(r.max_send_lag, scaled(20ms));
 }
 
 // The per-second timeline adds up to the totals, and each second holds rate requests.
 TEST(Load, SecondsTimelineAddsUpToTheTotals) {
-  LoadPeer peer({.reply = [](std::uint64_t n) { return n % 50 == 7 ? Reply::reset : Reply::answer; }});
+  LoadPeer peer(
+      {.reply = [](std::uint64_t n) { return n % 50 == 7 ? Reply::reset : Reply::answer; }});
   const auto r = run_load(options_for(peer, 1000, 1500ms));
   ASSERT_EQ(r.seconds.size(), 2u);
   LoadSecond sum;
@@ -115,7 +117,8 @@ TEST(Load, CountsNon2xxByStatus) {
 // A server that resets some connections mid-request: each reset is counted and the pool
 // reconnects and carries on.
 TEST(Load, CountsResetsAndReconnects) {
-  LoadPeer peer({.reply = [](std::uint64_t n) { return n % 100 == 49 ? Reply::reset : Reply::answer; }});
+  LoadPeer peer(
+      {.reply = [](std::uint64_t n) { return n % 100 == 49 ? Reply::reset : Reply::answer; }});
   const auto r = run_load(options_for(peer, 1000, 500ms));
   EXPECT_EQ(r.dispatched, 500u);
   EXPECT_EQ(r.errors.at("reset"), 5u);
@@ -127,7 +130,8 @@ TEST(Load, CountsResetsAndReconnects) {
 
 // A server that closes some connections without answering: counted as "closed", reconnected.
 TEST(Load, CountsClosesAndReconnects) {
-  LoadPeer peer({.reply = [](std::uint64_t n) { return n % 100 == 49 ? Reply::close : Reply::answer; }});
+  LoadPeer peer(
+      {.reply = [](std::uint64_t n) { return n % 100 == 49 ? Reply::close : Reply::answer; }});
   const auto r = run_load(options_for(peer, 1000, 500ms));
   EXPECT_EQ(r.dispatched, 500u);
   EXPECT_EQ(r.errors.at("closed"), 5u);
@@ -138,15 +142,16 @@ TEST(Load, CountsClosesAndReconnects) {
 
 // A server that never answers some requests: each times out after request_timeout.
 TEST(Load, CountsTimeoutsAfterRequestTimeout) {
-  LoadPeer peer({.reply = [](std::uint64_t n) { return n % 50 == 10 ? Reply::ignore : Reply::answer; }});
+  LoadPeer peer(
+      {.reply = [](std::uint64_t n) { return n % 50 == 10 ? Reply::ignore : Reply::answer; }});
   auto options = options_for(peer, 500, 400ms);
-  options.request_timeout = 100ms * kTimeFactor;
+  options.request_timeout = scaled(100ms);
   const auto start = options.start;
   const auto r = run_load(options);
   EXPECT_EQ(r.dispatched, 200u);
   EXPECT_EQ(r.errors.at("timeout"), 4u);
   EXPECT_EQ(r.succeeded, 196u);
-  EXPECT_LT(r.ended, start + 400ms + 500ms * kTimeFactor);
+  EXPECT_LT(r.ended, start + 400ms + scaled(500ms));
 }
 
 // A server that stops answering for 300 ms mid-run: every request still goes out; latency
@@ -161,9 +166,9 @@ TEST(Load, StallShowsInLatencyFromIntendedNotFromSent) {
   EXPECT_EQ(r.dispatched, r.requested);
   EXPECT_EQ(r.succeeded, r.requested);
   EXPECT_GT(r.from_intended.max(), 250ms);
-  EXPECT_LT(r.from_intended.max(), 300ms + 300ms * kTimeFactor);
+  EXPECT_LT(r.from_intended.max(), 300ms + scaled(300ms));
   EXPECT_GT(r.from_intended.percentile(90), 100ms) << ms(r.from_intended.percentile(90));
-  EXPECT_LT(r.from_sent.percentile(90), 30ms * kTimeFactor) << ms(r.from_sent.percentile(90));
+  EXPECT_LT(r.from_sent.percentile(90), scaled(30ms)) << ms(r.from_sent.percentile(90));
   EXPECT_GT(r.from_sent.max(), 200ms);  // the 32 requests in flight when it stalled
   EXPECT_GT(r.max_send_lag, 200ms);
 }
@@ -198,7 +203,7 @@ TEST(Load, ClosedLoopSendsAsFastAsAnswersComeForTheDuration) {
   EXPECT_EQ(r.requested, r.dispatched);
   EXPECT_EQ(r.succeeded, r.dispatched);
   EXPECT_EQ(peer.requests(), r.dispatched);
-  EXPECT_LT(r.ended, r.started + 300ms + 500ms * kTimeFactor);
+  EXPECT_LT(r.ended, r.started + 300ms + scaled(500ms));
 }
 
 // Only loopback targets unless explicitly allowed.

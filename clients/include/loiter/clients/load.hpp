@@ -27,8 +27,9 @@ struct LoadOptions {
   std::string path = "/health";
   std::string body;                                    // sent with Content-Length when non-empty
   Duration request_timeout = std::chrono::seconds(5);  // no whole response by then: error "timeout"
-  Clock::time_point start = Clock::now();  // t0 of the timeline: request i is due at start + i / rate
-  std::size_t source_offset = 0;           // first index given to source_for() (127.0.0.2 + …)
+  Clock::time_point start =
+      Clock::now();               // t0 of the timeline: request i is due at start + i / rate
+  std::size_t source_offset = 0;  // first index given to source_for() (127.0.0.2 + …)
   bool allow_non_loopback = false;
   // A request due before start + duration that is still unsent at start + duration +
   // send_grace is never sent (it stays requested, not dispatched).
@@ -45,8 +46,9 @@ struct LoadResult {
   std::uint64_t requested = 0;   // due on the timeline within duration (closed loop: = dispatched)
   std::uint64_t dispatched = 0;  // actually written to a socket
   std::uint64_t succeeded = 0;   // 2xx, whole response
-  std::map<unsigned, std::uint64_t> non_2xx;    // status -> count
-  std::map<std::string, std::uint64_t> errors;  // "reset", "closed", "timeout", "connect-failed", ...
+  std::map<unsigned, std::uint64_t> non_2xx;  // status -> count
+  std::map<std::string, std::uint64_t>
+      errors;                      // "reset", "closed", "timeout", "connect-failed", ...
   LatencyHistogram from_intended;  // coordinated-omission-free latency (every whole response)
   LatencyHistogram from_sent;      // from the actual write
   Duration max_send_lag{};         // largest actual-minus-intended send time

@@ -1,0 +1,184 @@
+// loiter-load: sends one request at a constant rate on an absolute timeline (or in a closed
+// loop with --rate 0) over a pool of keep-alive connections to a loopback server, and prints
+// what it sent and saw: requested, dispatched, succeeded, non-2xx and errors by kind,
+// latency percentiles from the intended and from the actual send time, the most sends in
+// one millisecond, and the client's own CPU per request (getrusage). It stops by itself.
+//
+//   loiter-load --connect 127.0.0.1:8080 --rate 5000 --duration 10
+//   loiter-load --connect 127.0.0.1:8080 --rate 0 --connections 64 --duration 5 --json
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+
+#include "loiter/clients/load.hpp"
+#include "loiter/clients/targets.hpp"
+
+namespace loiter::clients {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct CliOptions {
+  std::string connect;
+  double rate = 5000.0;
+  double duration_s = 10.0;
+  std::size_t connections = 32;
+  std::string path = "/health";
+  std::string method = "GET";
+  std::string body;
+  double timeout_s = 5.0;
+  bool json = false;
+};
+
+struct Figures {
+  double cpu_us_per_request = 0;
+  double requests_per_s = 0;  // whole responses per second of the run
+  double elapsed_s = 0;
+};
+
+double cpu_seconds() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+double us(Duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
+
+tcp::endpoint parse_endpoint(const std::string& text) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos) throw std::invalid_argument("--connect wants HOST:PORT");
+  auto host = text.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  return {asio::ip::make_address(host),
+          static_cast<unsigned short>(std::stoul(text.substr(colon + 1)))};
+}
+
+std::string latency_json(const LatencyHistogram& h) {
+  return fmt::format(
+      R"({{"count": {}, "p50_us": {:.1f}, "p90_us": {:.1f}, "p99_us": {:.1f}, "p999_us": {:.1f}, "max_us": {:.1f}, "mean_us": {:.1f}}})",
+      h.count(), us(h.percentile(50)), us(h.percentile(90)), us(h.percentile(99)),
+      us(h.percentile(99.9)), us(h.max()), us(h.mean()));
+}
+
+template <typename Map>
+std::string counts_json(const Map& counts) {
+  std::string text = "{";
+  for (const auto& [key, count] : counts) {
+    text += fmt::format("{}\"{}\": {}", text.size() > 1 ? ", " : "", key, count);
+  }
+  return text + "}";
+}
+
+void print_json(const LoadOptions& o, const LoadResult& r, const Figures& f) {
+  fmt::print(
+      "{{\"rate\": {}, \"duration_s\": {}, \"connections\": {}, \"requested\": {}, "
+      "\"dispatched\": {}, \"succeeded\": {}, \"non_2xx\": {}, \"errors\": {}, "
+      "\"from_intended\": {}, \"from_sent\": {}, \"max_send_lag_us\": {:.1f}, "
+      "\"max_sends_in_one_ms\": {}, \"connections_opened\": {}, \"elapsed_s\": {:.3f}, "
+      "\"requests_per_s\": {:.1f}, \"cpu_us_per_request\": {:.2f}, \"keeping_up\": {}}}\n",
+      o.rate, std::chrono::duration<double>(o.duration).count(), o.connections, r.requested,
+      r.dispatched, r.succeeded, counts_json(r.non_2xx), counts_json(r.errors),
+      latency_json(r.from_intended), latency_json(r.from_sent), us(r.max_send_lag),
+      r.max_sends_in_one_ms, r.connections_opened, f.elapsed_s, f.requests_per_s,
+      f.cpu_us_per_request, r.keeping_up() ? "true" : "false");
+}
+
+void print_latency(std::string_view name, const LatencyHistogram& h) {
+  fmt::print("{:<14}p50 {:.3f}  p90 {:.3f}  p99 {:.3f}  p99.9 {:.3f}  max {:.3f} ms\n", name,
+             us(h.percentile(50)) / 1e3, us(h.percentile(90)) / 1e3, us(h.percentile(99)) / 1e3,
+             us(h.percentile(99.9)) / 1e3, us(h.max()) / 1e3);
+}
+
+void print_text(const LoadOptions& o, const LoadResult& r, const Figures& f) {
+  fmt::print("target        {} {}{} ({} connections, {})\n", o.method,
+             o.server.address().to_string(), fmt::format(":{}{}", o.server.port(), o.path),
+             o.connections,
+             o.rate > 0 ? fmt::format("{} req/s open loop", o.rate) : std::string("closed loop"));
+  fmt::print("requested     {}\n", r.requested);
+  fmt::print("dispatched    {}{}\n", r.dispatched, r.keeping_up() ? "" : "  (NOT all requested)");
+  fmt::print("succeeded     {}\n", r.succeeded);
+  fmt::print("non-2xx       {}\n", counts_json(r.non_2xx));
+  fmt::print("errors        {}\n", counts_json(r.errors));
+  print_latency("from intended", r.from_intended);
+  print_latency("from sent", r.from_sent);
+  fmt::print("send lag      max {:.3f} ms; max sends in one ms {}\n", us(r.max_send_lag) / 1e3,
+             r.max_sends_in_one_ms);
+  fmt::print("connections   {} opened (reconnects included)\n", r.connections_opened);
+  fmt::print("throughput    {:.0f} responses/s over {:.3f} s\n", f.requests_per_s, f.elapsed_s);
+  fmt::print("client CPU    {:.2f} us per request\n", f.cpu_us_per_request);
+}
+
+int run(const CliOptions& cli) {
+  const LoadOptions options{
+      .server = parse_endpoint(cli.connect),
+      .rate = cli.rate,
+      .duration =
+          std::chrono::duration_cast<Duration>(std::chrono::duration<double>(cli.duration_s)),
+      .connections = cli.connections,
+      .method = cli.method,
+      .path = cli.path,
+      .body = cli.body,
+      .request_timeout =
+          std::chrono::duration_cast<Duration>(std::chrono::duration<double>(cli.timeout_s)),
+      .start = Clock::now() + 100ms};
+  require_loopback(options.server);
+  require_fd_room(options.connections);
+  asio::io_context io(1);
+  LoadResult result;
+  spawn_load(io, options, result);
+  const double cpu_before = cpu_seconds();
+  io.run();  // the generator stops by itself
+  const double cpu = cpu_seconds() - cpu_before;
+  Figures figures;
+  figures.elapsed_s = std::chrono::duration<double>(result.ended - result.started).count();
+  const auto answered = result.from_sent.count();
+  figures.requests_per_s =
+      figures.elapsed_s > 0 ? static_cast<double>(answered) / figures.elapsed_s : 0;
+  figures.cpu_us_per_request =
+      result.dispatched ? cpu * 1e6 / static_cast<double>(result.dispatched) : 0;
+  if (cli.json) {
+    print_json(options, result, figures);
+  } else {
+    print_text(options, result, figures);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace loiter::clients
+
+int main(int argc, char** argv) {
+  loiter::clients::CliOptions o;
+  CLI::App app{
+      "Open-loop HTTP/1.1 load on keep-alive connections to a loopback server; latency from "
+      "each request's intended send time (coordinated-omission-free) and from its actual send"};
+  app.footer(
+      "Examples:\n"
+      "  loiter-load --connect 127.0.0.1:8080 --rate 5000 --duration 10\n"
+      "  loiter-load --connect 127.0.0.1:8080 --rate 0 --connections 64 --duration 5 --json\n"
+      "  loiter-load --connect [::1]:8080 --method POST --path /echo --body '{\"a\":1}'\n"
+      "Request i is due at start + i/rate; requested = floor(rate x duration). Requests still\n"
+      "unsent 1 s after the schedule ends are not sent: dispatched < requested says so.");
+  app.add_option("--connect", o.connect, "HOST:PORT of the server (loopback only)")->required();
+  app.add_option("--rate", o.rate, "requests per second; 0 = closed loop")->capture_default_str();
+  app.add_option("--duration", o.duration_s, "seconds of schedule")->capture_default_str();
+  app.add_option("--connections", o.connections, "keep-alive pool size")->capture_default_str();
+  app.add_option("--path", o.path, "request target")->capture_default_str();
+  app.add_option("--method", o.method, "request method")->capture_default_str();
+  app.add_option("--body", o.body, "request body (sent with Content-Length)");
+  app.add_option("--timeout", o.timeout_s, "seconds for a whole response")->capture_default_str();
+  app.add_flag("--json", o.json, "print one JSON object instead of text");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    return loiter::clients::run(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "loiter-load: %s\n", e.what());
+    return 1;
+  }
+}
