@@ -283,6 +283,17 @@ void check_fds(const FdObservation& fds, const Expectations& e, Verdict& v) {
                                    fds.after > limit ? fds.after - limit : 0));
 }
 
+// When connections failed and one server process held about as many FDs as it may, the
+// limit, not the server's logic, is the likely cause: say so.
+void explain_server_limit(const FdObservation& fds, Verdict& v) {
+  constexpr std::size_t kNearLimit = 16;
+  if (v.findings.empty() || !fds.server_limit) return;
+  if (fds.peak_in_one_process + kNearLimit < *fds.server_limit) return;
+  v.findings.push_back(fmt::format(
+      "a server process held {} FDs, at its RLIMIT_NOFILE of {}: that limit stopped it",
+      fds.peak_in_one_process, *fds.server_limit));
+}
+
 void check_close_wait(const Observation& o, const Expectations& e, Verdict& v) {
   if (!e.no_server_close_wait || o.timeline.empty()) return;
   const auto& tcp = o.timeline.back().sample.tcp;
@@ -312,6 +323,7 @@ Verdict judge(const Observation& observation, const Expectations& expectations) 
   }
   check_fds(observation.fds, expectations, verdict);
   check_close_wait(observation, expectations, verdict);
+  explain_server_limit(observation.fds, verdict);
   verdict.passed = verdict.findings.empty();
   return verdict;
 }

@@ -5,6 +5,7 @@
 
 #include "loiter/clients/targets.hpp"
 #include "loiter/fixtures/probe.hpp"
+#include "loiter/fixtures/proc.hpp"
 #include "loiter/fixtures/sampler.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/interrupt.hpp"
@@ -57,6 +58,22 @@ ScenarioParameters resolve(const Scenario& scenario, const ScenarioParameters& a
   return resolved;
 }
 
+std::size_t peak_in_one_process(const std::vector<fixtures::TimedSample>& timeline) {
+  std::size_t peak = 0;
+  for (const auto& s : timeline) {
+    for (const auto& process : s.sample.per_process) peak = std::max(peak, process.fds);
+  }
+  return peak;
+}
+
+std::optional<std::size_t> server_fd_limit(pid_t pid) {
+  const auto limits = fixtures::live_proc().read(pid, "limits");
+  if (!limits) return std::nullopt;
+  const auto limit = fixtures::parse_open_files_limit(*limits);
+  if (!limit || !limit->soft) return std::nullopt;
+  return static_cast<std::size_t>(*limit->soft);
+}
+
 std::size_t peak_fds(const std::vector<fixtures::TimedSample>& timeline) {
   std::size_t peak = 0;
   for (const auto& s : timeline) peak = std::max(peak, s.sample.fds);
@@ -84,6 +101,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
       fixtures::settle_fds(probe, duration_cast<milliseconds>(timing.settle_window),
                            duration_cast<milliseconds>(timing.settle_timeout));
   fds.baseline = settled.fds;
+  fds.server_limit = server_fd_limit(sut.pid());
   fds.baseline_settled = settled.settled;
   {
     fixtures::Sampler sampler(probe);
@@ -102,6 +120,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
     result.observation.timeline = sampler.stop();
   }
   fds.peak = peak_fds(result.observation.timeline);
+  fds.peak_in_one_process = peak_in_one_process(result.observation.timeline);
   result.observation.scenario = result.id;
   result.observation.server_exit = sut.exit_description();
   result.verdict = judge(result.observation, result.expectations);

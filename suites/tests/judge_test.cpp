@@ -10,7 +10,9 @@ namespace {
 using namespace std::chrono_literals;
 using clients::ConnectionRecord;
 using clients::Ending;
+using ::testing::Contains;
 using ::testing::ElementsAre;
+using ::testing::Not;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
@@ -193,6 +195,19 @@ TEST(Judge, KeepaliveReuseNeedsBothResponses) {
   const auto verdict = judge(observe({reused, refused}), expect_completion(2));
   EXPECT_THAT(verdict.findings, ElementsAre(HasSubstr("1/2 connections were cut off: fewer than "
                                                       "2 whole 200 response(s), ended as close")));
+}
+
+// Failures with a server process at its RLIMIT_NOFILE: the finding names the limit.
+TEST(Judge, NamesTheServersFdLimitWhenItWasReached) {
+  auto observation = observe({ended(Ending::open, 2s)});
+  observation.fds.server_limit = 1024;
+  observation.fds.peak_in_one_process = 1020;
+  EXPECT_THAT(judge(observation, expect_silent(1)).findings,
+              Contains("a server process held 1020 FDs, at its RLIMIT_NOFILE of 1024: that "
+                       "limit stopped it"));
+  observation.fds.peak_in_one_process = 500;
+  EXPECT_THAT(judge(observation, expect_silent(1)).findings,
+              Not(Contains(HasSubstr("RLIMIT_NOFILE"))));
 }
 
 // The client's FIN came and the server never closed: CLOSE_WAIT at the end is a finding,

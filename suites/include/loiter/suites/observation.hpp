@@ -20,6 +20,10 @@ struct FdObservation {
   std::size_t after = 0;  // the last value seen while waiting for recovery
   bool recovered = false;
   std::optional<Duration> recovered_after;  // from the end of the clients' run
+  // The server's own RLIMIT_NOFILE (soft, of its root process) and the most FDs one of its
+  // processes held in any sample: a server at its limit cannot accept more.
+  std::optional<std::size_t> server_limit;
+  std::size_t peak_in_one_process = 0;
 };
 
 // The regular traffic a load scenario ran next to its waiting connections.
