@@ -1,4 +1,4 @@
-// A canned run document for reporter tests: one pass, one fail, one skip.
+// A canned run document for reporter tests: one pass (with plots), one fail, one skip.
 #pragma once
 
 #include "loiter/reports/run_report.hpp"
