@@ -18,7 +18,7 @@ section{margin-top:28px}h2{margin-bottom:4px}ul.findings{color:#c62828}
 svg.plot{display:block;margin:10px 0;background:#fff}
 .grid{stroke:#eee}.frame{fill:none;stroke:#999}
 .xt{font-size:11px;text-anchor:middle}.yt{font-size:11px;text-anchor:end}
-.xl,.yl{font-size:11px;fill:#555}.xl{text-anchor:middle}.title{font-size:13px;font-weight:600}
+.xl,.yl{font-size:11px;fill:#555;text-anchor:middle}.title{font-size:13px;font-weight:600}
 .legend,.mark{font-size:11px}.empty{font-size:13px;fill:#999;text-anchor:middle}
 )";
 
@@ -28,10 +28,13 @@ std::string figures_text(const ScenarioReport& scenario) {
     std::string names, values;
     for (const auto& [name, value] : group.values) {
       names += (names.empty() ? "" : "/") + name;
-      values += (values.empty() ? "" : "/") + (value ? fmt::format("{:g}", *value) : "-");
+      const auto shown = !value ? std::string("-")
+                         : group.unit == "s" ? fmt::format("{:.3f}", *value)
+                                             : fmt::format("{:g}", *value);
+      values += (values.empty() ? "" : "/") + shown;
     }
-    text += fmt::format("{}{} {} {} {}", text.empty() ? "" : "; ", group.name, names, values,
-                        group.unit);
+    text += fmt::format("{}{} {} {}{}{}", text.empty() ? "" : "; ", group.name, names, values,
+                        group.unit.empty() ? "" : " ", group.unit);
   }
   return text;
 }
@@ -43,7 +46,8 @@ void summary(const RunReport& report, std::ostream& out) {
     fmt::print(out,
                "<tr><td><a href=\"#s-{0}\">{0}</a></td><td class=\"{1}\">{1}</td><td>{2}</td>"
                "</tr>\n",
-               escape_html(s.id), status, escape_html(figures_text(s) + s.note));
+               escape_html(s.id), status,
+               escape_html(figures_text(s) + (s.note.empty() ? "" : fmt::format(" ({})", s.note))));
   }
   fmt::print(out, "</table>\n");
 }

@@ -91,6 +91,12 @@ void write_pretty(const json::value& value, std::ostream& out) {
   out << "\n";
 }
 
+std::string compact_text(const json::value& value) {
+  std::ostringstream out;
+  write_flat(value, out);
+  return out.str();
+}
+
 std::string run_report_text(const RunReport& report) {
   std::ostringstream out;
   write_pretty(to_json(report), out);

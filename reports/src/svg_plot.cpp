@@ -45,8 +45,9 @@ std::string axes(const Frame& frame, const std::vector<double>& xs, const std::v
                      kLeft, kTop, frame.width, frame.height);
   out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="xl">{}</text>)",
                      kLeft + frame.width / 2, kHeight - 6, escape_html(plot.x_unit));
-  out += fmt::format(R"(<text x="6" y="{:.1f}" class="yl">{}</text>)", kTop - 10,
-                     escape_html(plot.y_unit));
+  const double middle = kTop + frame.height / 2;
+  out += fmt::format(R"svg(<text x="14" y="{0:.1f}" transform="rotate(-90 14 {0:.1f})" class="yl">{1}</text>)svg",
+                     middle, escape_html(plot.y_unit));
   return out;
 }
 
@@ -107,9 +108,11 @@ std::string legend(const Plot& plot) {
   for (std::size_t i = 0; i < plot.series.size(); ++i, y += 16) {
     const auto colour = kPalette[i % kPalette.size()];
     out += fmt::format(
-        R"(<rect x="{:.1f}" y="{:.1f}" width="10" height="10" fill="{}"/><text x="{:.1f}" y="{:.1f}" class="legend">{} ({})</text>)",
+        R"(<rect x="{:.1f}" y="{:.1f}" width="10" height="10" fill="{}"/><text x="{:.1f}" y="{:.1f}" class="legend">{}{}</text>)",
         kWidth - kRight + 12, y, colour, kWidth - kRight + 26, y + 9,
-        escape_html(plot.series[i].name), plot.series[i].points.size());
+        escape_html(plot.series[i].name),
+        // Dots are connections: say how many.
+        plot.style == PlotStyle::dots ? fmt::format(" ({})", plot.series[i].points.size()) : "");
   }
   return out;
 }

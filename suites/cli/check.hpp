@@ -17,6 +17,7 @@ struct CheckOptions {
   std::optional<double> idle_timeout;
   std::size_t count = 0;  // 0: each scenario's own default
   std::string json_path;
+  std::string runs_root = "loiter-runs";
   bool list = false;
 };
 

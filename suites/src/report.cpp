@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <ctime>
 
+#include "loiter/suites/report_load.hpp"
+#include "report_plots.hpp"
+
 namespace loiter::suites {
 
 namespace {
@@ -57,8 +60,21 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
   }
   report.status = result.verdict.passed ? reports::Status::pass : reports::Status::fail;
   report.findings = result.verdict.findings;
-  report.figures = {closure_figures(result.observation), fd_figures(result.observation.fds)};
+  const auto& observation = result.observation;
+  report.figures = {closure_figures(observation), fd_figures(observation.fds),
+                    plots::rss_figures(observation)};
+  report.plots = plots::scenario_plots(observation, result.expectations);
+  add_load_report(report, observation, observation_origin(observation));
   return report;
+}
+
+clients::Clock::time_point observation_origin(const Observation& observation) {
+  auto origin = clients::Clock::time_point::max();
+  if (!observation.timeline.empty()) origin = observation.timeline.front().at;
+  for (const auto& record : observation.connections) {
+    origin = std::min(origin, record.connect_start);
+  }
+  return origin == clients::Clock::time_point::max() ? clients::Clock::time_point{} : origin;
 }
 
 reports::ScenarioReport error_report(std::string id, std::string error) {

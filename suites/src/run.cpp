@@ -2,6 +2,7 @@
 
 #include "loiter/clients/targets.hpp"
 #include "loiter/fixtures/probe.hpp"
+#include "loiter/fixtures/provenance.hpp"
 #include "loiter/fixtures/sampler.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/interrupt.hpp"
@@ -54,7 +55,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   fixtures::ServerUnderTest sut(target,
                                 {.ready_timeout = duration_cast<milliseconds>(timing.ready),
                                  .stop_grace = duration_cast<milliseconds>(timing.stop_grace),
-                                 .log_dir = {}});
+                                 .log_dir = parameters.server_dir});
   const fixtures::Probe probe(sut.pid());
   auto& fds = result.observation.fds;
   const auto settled =
@@ -62,8 +63,9 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
                            duration_cast<milliseconds>(timing.settle_timeout));
   fds.baseline = settled.fds;
   fds.baseline_settled = settled.settled;
+  result.provenance = fixtures::gather_provenance(sut);
   {
-    fixtures::Sampler sampler(probe);
+    fixtures::Sampler sampler(sut.probe());  // with the TCP states of the server's port
     result.observation.connections = drive(scenario, sut, result.expectations, timing);
     if (interrupted()) {
       result.interrupted = true;

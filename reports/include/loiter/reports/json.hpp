@@ -20,6 +20,9 @@ RunReport run_report_from_json(const boost::json::value& document);
 // line. Ends with a newline.
 void write_pretty(const boost::json::value& value, std::ostream& out);
 
+// One line, doubles in their shortest round-trip form ("1.0012", not "1.0012E0").
+std::string compact_text(const boost::json::value& value);
+
 // report.json as written to disk (pretty).
 std::string run_report_text(const RunReport& report);
 // Reads a report.json, or the report.json of a run directory. Throws std::runtime_error

@@ -3,6 +3,7 @@
 // does not declare is skipped with the reason.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -19,6 +20,9 @@ namespace loiter::suites {
 
 struct ScenarioParameters {
   std::size_t count = 0;  // connections of the scenario's kind; 0: the scenario's default
+  // Where the server's run directory ({dir}: rendered files, stdout, stderr) is kept; empty:
+  // a temporary one, removed after the scenario.
+  std::filesystem::path server_dir;
 };
 
 // What a scenario's clients are driven against.
