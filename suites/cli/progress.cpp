@@ -30,7 +30,10 @@ void Progress::start(std::string_view scenario, std::string_view target,
   expected_s_ = expected_s;
   scenario_started_ = std::chrono::steady_clock::now();
   if (!terminal_) {
-    std::cerr << line() << "\n" << std::flush;
+    const auto expected = expected_s ? fmt::format(", ~{:.0f} s", *expected_s) : std::string();
+    std::cerr << fmt::format("[{}/{}] {} against {}{} (run {:.0f} s so far)\n", index_, total_,
+                             scenario, target, expected, since(started_))
+              << std::flush;
     return;
   }
   ticker_ = std::jthread([this](const std::stop_token& stop) {

@@ -65,7 +65,9 @@ json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::t
   json::array progress;
   for (const auto& p : r.progress) progress.push_back(json::array{seconds(p.at), p.bytes});
   return json::object{{"kind", r.kind}, {"source", r.source},
-                      {"connect_start", seconds(r.connect_start - origin)},
+                      {"connect_start", r.connect_start == clients::Clock::time_point{}
+                                            ? json::value(nullptr)  // its slot never came
+                                            : json::value(seconds(r.connect_start - origin))},
                       {"connect_took", seconds(r.connect_took)}, {"sends", std::move(sends)},
                       {"requests", r.requests}, {"first_byte", maybe_seconds(r.first_byte)},
                       {"bytes_received", r.bytes_received}, {"responses", responses_to_json(r.responses)},

@@ -72,6 +72,8 @@ clients::Clock::time_point observation_origin(const Observation& observation) {
   auto origin = clients::Clock::time_point::max();
   if (!observation.timeline.empty()) origin = observation.timeline.front().at;
   for (const auto& record : observation.connections) {
+    // A connection whose slot never came (an interrupted run) has no start.
+    if (record.connect_start == clients::Clock::time_point{}) continue;
     origin = std::min(origin, record.connect_start);
   }
   return origin == clients::Clock::time_point::max() ? clients::Clock::time_point{} : origin;

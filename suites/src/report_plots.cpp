@@ -38,7 +38,16 @@ std::optional<Duration> deadline_start(const ConnectionRecord& r, Since since) {
   return std::nullopt;
 }
 
-bool connected(const ConnectionRecord& r) { return r.ending != Ending::connect_failed; }
+// Started, and not refused. An interrupted run leaves records whose slot never came.
+bool connected(const ConnectionRecord& r) {
+  return r.ending != Ending::connect_failed && r.connect_start != clients::Clock::time_point{} &&
+         r.connect_took > Duration::zero();
+}
+
+// Its ending was observed (an interrupted run leaves connections that never ended).
+bool finished(const ConnectionRecord& r) {
+  return r.ended_at > Duration::zero() || r.client_closed > Duration::zero();
+}
 
 // Vertical marks on a time axis: the window in which the server had to end connections,
 // and when the last client was done.
@@ -48,7 +57,7 @@ std::vector<Mark> time_marks(const Observation& o, const Expectations& e, client
   for (const auto& r : o.connections) {
     if (!connected(r)) continue;
     const double at = seconds(r.connected() - origin);
-    done = std::max(done, at + seconds(r.ended_at));
+    if (finished(r)) done = std::max(done, at + seconds(r.ended_at));
     if (!e.closure) continue;
     if (const auto start = deadline_start(r, e.closure->since)) {
       first = std::min(first, at + seconds(*start));
@@ -88,7 +97,7 @@ Plot open_plot(const Observation& o, const Expectations& e, clients::Clock::time
     const double at = seconds(r.connected() - origin);
     auto& list = events[fmt::format("{} → {}", r.kind, clients::ending_label(r))];
     list.emplace_back(at, 1);
-    list.emplace_back(at + seconds(r.ended_at), -1);
+    if (finished(r)) list.emplace_back(at + seconds(r.ended_at), -1);
   }
   Plot plot{.id = "open", .title = "open connections by kind → ending", .x_unit = "s",
             .y_unit = "connections", .style = PlotStyle::step};
@@ -118,7 +127,7 @@ Plot closure_plot(const Observation& o, const Expectations& e) {
   for (std::size_t i = 0; i < o.connections.size(); ++i) {
     const auto& r = o.connections[i];
     const auto start = deadline_start(r, since);
-    if (!connected(r) || !start) continue;
+    if (!connected(r) || !finished(r) || !start) continue;
     auto& series = by_ending[clients::ending_label(r)];
     series.name = clients::ending_label(r);
     series.points.emplace_back(seconds(r.ended_at - *start), static_cast<double>(i));
