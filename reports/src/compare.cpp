@@ -10,8 +10,12 @@ namespace loiter::reports {
 
 namespace {
 
-std::string shown(const std::optional<double>& value) {
-  return value ? fmt::format("{:.6g}", *value) : "-";
+// Seconds to the millisecond, anything else as it is.
+std::string shown(const std::optional<double>& value, std::string_view unit,
+                  std::string_view sign = "") {
+  if (!value) return "-";
+  if (unit == "s") return sign.empty() ? fmt::format("{:.3f}", *value) : fmt::format("{:+.3f}", *value);
+  return sign.empty() ? fmt::format("{:.6g}", *value) : fmt::format("{:+.6g}", *value);
 }
 
 // FDs the server still held above its baseline once the clients were done.
@@ -36,7 +40,7 @@ std::vector<FigureRule> rules() {
        [](double b, const Thresholds& t) { return b + t.closure_max_plus_s; }},
       {"p99", "ms", [](const auto& s) { return figure(s, "latency", "p99"); },
        [](double b, const Thresholds& t) { return std::max(b * t.p99_factor, b + t.p99_plus_ms); }},
-      {"FDs after", "", fds_excess,
+      {"FDs left", "", fds_excess,
        [](double b, const Thresholds& t) { return b + t.fds_after_plus; }},
       {"RSS peak", "KiB", [](const auto& s) { return figure(s, "RSS", "peak"); },
        [](double b, const Thresholds& t) { return b * t.rss_peak_factor; }},
@@ -57,13 +61,13 @@ std::optional<ComparisonRow> figure_row(const FigureRule& rule, const ScenarioRe
   const auto now = rule.read(c);
   if (!before && !now) return std::nullopt;
   ComparisonRow row{.scenario = b.id, .what = rule.what, .unit = rule.unit,
-                    .baseline = shown(before), .current = shown(now), .delta = "",
+                    .baseline = shown(before, rule.unit), .current = shown(now, rule.unit), .delta = "",
                     .regressed = false, .note = {}};
   if (before && now) {
     const double limit = rule.limit(*before, t);
-    row.delta = fmt::format("{:+.6g}", *now - *before);
+    row.delta = shown(*now - *before, rule.unit, "+");
     row.regressed = *now > limit;
-    row.note = fmt::format("limit {:.6g}", limit);
+    row.note = "limit " + shown(limit, rule.unit);
   } else if (before) {
     row.note = "not measured in the current run";
   }
@@ -74,7 +78,10 @@ std::optional<ComparisonRow> figure_row(const FigureRule& rule, const ScenarioRe
 
 Comparison compare(const RunReport& baseline, const RunReport& current,
                    const Thresholds& thresholds) {
-  Comparison result;
+  Comparison result{.baseline_run = fmt::format("{} against {} ({})", baseline.loiter_version,
+                                                baseline.target, baseline.started_at),
+                    .current_run = fmt::format("{} against {} ({})", current.loiter_version,
+                                               current.target, current.started_at)};
   for (const auto& b : baseline.scenarios) {
     const auto c = std::ranges::find(current.scenarios, b.id, &ScenarioReport::id);
     if (c == current.scenarios.end()) {

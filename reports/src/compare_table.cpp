@@ -1,4 +1,4 @@
-// The side-by-side comparison table.
+// The side-by-side comparison table, under the two runs it compares.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -7,6 +7,7 @@
 namespace loiter::reports {
 
 void render_comparison(const Comparison& comparison, std::ostream& out) {
+  fmt::print(out, "baseline: {}\ncurrent:  {}\n\n", comparison.baseline_run, comparison.current_run);
   std::size_t width = 8;
   for (const auto& row : comparison.rows) width = std::max(width, row.scenario.size());
   fmt::print(out, "{:<{}}  {:<16} {:>10} {:>10} {:>11}  {}\n", "scenario", width, "figure",

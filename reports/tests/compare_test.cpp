@@ -58,8 +58,8 @@ TEST(Compare, ClosureMaxMayGrowByTheThresholdOnly) {
 TEST(Compare, OneMoreFdAfterRecoveryIsARegression) {
   const auto result = compare(run(scenario(Status::pass, 1.0, 6, 4000)),
                               run(scenario(Status::pass, 1.0, 206, 4000)));
-  EXPECT_TRUE(row(result, "FDs after").regressed);
-  EXPECT_EQ(row(result, "FDs after").current, "200");
+  EXPECT_TRUE(row(result, "FDs left").regressed);
+  EXPECT_EQ(row(result, "FDs left").current, "200");
 }
 
 TEST(Compare, RssPeakMayGrowByTheFactorOnly) {
@@ -80,6 +80,7 @@ TEST(Compare, TableShowsBothRunsSideBySide) {
                               run(scenario(Status::fail, 2.0, 6, 4000)));
   std::ostringstream out;
   render_comparison(result, out);
+  EXPECT_THAT(out.str(), HasSubstr("baseline: 0.1.0 against reference (now)"));
   EXPECT_THAT(out.str(), HasSubstr("scenario"));
   EXPECT_THAT(out.str(), HasSubstr("closure max (s)"));
   EXPECT_THAT(out.str(), HasSubstr("REGRESSED"));

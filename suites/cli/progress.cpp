@@ -17,7 +17,7 @@ Progress::Progress(std::size_t scenarios)
     : total_(scenarios), terminal_(::isatty(STDERR_FILENO) == 1) {}
 
 std::string Progress::line() const {
-  const auto expected = expected_s_ ? fmt::format(" of ~{:.0f}", *expected_s_) : std::string();
+  const auto expected = expected_s_ ? fmt::format(" of up to {:.0f}", *expected_s_) : std::string();
   return fmt::format("[{}/{}] {} against {}: {:.0f}{} s (run {:.0f} s)", index_, total_, scenario_,
                      target_, since(scenario_started_), expected, since(started_));
 }
@@ -30,7 +30,7 @@ void Progress::start(std::string_view scenario, std::string_view target,
   expected_s_ = expected_s;
   scenario_started_ = std::chrono::steady_clock::now();
   if (!terminal_) {
-    const auto expected = expected_s ? fmt::format(", ~{:.0f} s", *expected_s) : std::string();
+    const auto expected = expected_s ? fmt::format(", up to {:.0f} s", *expected_s) : std::string();
     std::cerr << fmt::format("[{}/{}] {} against {}{} (run {:.0f} s so far)\n", index_, total_,
                              scenario, target, expected, since(started_))
               << std::flush;

@@ -15,14 +15,14 @@ struct Thresholds {
   double closure_max_plus_s = 0.5;  // closure max may grow by this much
   double p99_factor = 1.5;          // p99 may grow to max(baseline × factor, baseline + plus)
   double p99_plus_ms = 5.0;
-  double fds_after_plus = 0;      // FDs above baseline after recovery may grow by this much
+  double fds_after_plus = 0;  // FDs left above baseline after recovery may grow by this much
   double rss_peak_factor = 1.5;   // RSS peak may grow to baseline × factor
 };
 
 // One compared figure (or the verdict) of one scenario.
 struct ComparisonRow {
   std::string scenario;
-  std::string what;  // "verdict", "closure max", "p99", "FDs after", "RSS peak"
+  std::string what;  // "verdict", "closure max", "p99", "FDs left", "RSS peak"
   std::string unit;
   std::string baseline;  // as shown: "pass", "1.002", "-"
   std::string current;
@@ -32,6 +32,8 @@ struct ComparisonRow {
 };
 
 struct Comparison {
+  std::string baseline_run;  // "0.1.0 against reference (2026-12-01T02:00:00Z)"
+  std::string current_run;
   std::vector<ComparisonRow> rows;
   bool regressed = false;  // any row regressed
 };
