@@ -13,7 +13,7 @@ namespace {
 constexpr std::string_view kStyle = R"(
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}
 table{border-collapse:collapse}td,th{padding:3px 10px;border-bottom:1px solid #ddd;text-align:left}
-.pass{color:#1a7f37}.fail,.error{color:#c62828}.skip{color:#9a6700}
+.pass{color:#1a7f37}.fail,.error{color:#c62828}.skip{color:#9a6700}.info{color:#0a6e8a}
 section{margin-top:28px}h2{margin-bottom:4px}ul.findings{color:#c62828}
 svg.plot{display:block;margin:10px 0;background:#fff}
 .grid{stroke:#eee}.frame{fill:none;stroke:#999}

@@ -6,11 +6,12 @@
 namespace loiter::reports {
 
 namespace {
-constexpr std::array<std::pair<Status, std::string_view>, 4> kNames{{
+constexpr std::array<std::pair<Status, std::string_view>, 5> kNames{{
     {Status::pass, "pass"},
     {Status::fail, "fail"},
     {Status::skip, "skip"},
     {Status::error, "error"},
+    {Status::info, "info"},
 }};
 constexpr std::array<std::pair<PlotStyle, std::string_view>, 3> kStyles{{
     {PlotStyle::line, "line"},

@@ -17,7 +17,8 @@ TEST(Json, RoundTripsARunReportToAnEqualOne) {
   const auto report = testing::sample_report();
   const auto back = run_report_from_json(boost::json::parse(run_report_text(report)));
   EXPECT_TRUE(back == report);
-  ASSERT_EQ(back.scenarios.size(), 3u);
+  ASSERT_EQ(back.scenarios.size(), 4u);
+  EXPECT_EQ(back.scenarios[3].status, Status::info);
   EXPECT_EQ(back.scenarios[1].status, Status::fail);
   EXPECT_FALSE(back.scenarios[1].figures[0].values[0].second.has_value());
   EXPECT_EQ(back.scenarios[0].plots.at(0).marks.at(1).to, 1.1);

@@ -48,6 +48,11 @@ RunReport sample_report() {
            .note = "the target declares no stream path",
            .findings = {},
            .figures = {}},
+          {.id = "partial-header",
+           .status = Status::info,
+           .note = "not judged",
+           .findings = {},
+           .figures = {closure}},
       }};
 }
 

@@ -57,6 +57,9 @@ std::vector<clients::ConnectionRecord> drive_clients(const SpawnKind& spawn, con
     const double elapsed = std::chrono::duration<double>(steady_clock::now() - start).count();
     std::cerr << drive_status(records, elapsed, fds) << "\n";
   }
+  std::cerr << drive_status(records, std::chrono::duration<double>(steady_clock::now() - start).count(),
+                            std::nullopt)
+            << (suites::interrupted() ? "  (interrupted)\n" : "  (done)\n");
   io.stop();  // on interrupt: the sockets close as the io_context goes
   return records;
 }
@@ -70,6 +73,7 @@ reports::ScenarioReport driven_report(suites::ScenarioResult& result, bool sampl
     for (const auto& s : timeline) fds.peak = std::max(fds.peak, s.sample.fds);
   }
   auto report = suites::to_report(result);
+  report.status = reports::Status::info;
   report.note = suites::interrupted() ? "not judged; stopped by the user" : "not judged";
   if (!sampled) {  // no server figures without --pid
     std::erase_if(report.figures, [](const auto& g) { return g.name == "FDs" || g.name == "RSS"; });

@@ -75,7 +75,6 @@ RunDirectory::RunDirectory(const fs::path& root, std::string_view target) {
   }
   fs::create_directory(path_ / "records");
   fs::create_directory(path_ / "timeline");
-  fs::create_directory(path_ / "servers");
 }
 
 fs::path RunDirectory::server_dir(std::string_view scenario) const {

@@ -113,6 +113,7 @@ TEST(Cli, DriveStopsCleanlyOnCtrlC) {
   EXPECT_EQ(drive.wait(20), 130) << read_text(tmp.path() / "out");
   const auto out = read_text(tmp.path() / "out");
   EXPECT_THAT(out, HasSubstr("opened 20  waiting 20"));
+  EXPECT_THAT(out, HasSubstr("INFO  silent"));
   const auto dir = only_run_directory(tmp.path() / "runs");
   EXPECT_TRUE(fs::exists(dir / "report.json"));
   EXPECT_TRUE(fs::exists(dir / "report.html"));

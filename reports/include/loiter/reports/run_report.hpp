@@ -13,7 +13,8 @@ namespace loiter::reports {
 
 inline constexpr std::string_view kSchema = "loiter-run/2";
 
-enum class Status { pass, fail, skip, error };
+// info: observed only, nothing judged (a `loiter drive` run).
+enum class Status { pass, fail, skip, error, info };
 std::string_view to_string(Status status);
 std::optional<Status> status_from_string(std::string_view text);
 
