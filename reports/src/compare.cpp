@@ -14,7 +14,8 @@ namespace {
 std::string shown(const std::optional<double>& value, std::string_view unit,
                   std::string_view sign = "") {
   if (!value) return "-";
-  if (unit == "s") return sign.empty() ? fmt::format("{:.3f}", *value) : fmt::format("{:+.3f}", *value);
+  if (unit == "s")
+    return sign.empty() ? fmt::format("{:.3f}", *value) : fmt::format("{:+.3f}", *value);
   return sign.empty() ? fmt::format("{:.6g}", *value) : fmt::format("{:+.6g}", *value);
 }
 
@@ -48,11 +49,18 @@ std::vector<FigureRule> rules() {
 }
 
 ComparisonRow verdict_row(const ScenarioReport& b, const ScenarioReport& c) {
-  const bool worse = b.status == Status::pass && (c.status == Status::fail || c.status == Status::error);
-  return {.scenario = b.id, .what = "verdict", .unit = "",
-          .baseline = std::string(to_string(b.status)), .current = std::string(to_string(c.status)),
-          .delta = b.status == c.status ? "" : fmt::format("{}→{}", to_string(b.status), to_string(c.status)),
-          .regressed = worse, .note = {}};
+  const bool worse =
+      b.status == Status::pass && (c.status == Status::fail || c.status == Status::error);
+  return {.scenario = b.id,
+          .what = "verdict",
+          .unit = "",
+          .baseline = std::string(to_string(b.status)),
+          .current = std::string(to_string(c.status)),
+          .delta = b.status == c.status
+                       ? ""
+                       : fmt::format("{}→{}", to_string(b.status), to_string(c.status)),
+          .regressed = worse,
+          .note = {}};
 }
 
 std::optional<ComparisonRow> figure_row(const FigureRule& rule, const ScenarioReport& b,
@@ -60,9 +68,14 @@ std::optional<ComparisonRow> figure_row(const FigureRule& rule, const ScenarioRe
   const auto before = rule.read(b);
   const auto now = rule.read(c);
   if (!before && !now) return std::nullopt;
-  ComparisonRow row{.scenario = b.id, .what = rule.what, .unit = rule.unit,
-                    .baseline = shown(before, rule.unit), .current = shown(now, rule.unit), .delta = "",
-                    .regressed = false, .note = {}};
+  ComparisonRow row{.scenario = b.id,
+                    .what = rule.what,
+                    .unit = rule.unit,
+                    .baseline = shown(before, rule.unit),
+                    .current = shown(now, rule.unit),
+                    .delta = "",
+                    .regressed = false,
+                    .note = {}};
   if (before && now) {
     const double limit = rule.limit(*before, t);
     row.delta = shown(*now - *before, rule.unit, "+");
@@ -85,9 +98,14 @@ Comparison compare(const RunReport& baseline, const RunReport& current,
   for (const auto& b : baseline.scenarios) {
     const auto c = std::ranges::find(current.scenarios, b.id, &ScenarioReport::id);
     if (c == current.scenarios.end()) {
-      result.rows.push_back({.scenario = b.id, .what = "verdict", .unit = "",
-                             .baseline = std::string(to_string(b.status)), .current = "-",
-                             .delta = "", .regressed = false, .note = "not in the current run"});
+      result.rows.push_back({.scenario = b.id,
+                             .what = "verdict",
+                             .unit = "",
+                             .baseline = std::string(to_string(b.status)),
+                             .current = "-",
+                             .delta = "",
+                             .regressed = false,
+                             .note = "not in the current run"});
       continue;
     }
     result.rows.push_back(verdict_row(b, *c));
@@ -96,10 +114,17 @@ Comparison compare(const RunReport& baseline, const RunReport& current,
     }
   }
   for (const auto& c : current.scenarios) {
-    if (std::ranges::find(baseline.scenarios, c.id, &ScenarioReport::id) != baseline.scenarios.end()) continue;
-    result.rows.push_back({.scenario = c.id, .what = "verdict", .unit = "", .baseline = "-",
-                           .current = std::string(to_string(c.status)), .delta = "",
-                           .regressed = false, .note = "not in the baseline"});
+    if (std::ranges::find(baseline.scenarios, c.id, &ScenarioReport::id) !=
+        baseline.scenarios.end())
+      continue;
+    result.rows.push_back({.scenario = c.id,
+                           .what = "verdict",
+                           .unit = "",
+                           .baseline = "-",
+                           .current = std::string(to_string(c.status)),
+                           .delta = "",
+                           .regressed = false,
+                           .note = "not in the baseline"});
   }
   result.regressed = std::ranges::any_of(result.rows, &ComparisonRow::regressed);
   return result;

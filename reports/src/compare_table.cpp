@@ -7,7 +7,8 @@
 namespace loiter::reports {
 
 void render_comparison(const Comparison& comparison, std::ostream& out) {
-  fmt::print(out, "baseline: {}\ncurrent:  {}\n\n", comparison.baseline_run, comparison.current_run);
+  fmt::print(out, "baseline: {}\ncurrent:  {}\n\n", comparison.baseline_run,
+             comparison.current_run);
   std::size_t width = 8;
   for (const auto& row : comparison.rows) width = std::max(width, row.scenario.size());
   fmt::print(out, "{:<{}}  {:<16} {:>10} {:>10} {:>11}  {}\n", "scenario", width, "figure",
@@ -22,8 +23,9 @@ void render_comparison(const Comparison& comparison, std::ostream& out) {
   std::size_t regressions = 0;
   for (const auto& row : comparison.rows) regressions += row.regressed;
   fmt::print(out, "\n{}\n",
-             comparison.regressed ? fmt::format("{} regression(s) against the baseline", regressions)
-                                  : std::string("no regression against the baseline"));
+             comparison.regressed
+                 ? fmt::format("{} regression(s) against the baseline", regressions)
+                 : std::string("no regression against the baseline"));
 }
 
 }  // namespace loiter::reports

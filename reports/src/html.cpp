@@ -28,7 +28,7 @@ std::string figures_text(const ScenarioReport& scenario) {
     std::string names, values;
     for (const auto& [name, value] : group.values) {
       names += (names.empty() ? "" : "/") + name;
-      const auto shown = !value ? std::string("-")
+      const auto shown = !value              ? std::string("-")
                          : group.unit == "s" ? fmt::format("{:.3f}", *value)
                                              : fmt::format("{:g}", *value);
       values += (values.empty() ? "" : "/") + shown;
@@ -74,12 +74,23 @@ std::string escape_html(std::string_view text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -89,16 +100,17 @@ std::string svg_id(std::string_view scenario, std::string_view plot) {
   std::string id = fmt::format("plot-{}-{}", scenario, plot);
   for (auto& c : id) {
     const bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    else if (!keep) c = '-';
+    if (c >= 'A' && c <= 'Z')
+      c = static_cast<char>(c - 'A' + 'a');
+    else if (!keep)
+      c = '-';
   }
   return id;
 }
 
 void render_html(const RunReport& report, std::ostream& out) {
-  const auto title = escape_html(
-      fmt::format("loiter {} against {} ({})", report.loiter_version, report.target,
-                  report.started_at));
+  const auto title = escape_html(fmt::format("loiter {} against {} ({})", report.loiter_version,
+                                             report.target, report.started_at));
   fmt::print(out,
              "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              "<title>{0}</title><style>{1}</style></head><body>\n<h1>{0}</h1>\n",

@@ -31,7 +31,8 @@ Series series_from_json(const json::value& value, const std::string& where) {
     if (!point.is_array() || point.get_array().size() != 2) {
       throw std::runtime_error(where + ": a point must be [x, y]");
     }
-    series.points.emplace_back(real(point.get_array()[0], where), real(point.get_array()[1], where));
+    series.points.emplace_back(real(point.get_array()[0], where),
+                               real(point.get_array()[1], where));
   }
   return series;
 }
@@ -55,9 +56,12 @@ boost::json::value to_json(const Plot& plot) {
   for (const auto& s : plot.series) series.push_back(series_to_json(s));
   json::array marks;
   for (const auto& m : plot.marks) marks.push_back(mark_to_json(m));
-  return json::object{{"id", plot.id},         {"title", plot.title},
-                      {"x_unit", plot.x_unit}, {"y_unit", plot.y_unit},
-                      {"style", to_string(plot.style)}, {"series", std::move(series)},
+  return json::object{{"id", plot.id},
+                      {"title", plot.title},
+                      {"x_unit", plot.x_unit},
+                      {"y_unit", plot.y_unit},
+                      {"style", to_string(plot.style)},
+                      {"series", std::move(series)},
                       {"marks", std::move(marks)}};
 }
 
@@ -75,7 +79,8 @@ Plot plot_from_json(const boost::json::value& value, std::string_view scenario) 
   for (const auto& s : array(object, "series", where)) {
     plot.series.push_back(series_from_json(s, where));
   }
-  for (const auto& m : array(object, "marks", where)) plot.marks.push_back(mark_from_json(m, where));
+  for (const auto& m : array(object, "marks", where))
+    plot.marks.push_back(mark_from_json(m, where));
   return plot;
 }
 

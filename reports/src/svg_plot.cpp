@@ -41,13 +41,14 @@ std::string axes(const Frame& frame, const std::vector<double>& xs, const std::v
         frame.px(v), kTop, frame.px(v), kTop + frame.height, frame.px(v), kTop + frame.height + 14,
         v);
   }
-  out += fmt::format(R"(<rect x="{}" y="{}" width="{:.1f}" height="{:.1f}" class="frame"/>)",
-                     kLeft, kTop, frame.width, frame.height);
-  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="xl">{}</text>)",
-                     kLeft + frame.width / 2, kHeight - 6, escape_html(plot.x_unit));
+  out += fmt::format(R"(<rect x="{}" y="{}" width="{:.1f}" height="{:.1f}" class="frame"/>)", kLeft,
+                     kTop, frame.width, frame.height);
+  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="xl">{}</text>)", kLeft + frame.width / 2,
+                     kHeight - 6, escape_html(plot.x_unit));
   const double middle = kTop + frame.height / 2;
-  out += fmt::format(R"svg(<text x="14" y="{0:.1f}" transform="rotate(-90 14 {0:.1f})" class="yl">{1}</text>)svg",
-                     middle, escape_html(plot.y_unit));
+  out += fmt::format(
+      R"svg(<text x="14" y="{0:.1f}" transform="rotate(-90 14 {0:.1f})" class="yl">{1}</text>)svg",
+      middle, escape_html(plot.y_unit));
   return out;
 }
 
@@ -61,8 +62,8 @@ std::string marks(const Frame& frame, const Plot& plot) {
     const double b = vertical ? frame.px(mark.to) : frame.py(mark.to);
     const double low = std::min(a, b), size = std::max(a, b) - low;
     if (mark.from != mark.to) {
-      out += vertical ? fmt::format(R"(<rect x="{:.1f}" y="{}" width="{:.1f}" height="{:.1f}")", low,
-                                    kTop, size, frame.height)
+      out += vertical ? fmt::format(R"(<rect x="{:.1f}" y="{}" width="{:.1f}" height="{:.1f}")",
+                                    low, kTop, size, frame.height)
                       : fmt::format(R"(<rect x="{}" y="{:.1f}" width="{:.1f}" height="{:.1f}")",
                                     kLeft, low, frame.width, size);
       out += fmt::format(R"( fill="{}" fill-opacity="0.15"/>)", colour);
@@ -127,8 +128,8 @@ std::string render_plot(const Plot& plot, const std::string& id) {
   std::string out = fmt::format(
       R"(<svg id="{}" class="plot" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" role="img" aria-label="{}">)",
       id, kWidth, kHeight, kWidth, kHeight, escape_html(plot.title));
-  out += fmt::format(R"(<text x="{}" y="16" class="title">{}</text>)", kLeft,
-                     escape_html(plot.title));
+  out +=
+      fmt::format(R"(<text x="{}" y="16" class="title">{}</text>)", kLeft, escape_html(plot.title));
   out += axes(frame, xs, ys, plot) + marks(frame, plot);
   for (std::size_t i = 0; i < plot.series.size(); ++i) {
     out += series_shape(frame, plot.series[i], plot.style, kPalette[i % kPalette.size()]);

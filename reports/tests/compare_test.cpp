@@ -15,15 +15,19 @@ using ::testing::HasSubstr;
 ScenarioReport scenario(Status status, double closure_max, double fds_after, double rss_peak,
                         std::optional<double> p99 = std::nullopt) {
   ScenarioReport s{.id = "silent", .status = status};
-  s.figures = {{.name = "closure", .unit = "s", .values = {{"min", 1.0}, {"max", closure_max}}},
-               {.name = "FDs", .unit = "", .values = {{"baseline", 6}, {"peak", 106}, {"after", fds_after}}},
-               {.name = "RSS", .unit = "KiB", .values = {{"peak", rss_peak}}}};
+  s.figures = {
+      {.name = "closure", .unit = "s", .values = {{"min", 1.0}, {"max", closure_max}}},
+      {.name = "FDs", .unit = "", .values = {{"baseline", 6}, {"peak", 106}, {"after", fds_after}}},
+      {.name = "RSS", .unit = "KiB", .values = {{"peak", rss_peak}}}};
   if (p99) s.figures.push_back({.name = "latency", .unit = "ms", .values = {{"p99", *p99}}});
   return s;
 }
 
 RunReport run(ScenarioReport s) {
-  return {.loiter_version = "0.1.0", .target = "reference", .started_at = "now", .scenarios = {std::move(s)}};
+  return {.loiter_version = "0.1.0",
+          .target = "reference",
+          .started_at = "now",
+          .scenarios = {std::move(s)}};
 }
 
 const ComparisonRow& row(const Comparison& c, std::string_view what) {
@@ -52,7 +56,8 @@ TEST(Compare, ClosureMaxMayGrowByTheThresholdOnly) {
   const auto base = run(scenario(Status::pass, 1.0, 6, 4000));
   EXPECT_FALSE(compare(base, run(scenario(Status::pass, 1.4, 6, 4000))).regressed);
   EXPECT_TRUE(compare(base, run(scenario(Status::pass, 1.6, 6, 4000))).regressed);
-  EXPECT_FALSE(compare(base, run(scenario(Status::pass, 1.6, 6, 4000)), {.closure_max_plus_s = 1.0}).regressed);
+  EXPECT_FALSE(compare(base, run(scenario(Status::pass, 1.6, 6, 4000)), {.closure_max_plus_s = 1.0})
+                   .regressed);
 }
 
 TEST(Compare, OneMoreFdAfterRecoveryIsARegression) {
@@ -76,8 +81,8 @@ TEST(Compare, P99MustExceedBothFactorAndMargin) {
 }
 
 TEST(Compare, TableShowsBothRunsSideBySide) {
-  const auto result = compare(run(scenario(Status::pass, 1.0, 6, 4000)),
-                              run(scenario(Status::fail, 2.0, 6, 4000)));
+  const auto result =
+      compare(run(scenario(Status::pass, 1.0, 6, 4000)), run(scenario(Status::fail, 2.0, 6, 4000)));
   std::ostringstream out;
   render_comparison(result, out);
   EXPECT_THAT(out.str(), HasSubstr("baseline: 0.1.0 against reference (now)"));

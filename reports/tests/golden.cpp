@@ -1,3 +1,4 @@
+// Golden files: read, or rewritten when LOITER_UPDATE_GOLDEN is set.
 #include "golden.hpp"
 
 #include <cstdlib>

@@ -1,3 +1,5 @@
+// The client kinds of `loiter drive`, each spawned with its own defaults and the shared
+// settings from the command line.
 #include "drive_kinds.hpp"
 
 #include <map>

@@ -1,3 +1,4 @@
+// The live line of `loiter drive`, counted from the records as they fill.
 #include "drive_status.hpp"
 
 #include <fmt/format.h>

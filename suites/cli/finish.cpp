@@ -1,3 +1,4 @@
+// The end of every run: summary, run directory reports, --json, exit code.
 #include "finish.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// Progress on stderr: redrawn in place on a terminal, one line per scenario otherwise.
 #include "progress.hpp"
 
 #include <fmt/format.h>
@@ -17,7 +18,8 @@ Progress::Progress(std::size_t scenarios)
     : total_(scenarios), terminal_(::isatty(STDERR_FILENO) == 1) {}
 
 std::string Progress::line() const {
-  const auto expected = expected_s_ ? fmt::format(" (up to {:.0f} s)", *expected_s_) : std::string();
+  const auto expected =
+      expected_s_ ? fmt::format(" (up to {:.0f} s)", *expected_s_) : std::string();
   return fmt::format("[{}/{}] {} against {}: {:.0f} s{}, run {:.0f} s", index_, total_, scenario_,
                      target_, since(scenario_started_), expected, since(started_));
 }

@@ -1,3 +1,4 @@
+// `loiter report` and `loiter compare`: stored runs read back, rendered, compared.
 #include "report_command.hpp"
 
 #include <unistd.h>
@@ -26,15 +27,22 @@ void add_compare_options(CLI::App& command, CompareOptions& options) {
       ->required();
   command.add_option("CURRENT", options.current, "the current run directory or report.json")
       ->required();
-  command.add_option("--closure-max-plus", t.closure_max_plus_s,
-                     "closure max may grow by this many seconds")->capture_default_str();
-  command.add_option("--p99-factor", t.p99_factor,
-                     "p99 may grow to max(baseline × factor, baseline + margin)")->capture_default_str();
+  command
+      .add_option("--closure-max-plus", t.closure_max_plus_s,
+                  "closure max may grow by this many seconds")
+      ->capture_default_str();
+  command
+      .add_option("--p99-factor", t.p99_factor,
+                  "p99 may grow to max(baseline × factor, baseline + margin)")
+      ->capture_default_str();
   command.add_option("--p99-plus-ms", t.p99_plus_ms, "the p99 margin, ms")->capture_default_str();
-  command.add_option("--fds-after-plus", t.fds_after_plus,
-                     "FDs above baseline after recovery may grow by this many")->capture_default_str();
-  command.add_option("--rss-peak-factor", t.rss_peak_factor,
-                     "RSS peak may grow to baseline × factor")->capture_default_str();
+  command
+      .add_option("--fds-after-plus", t.fds_after_plus,
+                  "FDs above baseline after recovery may grow by this many")
+      ->capture_default_str();
+  command
+      .add_option("--rss-peak-factor", t.rss_peak_factor, "RSS peak may grow to baseline × factor")
+      ->capture_default_str();
 }
 
 int run_report(const ReportOptions& options) {
@@ -43,7 +51,8 @@ int run_report(const ReportOptions& options) {
     reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
     const fs::path json = fs::is_directory(options.run) ? fs::path(options.run) / "report.json"
                                                         : fs::path(options.run);
-    const fs::path html = options.html.empty() ? json.parent_path() / "report.html" : fs::path(options.html);
+    const fs::path html =
+        options.html.empty() ? json.parent_path() / "report.html" : fs::path(options.html);
     suites::write_html(html, report);
     std::cerr << "wrote " << html.string() << "\n";
     return kPassed;

@@ -27,7 +27,8 @@ double seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 // Where a connection's deadline runs from, since its connect (as judge() measures it).
 std::optional<Duration> deadline_start(const ConnectionRecord& r, Since since) {
   switch (since) {
-    case Since::connect: return Duration{};
+    case Since::connect:
+      return Duration{};
     case Since::first_send:
       if (r.sends.empty()) return std::nullopt;
       return r.sends.front().at;
@@ -51,7 +52,8 @@ bool finished(const ConnectionRecord& r) {
 
 // Vertical marks on a time axis: the window in which the server had to end connections,
 // and when the last client was done.
-std::vector<Mark> time_marks(const Observation& o, const Expectations& e, clients::Clock::time_point origin) {
+std::vector<Mark> time_marks(const Observation& o, const Expectations& e,
+                             clients::Clock::time_point origin) {
   std::vector<Mark> marks;
   double first = INFINITY, last = -INFINITY, done = -INFINITY;
   for (const auto& r : o.connections) {
@@ -65,19 +67,25 @@ std::vector<Mark> time_marks(const Observation& o, const Expectations& e, client
     }
   }
   if (e.closure && first <= last) {
-    marks.push_back({.label = "deadline window", .axis = "x",
+    marks.push_back({.label = "deadline window",
+                     .axis = "x",
                      .from = first + seconds(e.closure->deadline - e.closure->slack),
                      .to = last + seconds(e.closure->deadline + e.closure->slack)});
   }
-  if (std::isfinite(done)) marks.push_back({.label = "clients done", .axis = "x", .from = done, .to = done});
+  if (std::isfinite(done))
+    marks.push_back({.label = "clients done", .axis = "x", .from = done, .to = done});
   return marks;
 }
 
 Plot fd_plot(const Observation& o, const Expectations& e, clients::Clock::time_point origin) {
-  Plot plot{.id = "fds", .title = "server FDs (whole process tree)", .x_unit = "s", .y_unit = "FDs",
+  Plot plot{.id = "fds",
+            .title = "server FDs (whole process tree)",
+            .x_unit = "s",
+            .y_unit = "FDs",
             .style = PlotStyle::step};
   Series fds{.name = "FDs", .points = {}};
-  for (const auto& s : o.timeline) fds.points.emplace_back(seconds(s.at - origin), static_cast<double>(s.sample.fds));
+  for (const auto& s : o.timeline)
+    fds.points.emplace_back(seconds(s.at - origin), static_cast<double>(s.sample.fds));
   plot.series.push_back(std::move(fds));
   const auto baseline = static_cast<double>(o.fds.baseline);
   plot.marks.push_back({.label = "baseline", .axis = "y", .from = baseline, .to = baseline});
@@ -99,8 +107,11 @@ Plot open_plot(const Observation& o, const Expectations& e, clients::Clock::time
     list.emplace_back(at, 1);
     if (finished(r)) list.emplace_back(at + seconds(r.ended_at), -1);
   }
-  Plot plot{.id = "open", .title = "open connections by kind → ending", .x_unit = "s",
-            .y_unit = "connections", .style = PlotStyle::step};
+  Plot plot{.id = "open",
+            .title = "open connections by kind → ending",
+            .x_unit = "s",
+            .y_unit = "connections",
+            .style = PlotStyle::step};
   for (auto& [name, list] : events) {
     std::ranges::sort(list);
     Series series{.name = name, .points = {{0.0, 0.0}}};
@@ -118,11 +129,14 @@ Plot open_plot(const Observation& o, const Expectations& e, clients::Clock::time
 // One dot per connection: when it ended, since the moment its deadline runs from.
 Plot closure_plot(const Observation& o, const Expectations& e) {
   const Since since = e.closure ? e.closure->since : Since::connect;
-  Plot plot{.id = "closure", .title = e.closure ? "closure time per connection, against the deadline window"
-                                                : "ending time per connection",
-            .x_unit = since == Since::connect ? "s since connect"
-                      : since == Since::first_send ? "s since the request head" : "s since the last response",
-            .y_unit = "connection", .style = PlotStyle::dots};
+  Plot plot{.id = "closure",
+            .title = e.closure ? "closure time per connection, against the deadline window"
+                               : "ending time per connection",
+            .x_unit = since == Since::connect      ? "s since connect"
+                      : since == Since::first_send ? "s since the request head"
+                                                   : "s since the last response",
+            .y_unit = "connection",
+            .style = PlotStyle::dots};
   std::map<std::string, Series> by_ending;
   for (std::size_t i = 0; i < o.connections.size(); ++i) {
     const auto& r = o.connections[i];
@@ -135,9 +149,12 @@ Plot closure_plot(const Observation& o, const Expectations& e) {
   for (auto& [name, series] : by_ending) plot.series.push_back(std::move(series));
   if (e.closure) {
     const auto& c = *e.closure;
-    plot.marks.push_back({.label = "deadline ± slack", .axis = "x", .from = seconds(c.deadline - c.slack),
+    plot.marks.push_back({.label = "deadline ± slack",
+                          .axis = "x",
+                          .from = seconds(c.deadline - c.slack),
                           .to = seconds(c.deadline + c.slack)});
-    plot.marks.push_back({.label = "deadline", .axis = "x", .from = seconds(c.deadline), .to = seconds(c.deadline)});
+    plot.marks.push_back(
+        {.label = "deadline", .axis = "x", .from = seconds(c.deadline), .to = seconds(c.deadline)});
   }
   return plot;
 }

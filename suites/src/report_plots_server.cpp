@@ -17,7 +17,7 @@ using reports::Series;
 
 double seconds(clients::Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-constexpr TcpState kStates[] = {TcpState::established, TcpState::syn_recv,  TcpState::fin_wait1,
+constexpr TcpState kStates[] = {TcpState::established, TcpState::syn_recv,   TcpState::fin_wait1,
                                 TcpState::fin_wait2,   TcpState::close_wait, TcpState::last_ack,
                                 TcpState::closing,     TcpState::time_wait};
 
@@ -41,23 +41,32 @@ void add_side(Plot& plot, const Observation& o, clients::Clock::time_point origi
 }  // namespace
 
 std::optional<Plot> tcp_plot(const Observation& o, clients::Clock::time_point origin) {
-  const bool any = std::ranges::any_of(o.timeline, [](const auto& s) { return s.sample.tcp.has_value(); });
+  const bool any =
+      std::ranges::any_of(o.timeline, [](const auto& s) { return s.sample.tcp.has_value(); });
   if (!any) return std::nullopt;
-  Plot plot{.id = "tcp", .title = "TCP states of the server's port (server and client ends)",
-            .x_unit = "s", .y_unit = "sockets", .style = PlotStyle::step};
+  Plot plot{.id = "tcp",
+            .title = "TCP states of the server's port (server and client ends)",
+            .x_unit = "s",
+            .y_unit = "sockets",
+            .style = PlotStyle::step};
   add_side(plot, o, origin, "server", true);
   add_side(plot, o, origin, "client", false);
   Series queue{.name = "accept queue", .points = {}};
   for (const auto& s : o.timeline) {
-    if (s.sample.tcp) queue.points.emplace_back(seconds(s.at - origin), static_cast<double>(s.sample.tcp->accept_queue));
+    if (s.sample.tcp)
+      queue.points.emplace_back(seconds(s.at - origin),
+                                static_cast<double>(s.sample.tcp->accept_queue));
   }
   plot.series.push_back(std::move(queue));
   return plot;
 }
 
 Plot rss_plot(const Observation& o, clients::Clock::time_point origin) {
-  Plot plot{.id = "rss", .title = "server RSS and threads (whole process tree)", .x_unit = "s",
-            .y_unit = "MiB / threads", .style = PlotStyle::step};
+  Plot plot{.id = "rss",
+            .title = "server RSS and threads (whole process tree)",
+            .x_unit = "s",
+            .y_unit = "MiB / threads",
+            .style = PlotStyle::step};
   Series rss{.name = "RSS MiB", .points = {}};
   Series threads{.name = "threads", .points = {}};
   for (const auto& s : o.timeline) {

@@ -34,8 +34,8 @@ std::string utc_stamp() {
 std::string file_safe(std::string_view name) {
   std::string out(name);
   for (auto& c : out) {
-    const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
-                    c == '+' || c == '-';
+    const bool ok =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
     if (!ok) c = '_';
   }
   return out.empty() ? "run" : out;
@@ -92,8 +92,8 @@ void RunDirectory::add_scenario(const ScenarioResult& result) {
   write_file(path_ / "records" / (name + ".jsonl"), lines);
   // One sample per line.
   const auto timeline = timeline_to_json(observation.timeline, origin).as_object();
-  std::string text = fmt::format("{{\"unit\": {},\n\"samples\": [",
-                                 boost::json::serialize(timeline.at("unit")));
+  std::string text =
+      fmt::format("{{\"unit\": {},\n\"samples\": [", boost::json::serialize(timeline.at("unit")));
   const char* separator = "\n";
   for (const auto& sample : timeline.at("samples").as_array()) {
     text += separator + reports::compact_text(sample);

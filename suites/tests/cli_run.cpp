@@ -1,3 +1,4 @@
+// Running the loiter binary from tests: bounded waits, output in files, nothing left behind.
 #include "cli_run.hpp"
 
 #include <fcntl.h>

@@ -23,7 +23,7 @@ using namespace testing;
 using ::testing::HasSubstr;
 
 const std::vector<std::string> kShortDeadlines{"--header-timeout", "1", "--body-timeout", "1",
-                                               "--idle-timeout", "1"};
+                                               "--idle-timeout",   "1"};
 
 // `loiter check` with 1 s deadlines, its runs under `runs`; returns the exit status.
 int check(const fs::path& runs, std::vector<std::string> extra, const fs::path& output) {
@@ -34,16 +34,26 @@ int check(const fs::path& runs, std::vector<std::string> extra, const fs::path& 
 }
 
 std::vector<std::string> chromium(const fs::path& profile) {
-  return {"/usr/bin/timeout", "120", "/usr/bin/chromium", "--headless", "--no-sandbox",
-          "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-          "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile.string()};
+  return {"/usr/bin/timeout",
+          "120",
+          "/usr/bin/chromium",
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--user-data-dir=" + profile.string()};
 }
 
 // A check run leaves a complete run directory whose report.html a browser renders with
 // every plot, and a screenshot that is not blank.
 TEST(Cli, CheckRunDirectoryRendersEveryPlotInChromium) {
   TempDir tmp;
-  ASSERT_EQ(check(tmp.path() / "runs", {"--scenario", "silent", "--count", "20"}, tmp.path() / "out"), 0)
+  ASSERT_EQ(
+      check(tmp.path() / "runs", {"--scenario", "silent", "--count", "20"}, tmp.path() / "out"), 0)
       << read_text(tmp.path() / "out");
   const auto dir = only_run_directory(tmp.path() / "runs");
   for (const char* file : {"report.json", "report.html", "provenance.json", "records/silent.jsonl",
@@ -54,7 +64,8 @@ TEST(Cli, CheckRunDirectoryRendersEveryPlotInChromium) {
   EXPECT_EQ(std::count(records.begin(), records.end(), '\n'), 20);
   const auto report = reports::read_run_report(dir);
   ASSERT_EQ(report.scenarios.size(), 1u);
-  if (!fs::exists("/usr/bin/chromium")) GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+  if (!fs::exists("/usr/bin/chromium"))
+    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
   auto argv = chromium(tmp.path() / "profile");
   argv.push_back("--dump-dom");
   argv.push_back("file://" + (dir / "report.html").string());
@@ -78,15 +89,19 @@ TEST(Cli, CheckRunDirectoryRendersEveryPlotInChromium) {
 TEST(Cli, CompareGatesAnFdLeakAgainstACleanBaseline) {
   TempDir tmp;
   const std::vector<std::string> rst{"--scenario", "rst-abort", "--count", "20"};
-  ASSERT_EQ(check(tmp.path() / "a", rst, tmp.path() / "a.out"), 0) << read_text(tmp.path() / "a.out");
-  ASSERT_EQ(check(tmp.path() / "b", rst, tmp.path() / "b.out"), 0) << read_text(tmp.path() / "b.out");
+  ASSERT_EQ(check(tmp.path() / "a", rst, tmp.path() / "a.out"), 0)
+      << read_text(tmp.path() / "a.out");
+  ASSERT_EQ(check(tmp.path() / "b", rst, tmp.path() / "b.out"), 0)
+      << read_text(tmp.path() / "b.out");
   auto leaking = rst;
   leaking.insert(leaking.end(), {"--fault", "leak-fd-on-reset"});
-  ASSERT_EQ(check(tmp.path() / "c", leaking, tmp.path() / "c.out"), 1) << read_text(tmp.path() / "c.out");
+  ASSERT_EQ(check(tmp.path() / "c", leaking, tmp.path() / "c.out"), 1)
+      << read_text(tmp.path() / "c.out");
   const auto a = only_run_directory(tmp.path() / "a").string();
   const auto b = only_run_directory(tmp.path() / "b").string();
   const auto c = only_run_directory(tmp.path() / "c") / "report.json";
-  EXPECT_EQ(run({LOITER_BINARY, "compare", a, b}, tmp.path() / "ab"), 0) << read_text(tmp.path() / "ab");
+  EXPECT_EQ(run({LOITER_BINARY, "compare", a, b}, tmp.path() / "ab"), 0)
+      << read_text(tmp.path() / "ab");
   EXPECT_EQ(run({LOITER_BINARY, "compare", a, c.string()}, tmp.path() / "ac"), 1);
   const auto table = read_text(tmp.path() / "ac");
   EXPECT_THAT(table, HasSubstr("REGRESSED"));
@@ -100,10 +115,12 @@ TEST(Cli, DriveStopsCleanlyOnCtrlC) {
   using namespace std::chrono_literals;
   TempDir tmp;
   // Deadlines far longer than the test: only loiter's own close can end the connections.
-  fixtures::ServerUnderTest sut(fixtures::reference_target({.header = 60s, .body = 60s, .idle = 60s}));
+  fixtures::ServerUnderTest sut(
+      fixtures::reference_target({.header = 60s, .body = 60s, .idle = 60s}));
   const auto baseline = sut.baseline();
-  Child drive({LOITER_BINARY, "drive", "silent", "--connect", fmt::format("{}:{}", sut.host(), sut.port()),
-               "--pid", std::to_string(sut.pid()), "--count", "20", "--runs", (tmp.path() / "runs").string()},
+  Child drive({LOITER_BINARY, "drive", "silent", "--connect",
+               fmt::format("{}:{}", sut.host(), sut.port()), "--pid", std::to_string(sut.pid()),
+               "--count", "20", "--runs", (tmp.path() / "runs").string()},
               tmp.path() / "out");
   const auto held = fixtures::wait_until(
       sut.probe(), [&](const auto& s) { return s.fds >= baseline.sample.fds + 20; }, 0ms, 5s);
@@ -126,8 +143,8 @@ TEST(Cli, DriveStopsCleanlyOnCtrlC) {
                s.tcp->server.of(fixtures::TcpState::close_wait) == 0;
       },
       300ms, 3s);
-  EXPECT_TRUE(gone.met) << "FDs " << gone.last.fds << " (baseline " << baseline.sample.fds
-                        << "), " << (gone.last.tcp ? fixtures::describe(*gone.last.tcp) : "no TCP");
+  EXPECT_TRUE(gone.met) << "FDs " << gone.last.fds << " (baseline " << baseline.sample.fds << "), "
+                        << (gone.last.tcp ? fixtures::describe(*gone.last.tcp) : "no TCP");
 }
 
 }  // namespace

@@ -35,10 +35,11 @@ ScenarioResult closed_at(std::initializer_list<std::chrono::milliseconds> ending
     result.observation.connections.push_back(record);
   }
   result.observation.fds = {.baseline = 5, .peak = 8, .after = 5, .recovered = true};
-  result.observation.timeline = {{t0, {.processes = 1, .fds = 5, .rss_kib = 2048, .threads = 2}},
-                                 {t0 + 500ms, {.processes = 1, .fds = 8, .rss_kib = 4096, .threads = 2}}};
-  result.expectations.closure = ClosureExpectation{.since = Since::connect, .deadline = 1s, .slack = 250ms,
-                                                   .endings = {"close"}};
+  result.observation.timeline = {
+      {t0, {.processes = 1, .fds = 5, .rss_kib = 2048, .threads = 2}},
+      {t0 + 500ms, {.processes = 1, .fds = 8, .rss_kib = 4096, .threads = 2}}};
+  result.expectations.closure = ClosureExpectation{
+      .since = Since::connect, .deadline = 1s, .slack = 250ms, .endings = {"close"}};
   return result;
 }
 
@@ -50,7 +51,9 @@ TEST(ReportPlots, ClosureStripHasADotPerConnectionAndTheDeadlineWindow) {
   EXPECT_EQ(strip.series[0].name, "close");
   EXPECT_EQ(strip.series[0].points.size(), 3u);
   EXPECT_DOUBLE_EQ(strip.series[0].points[1].first, 1.1);
-  EXPECT_THAT(strip.marks, ::testing::Contains(reports::Mark{.label = "deadline ± slack", .axis = "x", .from = 0.75, .to = 1.25}));
+  EXPECT_THAT(strip.marks,
+              ::testing::Contains(reports::Mark{
+                  .label = "deadline ± slack", .axis = "x", .from = 0.75, .to = 1.25}));
 }
 
 TEST(ReportPlots, OpenConnectionsRiseAndFallByKindAndEnding) {
@@ -68,7 +71,8 @@ TEST(ReportPlots, FdTimelineCarriesTheBaselineAndRssIsAFigure) {
   const auto report = to_report(closed_at({1000ms}));
   const auto& fds = plot(report, "fds");
   EXPECT_EQ(fds.series[0].points.size(), 2u);
-  EXPECT_THAT(fds.marks, ::testing::Contains(reports::Mark{.label = "baseline", .axis = "y", .from = 5, .to = 5}));
+  EXPECT_THAT(fds.marks, ::testing::Contains(
+                             reports::Mark{.label = "baseline", .axis = "y", .from = 5, .to = 5}));
   EXPECT_EQ(reports::figure(report, "RSS", "peak"), 4096);
   EXPECT_TRUE(std::ranges::none_of(report.plots, [](const auto& p) { return p.id == "tcp"; }));
 }

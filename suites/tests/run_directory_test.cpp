@@ -15,9 +15,9 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Scratch {
-  fs::path path = fs::temp_directory_path() /
-                  ("loiter-run-dir-test-" + std::to_string(::getpid()) + "-" +
-                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::path path =
+      fs::temp_directory_path() / ("loiter-run-dir-test-" + std::to_string(::getpid()) + "-" +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
   Scratch() { fs::remove_all(path); }
   ~Scratch() { fs::remove_all(path); }
 };
@@ -53,7 +53,9 @@ TEST(RunDirectory, KeepsOneRecordLinePerConnectionAndTheReports) {
     result.observation.connections.push_back(record);
   }
   first.add_scenario(result);
-  first.write_report({.loiter_version = "0.1.0", .target = "reference", .started_at = "now",
+  first.write_report({.loiter_version = "0.1.0",
+                      .target = "reference",
+                      .started_at = "now",
                       .scenarios = {{.id = "silent"}}});
   const auto records = read(first.path() / "records/silent.jsonl");
   EXPECT_EQ(std::ranges::count(records, '\n'), 3);

@@ -15,8 +15,8 @@ struct Thresholds {
   double closure_max_plus_s = 0.5;  // closure max may grow by this much
   double p99_factor = 1.5;          // p99 may grow to max(baseline × factor, baseline + plus)
   double p99_plus_ms = 5.0;
-  double fds_after_plus = 0;  // FDs left above baseline after recovery may grow by this much
-  double rss_peak_factor = 1.5;   // RSS peak may grow to baseline × factor
+  double fds_after_plus = 0;     // FDs left above baseline after recovery may grow by this much
+  double rss_peak_factor = 1.5;  // RSS peak may grow to baseline × factor
 };
 
 // One compared figure (or the verdict) of one scenario.
@@ -26,7 +26,7 @@ struct ComparisonRow {
   std::string unit;
   std::string baseline;  // as shown: "pass", "1.002", "-"
   std::string current;
-  std::string delta;    // "+0.500", "pass→fail", ""
+  std::string delta;  // "+0.500", "pass→fail", ""
   bool regressed = false;
   std::string note;  // "limit 1.502 s", "not in the current run"
 };

@@ -24,10 +24,16 @@ template <typename LoadResult, typename TimePoint>
 std::vector<reports::Plot> load_plots(const LoadResult& load, TimePoint origin) {
   using reports::PlotStyle;
   const double offset = load_detail::s(load.started - origin);
-  reports::Plot rates{.id = "load-rate", .title = "regular traffic per second (by intended send time)",
-                      .x_unit = "s", .y_unit = "requests/s", .style = PlotStyle::line};
-  reports::Plot latency{.id = "load-latency", .title = "latency per second, from intended send time",
-                        .x_unit = "s", .y_unit = "ms", .style = PlotStyle::line};
+  reports::Plot rates{.id = "load-rate",
+                      .title = "regular traffic per second (by intended send time)",
+                      .x_unit = "s",
+                      .y_unit = "requests/s",
+                      .style = PlotStyle::line};
+  reports::Plot latency{.id = "load-latency",
+                        .title = "latency per second, from intended send time",
+                        .x_unit = "s",
+                        .y_unit = "ms",
+                        .style = PlotStyle::line};
   rates.series = {{"requested", {}}, {"dispatched", {}}, {"succeeded", {}}, {"failed", {}}};
   latency.series = {{"p50", {}}, {"p99", {}}, {"max", {}}};
   for (std::size_t k = 0; k < load.seconds.size(); ++k) {
@@ -49,13 +55,19 @@ template <typename LoadResult>
 std::vector<reports::FigureGroup> load_figures(const LoadResult& load) {
   const auto& h = load.from_intended;
   const bool any = h.count() > 0;
-  const auto value = [any](auto d) { return any ? std::optional(load_detail::ms(d)) : std::nullopt; };
+  const auto value = [any](auto d) {
+    return any ? std::optional(load_detail::ms(d)) : std::nullopt;
+  };
   const auto count = [](auto n) { return std::optional(static_cast<double>(n)); };
-  return {{.name = "latency", .unit = "ms",
-           .values = {{"p50", value(h.percentile(50))}, {"p99", value(h.percentile(99))},
+  return {{.name = "latency",
+           .unit = "ms",
+           .values = {{"p50", value(h.percentile(50))},
+                      {"p99", value(h.percentile(99))},
                       {"max", value(h.max())}}},
-          {.name = "requests", .unit = "",
-           .values = {{"requested", count(load.requested)}, {"dispatched", count(load.dispatched)},
+          {.name = "requests",
+           .unit = "",
+           .values = {{"requested", count(load.requested)},
+                      {"dispatched", count(load.dispatched)},
                       {"succeeded", count(load.succeeded)}}}};
 }
 
@@ -74,8 +86,9 @@ void add_load_report(reports::ScenarioReport& report, const Observation& observa
       for (auto& g : load_figures(load)) report.figures.push_back(std::move(g));
       for (auto& p : load_plots(load, origin)) report.plots.push_back(std::move(p));
     } else {
-      static_assert(requires { load_observation.seconds; },
-                    "LoadObservation: tell add_load_report where its LoadResult is");
+      static_assert(
+          requires { load_observation.seconds; },
+          "LoadObservation: tell add_load_report where its LoadResult is");
       for (auto& g : load_figures(load_observation)) report.figures.push_back(std::move(g));
       for (auto& p : load_plots(load_observation, origin)) report.plots.push_back(std::move(p));
     }
