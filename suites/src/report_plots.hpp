@@ -20,7 +20,7 @@ std::optional<reports::Plot> tcp_plot(const Observation& observation,
 // The server's RSS (MiB) and threads over time.
 reports::Plot rss_plot(const Observation& observation, clients::Clock::time_point origin);
 
-// RSS start/peak/end in KiB, from the timeline (nullopt where it is empty).
+// The RSS peak in KiB, from the timeline (nullopt where it is empty).
 reports::FigureGroup rss_figures(const Observation& observation);
 
 }  // namespace loiter::suites::plots

@@ -79,14 +79,10 @@ Plot rss_plot(const Observation& o, clients::Clock::time_point origin) {
 }
 
 reports::FigureGroup rss_figures(const Observation& o) {
-  std::optional<double> start, peak, end;
-  for (const auto& s : o.timeline) {
-    const auto kib = static_cast<double>(s.sample.rss_kib);
-    if (!start) start = kib;
-    peak = std::max(peak.value_or(0.0), kib);
-    end = kib;
-  }
-  return {.name = "RSS", .unit = "KiB", .values = {{"start", start}, {"peak", peak}, {"end", end}}};
+  std::optional<double> peak;
+  for (const auto& s : o.timeline)
+    peak = std::max(peak.value_or(0.0), static_cast<double>(s.sample.rss_kib));
+  return {.name = "RSS", .unit = "KiB", .values = {{"peak", peak}}};
 }
 
 }  // namespace loiter::suites::plots
