@@ -16,6 +16,8 @@ std::string_view colour_of(Status status) {
       return "\x1b[31m";
     case Status::skip:
       return "\x1b[33m";
+    case Status::info:
+      return "\x1b[36m";
   }
   return "";
 }
@@ -52,7 +54,7 @@ std::string status_label(Status status, ConsoleStyle style) {
 void render_console(const RunReport& report, std::ostream& out, ConsoleStyle style) {
   fmt::print(out, "loiter {} against {} ({})\n", report.loiter_version, report.target,
              report.started_at);
-  int passed = 0, failed = 0, skipped = 0;
+  int passed = 0, failed = 0, skipped = 0, observed = 0;
   for (const auto& scenario : report.scenarios) {
     std::string line = fmt::format("{} {:<16}", status_label(scenario.status, style), scenario.id);
     for (const auto& group : scenario.figures) line += "  " + format_group(group);
@@ -61,13 +63,15 @@ void render_console(const RunReport& report, std::ostream& out, ConsoleStyle sty
     passed += scenario.status == Status::pass;
     failed += scenario.status == Status::fail || scenario.status == Status::error;
     skipped += scenario.status == Status::skip;
+    observed += scenario.status == Status::info;
   }
   for (const auto& scenario : report.scenarios) {
     if (scenario.findings.empty()) continue;
     fmt::print(out, "\n{} {}:\n", scenario.id, to_string(scenario.status));
     for (const auto& finding : scenario.findings) fmt::print(out, "  - {}\n", finding);
   }
-  fmt::print(out, "\n{} passed, {} failed, {} skipped\n", passed, failed, skipped);
+  fmt::print(out, "\n{} passed, {} failed, {} skipped{}\n", passed, failed, skipped,
+             observed > 0 ? fmt::format(", {} observed (not judged)", observed) : "");
 }
 
 }  // namespace loiter::reports

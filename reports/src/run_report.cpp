@@ -1,3 +1,4 @@
+// Names of the run document's enumerations, and figure look-up.
 #include "loiter/reports/run_report.hpp"
 
 #include <array>
@@ -5,24 +6,51 @@
 namespace loiter::reports {
 
 namespace {
-constexpr std::array<std::pair<Status, std::string_view>, 4> kNames{{
+constexpr std::array<std::pair<Status, std::string_view>, 5> kNames{{
     {Status::pass, "pass"},
     {Status::fail, "fail"},
     {Status::skip, "skip"},
     {Status::error, "error"},
+    {Status::info, "info"},
 }};
-}  // namespace
+constexpr std::array<std::pair<PlotStyle, std::string_view>, 3> kStyles{{
+    {PlotStyle::line, "line"},
+    {PlotStyle::step, "step"},
+    {PlotStyle::dots, "dots"},
+}};
 
-std::string_view to_string(Status status) {
-  for (const auto& [s, name] : kNames) {
-    if (s == status) return name;
+template <typename Enum, std::size_t N>
+std::string_view name_of(const std::array<std::pair<Enum, std::string_view>, N>& names, Enum e) {
+  for (const auto& [value, name] : names) {
+    if (value == e) return name;
   }
   return "unknown";
 }
 
-std::optional<Status> status_from_string(std::string_view text) {
-  for (const auto& [s, name] : kNames) {
-    if (name == text) return s;
+template <typename Enum, std::size_t N>
+std::optional<Enum> value_of(const std::array<std::pair<Enum, std::string_view>, N>& names,
+                             std::string_view text) {
+  for (const auto& [value, name] : names) {
+    if (name == text) return value;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::string_view to_string(Status status) { return name_of(kNames, status); }
+std::optional<Status> status_from_string(std::string_view text) { return value_of(kNames, text); }
+std::string_view to_string(PlotStyle style) { return name_of(kStyles, style); }
+std::optional<PlotStyle> plot_style_from_string(std::string_view text) {
+  return value_of(kStyles, text);
+}
+
+std::optional<double> figure(const ScenarioReport& scenario, std::string_view group,
+                             std::string_view value) {
+  for (const auto& g : scenario.figures) {
+    if (g.name != group) continue;
+    for (const auto& [name, number] : g.values) {
+      if (name == value) return number;
+    }
   }
   return std::nullopt;
 }

@@ -4,25 +4,18 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <sstream>
 
+#include "golden.hpp"
 #include "sample_report.hpp"
 
 namespace loiter::reports {
 namespace {
 
-std::string read_golden(const std::string& name) {
-  std::ifstream in(std::string(LOITER_GOLDEN_DIR) + "/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 TEST(Console, SummaryMatchesGolden) {
   std::ostringstream out;
   render_console(testing::sample_report(), out);
-  EXPECT_EQ(out.str(), read_golden("console.txt"));
+  EXPECT_EQ(out.str(), testing::golden_or_update("console.txt", out.str()));
 }
 
 TEST(Console, ColoursOnlyWhenAsked) {

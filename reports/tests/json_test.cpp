@@ -1,4 +1,5 @@
-// report.json round-trips, writes missing figures as null, and names what is malformed.
+// report.json round-trips, matches its golden text, writes missing figures as null, and
+// names what is malformed.
 #include "loiter/reports/json.hpp"
 
 #include <gmock/gmock.h>
@@ -6,25 +7,32 @@
 
 #include <boost/json.hpp>
 
+#include "golden.hpp"
 #include "sample_report.hpp"
 
 namespace loiter::reports {
 namespace {
 
-TEST(Json, RoundTripsARunReport) {
+TEST(Json, RoundTripsARunReportToAnEqualOne) {
   const auto report = testing::sample_report();
-  const auto text = boost::json::serialize(to_json(report));
-  const auto back = run_report_from_json(boost::json::parse(text));
-  EXPECT_EQ(boost::json::serialize(to_json(back)), text);
-  ASSERT_EQ(back.scenarios.size(), 3u);
+  const auto back = run_report_from_json(boost::json::parse(run_report_text(report)));
+  EXPECT_TRUE(back == report);
+  ASSERT_EQ(back.scenarios.size(), 4u);
+  EXPECT_EQ(back.scenarios[3].status, Status::info);
   EXPECT_EQ(back.scenarios[1].status, Status::fail);
   EXPECT_FALSE(back.scenarios[1].figures[0].values[0].second.has_value());
+  EXPECT_EQ(back.scenarios[0].plots.at(0).marks.at(1).to, 1.1);
+}
+
+TEST(Json, ReportTextMatchesGolden) {
+  const auto text = run_report_text(testing::sample_report());
+  EXPECT_EQ(text, testing::golden_or_update("report.json", text));
 }
 
 TEST(Json, WritesUnmeasuredFiguresAsNull) {
   const auto text = boost::json::serialize(to_json(testing::sample_report()));
   EXPECT_THAT(text, ::testing::HasSubstr(R"("name":"min","value":null)"));
-  EXPECT_THAT(text, ::testing::HasSubstr(R"("schema":"loiter-run/1")"));
+  EXPECT_THAT(text, ::testing::HasSubstr(R"("schema":"loiter-run/2")"));
   EXPECT_THAT(text, ::testing::HasSubstr(R"("name":"peak","value":106})"));
 }
 
@@ -40,6 +48,14 @@ TEST(Json, NamesAMissingKey) {
   document.as_object().erase("target");
   EXPECT_THAT([&] { run_report_from_json(document); },
               ::testing::ThrowsMessage<std::runtime_error>(::testing::HasSubstr("'target'")));
+}
+
+TEST(Json, NamesAMalformedPlot) {
+  auto document = to_json(testing::sample_report());
+  auto& plot = document.at("scenarios").at(0).at("plots").at(0).as_object();
+  plot["style"] = "pie";
+  EXPECT_THAT([&] { run_report_from_json(document); },
+              ::testing::ThrowsMessage<std::runtime_error>(::testing::HasSubstr("plot 'fds'")));
 }
 
 }  // namespace

@@ -12,6 +12,21 @@ RunReport sample_report() {
       .name = "closure",
       .unit = "s",
       .values = {{"min", std::nullopt}, {"median", std::nullopt}, {"max", std::nullopt}}};
+  const Plot fd_plot{.id = "fds",
+                     .title = "server FDs",
+                     .x_unit = "s",
+                     .y_unit = "FDs",
+                     .style = PlotStyle::step,
+                     .series = {{.name = "FDs", .points = {{0, 6}, {0.1, 56}, {0.25, 106}, {1.5, 6}}}},
+                     .marks = {{.label = "baseline", .axis = "y", .from = 6, .to = 6},
+                               {.label = "deadline window", .axis = "x", .from = 0.9, .to = 1.1}}};
+  const Plot strip{.id = "closure",
+                   .title = "closure <time> & \"ending\"",
+                   .x_unit = "s since connect",
+                   .y_unit = "connection",
+                   .style = PlotStyle::dots,
+                   .series = {{.name = "close", .points = {{1.0012, 0}, {1.0101, 1}}}},
+                   .marks = {}};
   return RunReport{
       .loiter_version = "0.1.0",
       .target = "reference",
@@ -21,7 +36,8 @@ RunReport sample_report() {
            .status = Status::pass,
            .note = {},
            .findings = {},
-           .figures = {closure, fds}},
+           .figures = {closure, fds},
+           .plots = {fd_plot, strip}},
           {.id = "silent-again",
            .status = Status::fail,
            .note = {},
@@ -32,6 +48,11 @@ RunReport sample_report() {
            .note = "the target declares no stream path",
            .findings = {},
            .figures = {}},
+          {.id = "partial-header",
+           .status = Status::info,
+           .note = "not judged",
+           .findings = {},
+           .figures = {closure}},
       }};
 }
 

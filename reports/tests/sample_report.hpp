@@ -1,4 +1,5 @@
-// A canned run document for reporter tests: one pass, one fail, one skip.
+// A canned run document for reporter tests: one pass (with plots), one fail, one skip, one
+// observed only (drive).
 #pragma once
 
 #include "loiter/reports/run_report.hpp"

@@ -1,26 +1,25 @@
+// `loiter check`: the chosen scenarios against a target, one fresh server each; the
+// summary on stdout and everything observed in a run directory.
 #include "check.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <boost/json.hpp>
-#include <fstream>
 #include <iostream>
+#include <optional>
 
+#include "finish.hpp"
 #include "loiter/fixtures/harness_error.hpp"
 #include "loiter/fixtures/target.hpp"
-#include "loiter/reports/console.hpp"
-#include "loiter/reports/json.hpp"
 #include "loiter/suites/interrupt.hpp"
 #include "loiter/suites/report.hpp"
 #include "loiter/suites/run.hpp"
+#include "loiter/suites/run_directory.hpp"
 #include "loiter/suites/target_choice.hpp"
+#include "progress.hpp"
 
 namespace loiter::cli {
 
 namespace {
-
-constexpr int kPassed = 0, kFailed = 1, kUsage = 2, kInfrastructure = 3, kInterrupted = 130;
 
 fixtures::Duration seconds(double s) {
   return std::chrono::duration_cast<fixtures::Duration>(std::chrono::duration<double>(s));
@@ -49,17 +48,30 @@ std::vector<const suites::Scenario*> chosen(const CheckOptions& options) {
   return result;
 }
 
+// Runs one scenario, keeping its raw observations and server files in the run directory.
 reports::ScenarioReport run_one(const suites::Scenario& scenario, const fixtures::Target& target,
-                                const suites::Timing& timing,
-                                const suites::ScenarioParameters& parameters) {
-  std::cerr << fmt::format("running {} against {} ...\n", scenario.id, target.name);
+                                const suites::Timing& timing, suites::ScenarioParameters parameters,
+                                suites::RunDirectory& directory) {
   try {
-    return suites::to_report(suites::run_scenario(scenario, target, timing, parameters));
+    parameters.server_dir = directory.server_dir(scenario.id);
+    const auto result = suites::run_scenario(scenario, target, timing, parameters);
+    if (!result.skipped) directory.add_scenario(result);
+    return suites::to_report(result);
   } catch (const fixtures::HarnessError& e) {
     return suites::error_report(std::string(scenario.id), e.what());
   } catch (const std::runtime_error& e) {  // a limit, e.g. RLIMIT_NOFILE
     return suites::error_report(std::string(scenario.id), e.what());
   }
+}
+
+// About how long a scenario takes: its clients' patience and the recovery window (nullopt
+// when the target cannot take it).
+std::optional<double> expected_seconds(const suites::Scenario& scenario,
+                                       const fixtures::Target& target, const suites::Timing& timing,
+                                       std::size_t count) {
+  if (scenario.unmet_need(target)) return std::nullopt;
+  const auto expected = scenario.expect(target, timing, {.count = count != 0 ? count : scenario.default_count});
+  return std::chrono::duration<double>(expected.patience + expected.recovery).count();
 }
 
 // The reference server takes faults and deadlines from the command line; any other target
@@ -87,16 +99,8 @@ suites::ScenarioParameters parameters_of(const CheckOptions& options) {
   return {.count = options.count,
           .load_rate = options.load_rate,
           .load_duration = seconds(options.load_duration),
-          .load_connections = options.load_connections};
-}
-
-int exit_code(const reports::RunReport& report) {
-  int code = kPassed;
-  for (const auto& scenario : report.scenarios) {
-    if (scenario.status == reports::Status::error) return kInfrastructure;
-    if (scenario.status == reports::Status::fail) code = kFailed;
-  }
-  return code;
+          .load_connections = options.load_connections,
+          .server_dir = {}};
 }
 
 }  // namespace
@@ -131,6 +135,10 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                      "idle-under-load: keep-alive connections of the regular traffic (default 32)")
       ->check(CLI::Range(1, 1000));
   command.add_option("--json", options.json_path, "also write the run document (report.json) here");
+  command.add_option("--runs", options.runs_root,
+                     "where run directories are made (<UTC time>-<target>/ with report.json, "
+                     "report.html, raw records, timelines, provenance, server logs)")
+      ->capture_default_str();
   command.add_flag("--list", options.list, "list the scenarios and exit");
 }
 
@@ -147,25 +155,26 @@ int run_check(const CheckOptions& options) {
     std::cerr << "loiter: " << e.what() << "\n";
     return kUsage;
   }
+  std::optional<suites::RunDirectory> directory;
+  try {
+    directory.emplace(options.runs_root, target.name);
+  } catch (const std::exception& e) {
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kInfrastructure;
+  }
   reports::RunReport report{.loiter_version = LOITER_VERSION,
                             .target = target.name,
                             .started_at = suites::utc_now(),
                             .scenarios = {}};
   suites::install_interrupt_handlers();
+  Progress progress(scenarios.size());
   for (const auto* scenario : scenarios) {
     if (suites::interrupted()) break;
-    report.scenarios.push_back(run_one(*scenario, target, timing, parameters_of(options)));
+    progress.start(scenario->id, target.name, expected_seconds(*scenario, target, timing, options.count));
+    report.scenarios.push_back(run_one(*scenario, target, timing, parameters_of(options), *directory));
+    progress.done(report.scenarios.back());
   }
-  reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
-  if (!options.json_path.empty()) {
-    std::ofstream out(options.json_path);
-    out << boost::json::serialize(reports::to_json(report)) << "\n";
-    if (!out) {
-      std::cerr << "loiter: cannot write " << options.json_path << "\n";
-      return kInfrastructure;
-    }
-  }
-  return suites::interrupted() ? kInterrupted : exit_code(report);
+  return finish_run(report, *directory, options.json_path);
 }
 
 }  // namespace loiter::cli

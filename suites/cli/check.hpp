@@ -21,6 +21,7 @@ struct CheckOptions {
   double load_duration = 0;  // s
   std::size_t load_connections = 0;
   std::string json_path;
+  std::string runs_root = "loiter-runs";
   bool list = false;
 };
 

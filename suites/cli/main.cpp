@@ -1,10 +1,14 @@
 // loiter: the command line. `loiter check` runs the scenario catalogue against a target and
 // prints a verdict per scenario; exit 0 all passed (or skipped), 1 a scenario failed,
 // 2 usage error, 3 infrastructure error (the server did not start, a limit was hit).
+// `loiter report` renders a stored run again, `loiter compare` gates a run against a
+// baseline, `loiter drive` runs one client kind against a server the user started.
 
 #include <CLI/CLI.hpp>
 
 #include "check.hpp"
+#include "drive.hpp"
+#include "report_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"loiter — adversarial connection-lifecycle tests for HTTP servers", "loiter"};
@@ -17,11 +21,27 @@ int main(int argc, char** argv) {
       "  loiter check --target nginx                  # Debian's nginx, bundled target file\n"
       "  loiter check --target ./mine.toml            # your server, your target file\n"
       "  loiter check --list\n"
-      "\nExit codes: 0 passed, 1 a scenario failed, 2 usage error, 3 infrastructure error,\n"
-      "130 interrupted (Ctrl-C: the run stops cleanly and still reports; twice: at once).");
+      "  loiter report loiter-runs/20261201T020000Z-reference   # console + report.html again\n"
+      "  loiter compare BASELINE_RUN CURRENT_RUN      # exit 1 on a regression\n"
+      "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234   # debug your own server\n"
+      "\nExit codes: 0 passed, 1 a scenario failed (compare: a regression), 2 usage error,\n"
+      "3 infrastructure error, 130 interrupted (Ctrl-C: the run stops cleanly and still\n"
+      "reports; twice: at once).");
   loiter::cli::CheckOptions check;
   auto* check_command = app.add_subcommand("check", "run scenarios against a target");
   loiter::cli::add_check_options(*check_command, check);
+  loiter::cli::ReportOptions report;
+  auto* report_command =
+      app.add_subcommand("report", "render a stored run (console summary, report.html)");
+  loiter::cli::add_report_options(*report_command, report);
+  loiter::cli::CompareOptions compare;
+  auto* compare_command =
+      app.add_subcommand("compare", "compare a run against a baseline run; exit 1 on a regression");
+  loiter::cli::add_compare_options(*compare_command, compare);
+  loiter::cli::DriveOptions drive;
+  auto* drive_command =
+      app.add_subcommand("drive", "run one client kind against a server you started (loopback)");
+  loiter::cli::add_drive_options(*drive_command, drive);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -29,5 +49,8 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (check_command->parsed()) return loiter::cli::run_check(check);
+  if (report_command->parsed()) return loiter::cli::run_report(report);
+  if (compare_command->parsed()) return loiter::cli::run_compare(compare);
+  if (drive_command->parsed()) return loiter::cli::run_drive(drive);
   return 2;
 }

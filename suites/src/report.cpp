@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <ctime>
 
+#include "loiter/suites/report_load.hpp"
+#include "report_plots.hpp"
+
 namespace loiter::suites {
 
 namespace {
@@ -46,48 +49,6 @@ reports::FigureGroup fd_figures(const FdObservation& fds) {
 std::optional<double> number(std::size_t n) { return static_cast<double>(n); }
 std::optional<double> in_ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
-// The seed's quantities of a load scenario, in its own words.
-std::vector<reports::FigureGroup> load_groups(const Observation& o) {
-  const auto figures = load_figures(o);
-  if (!figures) return {};
-  const auto& load = o.load->result;
-  const auto not_ok = load.dispatched - std::min(load.dispatched, load.succeeded);
-  std::optional<double> all_closed;
-  if (figures->all_waiting_closed) {
-    all_closed = std::chrono::duration<double>(*figures->all_waiting_closed).count();
-  }
-  const auto during = figures->fds_during ? number(*figures->fds_during) : std::nullopt;
-  const auto mib = [](std::size_t kib) { return std::optional<double>(static_cast<double>(kib) / 1024.0); };
-  return {
-      {.name = "regular",
-       .unit = "",
-       .values = {{"requested", number(load.requested)},
-                  {"dispatched", number(load.dispatched)},
-                  {"non-2xx", number(not_ok)}}},
-      {.name = "latency",
-       .unit = "ms",
-       .values = {{"p50", in_ms(load.from_intended.percentile(50.0))},
-                  {"p99", in_ms(load.from_intended.percentile(99.0))},
-                  {"max", in_ms(load.from_intended.max())}}},
-      {.name = "all waiting closed", .unit = "s", .values = {{"after load start", all_closed}}},
-      {.name = "FDs",
-       .unit = "",
-       .values = {{"start", number(figures->fds.start)},
-                  {"peak", number(figures->fds.peak)},
-                  {"during", during},
-                  {"end", number(figures->fds.end)}}},
-      {.name = "RSS",
-       .unit = "MiB",
-       .values = {{"start", mib(figures->rss_kib.start)},
-                  {"peak", mib(figures->rss_kib.peak)},
-                  {"end", mib(figures->rss_kib.end)}}},
-      {.name = "threads",
-       .unit = "",
-       .values = {{"start", number(figures->threads.start)},
-                  {"peak", number(figures->threads.peak)},
-                  {"end", number(figures->threads.end)}}}};
-}
-
 // The TCP states still present on both ends at the last sample, by name.
 std::optional<reports::FigureGroup> tcp_at_end(const Observation& o) {
   if (o.timeline.empty() || !o.timeline.back().sample.tcp) return std::nullopt;
@@ -101,6 +62,50 @@ std::optional<reports::FigureGroup> tcp_at_end(const Observation& o) {
     if (const auto n = tcp.client.of(state)) group.values.emplace_back("client " + name, number(n));
   }
   return group;
+}
+
+// The seed's quantities of a load scenario, in its own words.
+std::vector<reports::FigureGroup> load_groups(const Observation& o) {
+  const auto figures = load_figures(o);
+  if (!figures) return {};
+  const auto& load = o.load->result;
+  const auto not_ok = load.dispatched - std::min(load.dispatched, load.succeeded);
+  std::optional<double> all_closed;
+  if (figures->all_waiting_closed) {
+    all_closed = std::chrono::duration<double>(*figures->all_waiting_closed).count();
+  }
+  const auto during = figures->fds_during ? number(*figures->fds_during) : std::nullopt;
+  std::vector<reports::FigureGroup> groups{
+      {.name = "regular",
+       .unit = "",
+       .values = {{"requested", number(load.requested)},
+                  {"dispatched", number(load.dispatched)},
+                  {"non-2xx", number(not_ok)}}},
+      {.name = "latency",
+       .unit = "ms",
+       .values = {{"p50", in_ms(load.from_intended.percentile(50.0))},
+                  {"p99", in_ms(load.from_intended.percentile(99.0))},
+                  {"max", in_ms(load.from_intended.max())}}},
+      {.name = "all waiting closed", .unit = "s", .values = {{"after load start", all_closed}}},
+      closure_figures(o),
+      {.name = "FDs",
+       .unit = "",
+       .values = {{"baseline", number(o.fds.baseline)},
+                  {"peak", number(o.fds.peak)},
+                  {"during load", during},
+                  {o.fds.recovered ? "recovered" : "after", number(o.fds.after)}}},
+      {.name = "RSS",
+       .unit = "KiB",
+       .values = {{"start", number(figures->rss_kib.start)},
+                  {"peak", number(figures->rss_kib.peak)},
+                  {"end", number(figures->rss_kib.end)}}},
+      {.name = "threads",
+       .unit = "",
+       .values = {{"start", number(figures->threads.start)},
+                  {"peak", number(figures->threads.peak)},
+                  {"end", number(figures->threads.end)}}}};
+  if (auto tcp = tcp_at_end(o)) groups.push_back(std::move(*tcp));
+  return groups;
 }
 
 }  // namespace
@@ -119,15 +124,27 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
   }
   report.status = result.verdict.passed ? reports::Status::pass : reports::Status::fail;
   report.findings = result.verdict.findings;
-  if (result.observation.load) {
-    report.figures = load_groups(result.observation);
+  const auto& observation = result.observation;
+  if (observation.load) {
+    report.figures = load_groups(observation);
   } else {
-    report.figures = {closure_figures(result.observation), fd_figures(result.observation.fds)};
+    report.figures = {closure_figures(observation), fd_figures(observation.fds),
+                      plots::rss_figures(observation)};
   }
-  if (auto tcp = tcp_at_end(result.observation); tcp && result.observation.load) {
-    report.figures.push_back(std::move(*tcp));
-  }
+  report.plots = plots::scenario_plots(observation, result.expectations);
+  add_load_report(report, observation, observation_origin(observation));
   return report;
+}
+
+clients::Clock::time_point observation_origin(const Observation& observation) {
+  auto origin = clients::Clock::time_point::max();
+  if (!observation.timeline.empty()) origin = observation.timeline.front().at;
+  for (const auto& record : observation.connections) {
+    // A connection whose slot never came (an interrupted run) has no start.
+    if (record.connect_start == clients::Clock::time_point{}) continue;
+    origin = std::min(origin, record.connect_start);
+  }
+  return origin == clients::Clock::time_point::max() ? clients::Clock::time_point{} : origin;
 }
 
 reports::ScenarioReport error_report(std::string id, std::string error) {

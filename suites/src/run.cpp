@@ -6,6 +6,7 @@
 #include "loiter/clients/targets.hpp"
 #include "loiter/fixtures/probe.hpp"
 #include "loiter/fixtures/proc.hpp"
+#include "loiter/fixtures/provenance.hpp"
 #include "loiter/fixtures/sampler.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/interrupt.hpp"
@@ -94,7 +95,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   fixtures::ServerUnderTest sut(target,
                                 {.ready_timeout = duration_cast<milliseconds>(timing.ready),
                                  .stop_grace = duration_cast<milliseconds>(timing.stop_grace),
-                                 .log_dir = {}});
+                                 .log_dir = parameters.server_dir});
   const fixtures::Probe probe = sut.probe();  // the process tree, and TCP states on both ends
   auto& fds = result.observation.fds;
   const auto settled =
@@ -103,6 +104,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   fds.baseline = settled.fds;
   fds.server_limit = server_fd_limit(sut.pid());
   fds.baseline_settled = settled.settled;
+  result.provenance = fixtures::gather_provenance(sut);
   {
     fixtures::Sampler sampler(probe);
     drive(scenario, sut, result.expectations, timing, resolved, result.observation);

@@ -24,7 +24,7 @@ TEST(ToReport, SummarisesClosureTimesAndFds) {
                             .recovered_after = 1ms};
   const auto report = to_report(result);
   EXPECT_EQ(report.status, reports::Status::pass);
-  ASSERT_EQ(report.figures.size(), 2u);
+  ASSERT_EQ(report.figures.size(), 3u);  // closure, FDs, RSS
   EXPECT_DOUBLE_EQ(*report.figures[0].values[0].second, 1.0);  // min
   EXPECT_DOUBLE_EQ(*report.figures[0].values[1].second, 1.1);  // median
   EXPECT_DOUBLE_EQ(*report.figures[0].values[2].second, 1.2);  // max

@@ -1,6 +1,6 @@
 // The canonical run document: plain data every reporter reads. It is the interface of
-// reports/: console, JSON (and later HTML and compare) take a RunReport, never a live run,
-// so a stored run can be rendered again without running anything.
+// reports/: console, JSON, HTML and compare take a RunReport, never a live run, so a stored
+// run can be rendered again, or compared, without running anything.
 #pragma once
 
 #include <optional>
@@ -11,9 +11,10 @@
 
 namespace loiter::reports {
 
-inline constexpr std::string_view kSchema = "loiter-run/1";
+inline constexpr std::string_view kSchema = "loiter-run/2";
 
-enum class Status { pass, fail, skip, error };
+// info: observed only, nothing judged (a `loiter drive` run).
+enum class Status { pass, fail, skip, error, info };
 std::string_view to_string(Status status);
 std::optional<Status> status_from_string(std::string_view text);
 
@@ -23,6 +24,41 @@ struct FigureGroup {
   std::string name;
   std::string unit;  // "s", "" for counts
   std::vector<std::pair<std::string, std::optional<double>>> values;
+  bool operator==(const FigureGroup&) const = default;
+};
+
+// One line (or set of dots) of a plot: (x, y) points in the plot's units.
+struct Series {
+  std::string name;
+  std::vector<std::pair<double, double>> points;
+  bool operator==(const Series&) const = default;
+};
+
+// A reference drawn over a plot: a line where from == to, a band otherwise, across the
+// x axis ("x": vertical) or the y axis ("y": horizontal).
+struct Mark {
+  std::string label;
+  std::string axis;  // "x" or "y"
+  double from = 0;
+  double to = 0;
+  bool operator==(const Mark&) const = default;
+};
+
+// What a plot draws its series as.
+enum class PlotStyle { line, step, dots };
+std::string_view to_string(PlotStyle style);
+std::optional<PlotStyle> plot_style_from_string(std::string_view text);
+
+// A plot of plain series: what the HTML report draws, computed when the run was judged.
+struct Plot {
+  std::string id;  // unique within the scenario: "fds", "open", "closure", "tcp", ...
+  std::string title;
+  std::string x_unit;
+  std::string y_unit;
+  PlotStyle style = PlotStyle::line;
+  std::vector<Series> series;
+  std::vector<Mark> marks;
+  bool operator==(const Plot&) const = default;
 };
 
 struct ScenarioReport {
@@ -31,6 +67,8 @@ struct ScenarioReport {
   std::string note;                   // why skipped, or the harness error
   std::vector<std::string> findings;  // what failed and by how much
   std::vector<FigureGroup> figures;
+  std::vector<Plot> plots;
+  bool operator==(const ScenarioReport&) const = default;
 };
 
 struct RunReport {
@@ -38,6 +76,11 @@ struct RunReport {
   std::string target;
   std::string started_at;  // UTC, ISO 8601
   std::vector<ScenarioReport> scenarios;
+  bool operator==(const RunReport&) const = default;
 };
+
+// The figure `value` of group `group` in a scenario, if present and measured.
+std::optional<double> figure(const ScenarioReport& scenario, std::string_view group,
+                             std::string_view value);
 
 }  // namespace loiter::reports

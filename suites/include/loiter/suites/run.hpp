@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "loiter/fixtures/provenance.hpp"
 #include "loiter/fixtures/target.hpp"
 #include "loiter/suites/observation.hpp"
 #include "loiter/suites/scenario.hpp"
@@ -19,6 +20,7 @@ struct ScenarioResult {
   Observation observation;
   Expectations expectations;
   Verdict verdict;
+  std::optional<fixtures::Provenance> provenance;  // the server as started for this scenario
 };
 
 ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& target,

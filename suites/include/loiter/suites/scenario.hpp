@@ -4,6 +4,7 @@
 #pragma once
 
 #include <deque>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -25,6 +26,9 @@ struct ScenarioParameters {
   double load_rate = 0;            // requests per second
   Duration load_duration{};        // how long the schedule runs
   std::size_t load_connections = 0;  // the generator's keep-alive pool
+  // Where the server's run directory ({dir}: rendered files, stdout, stderr) is kept; empty:
+  // a temporary one, removed after the scenario.
+  std::filesystem::path server_dir;
 };
 
 // What a scenario's drive produces: one fleet of records per client kind it spawns (most

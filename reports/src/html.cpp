@@ -1,0 +1,123 @@
+// report.html: the page around the plots — header, summary table, one section per scenario.
+#include "loiter/reports/html.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "svg_plot.hpp"
+
+namespace loiter::reports {
+
+namespace {
+
+constexpr std::string_view kStyle = R"(
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}
+table{border-collapse:collapse}td,th{padding:3px 10px;border-bottom:1px solid #ddd;text-align:left}
+.pass{color:#1a7f37}.fail,.error{color:#c62828}.skip{color:#9a6700}.info{color:#0a6e8a}
+section{margin-top:28px}h2{margin-bottom:4px}ul.findings{color:#c62828}
+svg.plot{display:block;margin:10px 0;background:#fff}
+.grid{stroke:#eee}.frame{fill:none;stroke:#999}
+.xt{font-size:11px;text-anchor:middle}.yt{font-size:11px;text-anchor:end}
+.xl,.yl{font-size:11px;fill:#555;text-anchor:middle}.title{font-size:13px;font-weight:600}
+.legend,.mark{font-size:11px}.empty{font-size:13px;fill:#999;text-anchor:middle}
+)";
+
+std::string figures_text(const ScenarioReport& scenario) {
+  std::string text;
+  for (const auto& group : scenario.figures) {
+    std::string names, values;
+    for (const auto& [name, value] : group.values) {
+      names += (names.empty() ? "" : "/") + name;
+      const auto shown = !value              ? std::string("-")
+                         : group.unit == "s" ? fmt::format("{:.3f}", *value)
+                                             : fmt::format("{:g}", *value);
+      values += (values.empty() ? "" : "/") + shown;
+    }
+    text += fmt::format("{}{} {} {}{}{}", text.empty() ? "" : "; ", group.name, names, values,
+                        group.unit.empty() ? "" : " ", group.unit);
+  }
+  return text;
+}
+
+void summary(const RunReport& report, std::ostream& out) {
+  fmt::print(out, "<table><tr><th>scenario</th><th>verdict</th><th>figures</th></tr>\n");
+  for (const auto& s : report.scenarios) {
+    const auto status = to_string(s.status);
+    fmt::print(out,
+               "<tr><td><a href=\"#s-{0}\">{0}</a></td><td class=\"{1}\">{1}</td><td>{2}</td>"
+               "</tr>\n",
+               escape_html(s.id), status,
+               escape_html(figures_text(s) + (s.note.empty() ? "" : fmt::format(" ({})", s.note))));
+  }
+  fmt::print(out, "</table>\n");
+}
+
+void section(const ScenarioReport& s, std::ostream& out) {
+  fmt::print(out, "<section id=\"s-{0}\"><h2>{0} <span class=\"{1}\">{1}</span></h2>\n",
+             escape_html(s.id), to_string(s.status));
+  if (!s.note.empty()) fmt::print(out, "<p>{}</p>\n", escape_html(s.note));
+  if (!s.findings.empty()) {
+    fmt::print(out, "<ul class=\"findings\">\n");
+    for (const auto& f : s.findings) fmt::print(out, "<li>{}</li>\n", escape_html(f));
+    fmt::print(out, "</ul>\n");
+  }
+  for (const auto& plot : s.plots) {
+    fmt::print(out, "{}\n", svg::render_plot(plot, svg_id(s.id, plot.id)));
+  }
+  fmt::print(out, "</section>\n");
+}
+
+}  // namespace
+
+std::string escape_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string svg_id(std::string_view scenario, std::string_view plot) {
+  std::string id = fmt::format("plot-{}-{}", scenario, plot);
+  for (auto& c : id) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    if (c >= 'A' && c <= 'Z')
+      c = static_cast<char>(c - 'A' + 'a');
+    else if (!keep)
+      c = '-';
+  }
+  return id;
+}
+
+void render_html(const RunReport& report, std::ostream& out) {
+  const auto title = escape_html(fmt::format("loiter {} against {} ({})", report.loiter_version,
+                                             report.target, report.started_at));
+  fmt::print(out,
+             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+             "<title>{0}</title><style>{1}</style></head><body>\n<h1>{0}</h1>\n",
+             title, kStyle);
+  summary(report, out);
+  for (const auto& scenario : report.scenarios) section(scenario, out);
+  fmt::print(out, "</body></html>\n");
+}
+
+}  // namespace loiter::reports

@@ -1,0 +1,146 @@
+// One Plot as an inline <svg>, drawn from the plot's plain series and marks only.
+#include "svg_plot.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "loiter/reports/html.hpp"
+#include "svg_scale.hpp"
+
+namespace loiter::reports::svg {
+
+namespace {
+
+constexpr double kWidth = 760, kHeight = 260;
+constexpr double kLeft = 56, kRight = 190, kTop = 26, kBottom = 40;
+constexpr std::array<std::string_view, 10> kPalette{"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                                    "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                                                    "#bcbd22", "#17becf"};
+constexpr std::array<std::string_view, 4> kMarkColours{"#555", "#b8860b", "#8b0000", "#006400"};
+
+struct Frame {
+  Range x, y;
+  double width = kWidth - kLeft - kRight;
+  double height = kHeight - kTop - kBottom;
+  double px(double v) const { return kLeft + (v - x.low) / x.span() * width; }
+  double py(double v) const { return kTop + height - (v - y.low) / y.span() * height; }
+};
+
+std::string axes(const Frame& frame, const std::vector<double>& xs, const std::vector<double>& ys,
+                 const Plot& plot) {
+  std::string out;
+  for (double v : ys) {
+    out += fmt::format(
+        R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" class="grid"/><text x="{:.1f}" y="{:.1f}" class="yt">{:g}</text>)",
+        kLeft, frame.py(v), kLeft + frame.width, frame.py(v), kLeft - 4, frame.py(v) + 4, v);
+  }
+  for (double v : xs) {
+    out += fmt::format(
+        R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" class="grid"/><text x="{:.1f}" y="{:.1f}" class="xt">{:g}</text>)",
+        frame.px(v), kTop, frame.px(v), kTop + frame.height, frame.px(v), kTop + frame.height + 14,
+        v);
+  }
+  out += fmt::format(R"(<rect x="{}" y="{}" width="{:.1f}" height="{:.1f}" class="frame"/>)", kLeft,
+                     kTop, frame.width, frame.height);
+  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="xl">{}</text>)", kLeft + frame.width / 2,
+                     kHeight - 6, escape_html(plot.x_unit));
+  const double middle = kTop + frame.height / 2;
+  out += fmt::format(
+      R"svg(<text x="14" y="{0:.1f}" transform="rotate(-90 14 {0:.1f})" class="yl">{1}</text>)svg",
+      middle, escape_html(plot.y_unit));
+  return out;
+}
+
+std::string marks(const Frame& frame, const Plot& plot) {
+  std::string out;
+  std::size_t i = 0;
+  for (const auto& mark : plot.marks) {
+    const auto colour = kMarkColours[i++ % kMarkColours.size()];
+    const bool vertical = mark.axis == "x";
+    const double a = vertical ? frame.px(mark.from) : frame.py(mark.from);
+    const double b = vertical ? frame.px(mark.to) : frame.py(mark.to);
+    const double low = std::min(a, b), size = std::max(a, b) - low;
+    if (mark.from != mark.to) {
+      out += vertical ? fmt::format(R"(<rect x="{:.1f}" y="{}" width="{:.1f}" height="{:.1f}")",
+                                    low, kTop, size, frame.height)
+                      : fmt::format(R"(<rect x="{}" y="{:.1f}" width="{:.1f}" height="{:.1f}")",
+                                    kLeft, low, frame.width, size);
+      out += fmt::format(R"( fill="{}" fill-opacity="0.15"/>)", colour);
+    } else {
+      out += vertical ? fmt::format(R"(<line x1="{0:.1f}" y1="{1}" x2="{0:.1f}" y2="{2:.1f}")", a,
+                                    kTop, kTop + frame.height)
+                      : fmt::format(R"(<line x1="{1}" y1="{0:.1f}" x2="{2:.1f}" y2="{0:.1f}")", a,
+                                    kLeft, kLeft + frame.width);
+      out += fmt::format(R"( stroke="{}" stroke-dasharray="5 3"/>)", colour);
+    }
+    const double tx = vertical ? low + 2 : kLeft + 4;
+    const double ty = vertical ? kTop + 10 + 11.0 * static_cast<double>(i - 1) : low - 3;
+    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="mark" fill="{}">{}</text>)", tx, ty,
+                       colour, escape_html(mark.label));
+  }
+  return out;
+}
+
+std::string series_shape(const Frame& frame, const Series& series, PlotStyle style,
+                         std::string_view colour) {
+  if (series.points.empty()) return {};
+  std::string out;
+  if (style == PlotStyle::dots) {
+    out = fmt::format(R"(<g fill="{}" fill-opacity="0.7">)", colour);
+    for (const auto& [x, y] : series.points) {
+      out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="2.5"/>)", frame.px(x), frame.py(y));
+    }
+    return out + "</g>";
+  }
+  std::string d = fmt::format("M{:.1f},{:.1f}", frame.px(series.points[0].first),
+                              frame.py(series.points[0].second));
+  for (std::size_t i = 1; i < series.points.size(); ++i) {
+    const auto& [x, y] = series.points[i];
+    d += style == PlotStyle::step ? fmt::format("H{:.1f}V{:.1f}", frame.px(x), frame.py(y))
+                                  : fmt::format("L{:.1f},{:.1f}", frame.px(x), frame.py(y));
+  }
+  return fmt::format(R"(<path d="{}" fill="none" stroke="{}" stroke-width="1.6"/>)", d, colour);
+}
+
+std::string legend(const Plot& plot) {
+  std::string out;
+  double y = kTop + 6;
+  for (std::size_t i = 0; i < plot.series.size(); ++i, y += 16) {
+    const auto colour = kPalette[i % kPalette.size()];
+    out += fmt::format(
+        R"(<rect x="{:.1f}" y="{:.1f}" width="10" height="10" fill="{}"/><text x="{:.1f}" y="{:.1f}" class="legend">{}{}</text>)",
+        kWidth - kRight + 12, y, colour, kWidth - kRight + 26, y + 9,
+        escape_html(plot.series[i].name),
+        // Dots are connections: say how many.
+        plot.style == PlotStyle::dots ? fmt::format(" ({})", plot.series[i].points.size()) : "");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_plot(const Plot& plot, const std::string& id) {
+  auto [x, y] = ranges_of(plot);
+  const auto xs = ticks(x, 8);
+  const auto ys = ticks(y, 5);
+  const Frame frame{.x = x, .y = y};
+  std::string out = fmt::format(
+      R"(<svg id="{}" class="plot" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" role="img" aria-label="{}">)",
+      id, kWidth, kHeight, kWidth, kHeight, escape_html(plot.title));
+  out +=
+      fmt::format(R"(<text x="{}" y="16" class="title">{}</text>)", kLeft, escape_html(plot.title));
+  out += axes(frame, xs, ys, plot) + marks(frame, plot);
+  for (std::size_t i = 0; i < plot.series.size(); ++i) {
+    out += series_shape(frame, plot.series[i], plot.style, kPalette[i % kPalette.size()]);
+  }
+  bool empty = true;
+  for (const auto& s : plot.series) empty = empty && s.points.empty();
+  if (empty) {
+    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="empty">no data</text>)",
+                       kLeft + frame.width / 2, kTop + frame.height / 2);
+  }
+  return out + legend(plot) + "</svg>";
+}
+
+}  // namespace loiter::reports::svg

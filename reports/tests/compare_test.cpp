@@ -1,0 +1,104 @@
+// compare(): a pass turning into a fail, or a figure worse than its threshold, is a
+// regression; the same run twice is not.
+#include "loiter/reports/compare.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace loiter::reports {
+namespace {
+
+using ::testing::HasSubstr;
+
+ScenarioReport scenario(Status status, double closure_max, double fds_after, double rss_peak,
+                        std::optional<double> p99 = std::nullopt) {
+  ScenarioReport s{.id = "silent", .status = status};
+  s.figures = {
+      {.name = "closure", .unit = "s", .values = {{"min", 1.0}, {"max", closure_max}}},
+      {.name = "FDs", .unit = "", .values = {{"baseline", 6}, {"peak", 106}, {"after", fds_after}}},
+      {.name = "RSS", .unit = "KiB", .values = {{"peak", rss_peak}}}};
+  if (p99) s.figures.push_back({.name = "latency", .unit = "ms", .values = {{"p99", *p99}}});
+  return s;
+}
+
+RunReport run(ScenarioReport s) {
+  return {.loiter_version = "0.1.0",
+          .target = "reference",
+          .started_at = "now",
+          .scenarios = {std::move(s)}};
+}
+
+const ComparisonRow& row(const Comparison& c, std::string_view what) {
+  for (const auto& r : c.rows) {
+    if (r.what == what) return r;
+  }
+  throw std::runtime_error("no row " + std::string(what));
+}
+
+TEST(Compare, TheSameRunTwiceIsNoRegression) {
+  const auto base = run(scenario(Status::pass, 1.01, 6, 4000, 2.0));
+  const auto result = compare(base, base);
+  EXPECT_FALSE(result.regressed);
+  EXPECT_EQ(result.rows.size(), 5u);
+}
+
+TEST(Compare, PassToFailIsARegression) {
+  const auto result = compare(run(scenario(Status::pass, 1.01, 6, 4000)),
+                              run(scenario(Status::fail, 1.01, 6, 4000)));
+  EXPECT_TRUE(result.regressed);
+  EXPECT_TRUE(row(result, "verdict").regressed);
+  EXPECT_EQ(row(result, "verdict").delta, "pass→fail");
+}
+
+TEST(Compare, ClosureMaxMayGrowByTheThresholdOnly) {
+  const auto base = run(scenario(Status::pass, 1.0, 6, 4000));
+  EXPECT_FALSE(compare(base, run(scenario(Status::pass, 1.4, 6, 4000))).regressed);
+  EXPECT_TRUE(compare(base, run(scenario(Status::pass, 1.6, 6, 4000))).regressed);
+  EXPECT_FALSE(compare(base, run(scenario(Status::pass, 1.6, 6, 4000)), {.closure_max_plus_s = 1.0})
+                   .regressed);
+}
+
+TEST(Compare, OneMoreFdAfterRecoveryIsARegression) {
+  const auto result = compare(run(scenario(Status::pass, 1.0, 6, 4000)),
+                              run(scenario(Status::pass, 1.0, 206, 4000)));
+  EXPECT_TRUE(row(result, "FDs left").regressed);
+  EXPECT_EQ(row(result, "FDs left").current, "200");
+}
+
+TEST(Compare, RssPeakMayGrowByTheFactorOnly) {
+  const auto base = run(scenario(Status::pass, 1.0, 6, 4000));
+  EXPECT_FALSE(compare(base, run(scenario(Status::pass, 1.0, 6, 5900))).regressed);
+  EXPECT_TRUE(compare(base, run(scenario(Status::pass, 1.0, 6, 6100))).regressed);
+}
+
+TEST(Compare, P99MustExceedBothFactorAndMargin) {
+  const auto base = run(scenario(Status::pass, 1.0, 6, 4000, 2.0));
+  // 2 ms × 1.5 = 3 ms, 2 ms + 5 ms = 7 ms: the larger limit applies.
+  EXPECT_FALSE(compare(base, run(scenario(Status::pass, 1.0, 6, 4000, 6.5))).regressed);
+  EXPECT_TRUE(compare(base, run(scenario(Status::pass, 1.0, 6, 4000, 7.5))).regressed);
+}
+
+TEST(Compare, TableShowsBothRunsSideBySide) {
+  const auto result =
+      compare(run(scenario(Status::pass, 1.0, 6, 4000)), run(scenario(Status::fail, 2.0, 6, 4000)));
+  std::ostringstream out;
+  render_comparison(result, out);
+  EXPECT_THAT(out.str(), HasSubstr("baseline: 0.1.0 against reference (now)"));
+  EXPECT_THAT(out.str(), HasSubstr("scenario"));
+  EXPECT_THAT(out.str(), HasSubstr("closure max (s)"));
+  EXPECT_THAT(out.str(), HasSubstr("REGRESSED"));
+  EXPECT_THAT(out.str(), HasSubstr("2 regression(s)"));
+}
+
+TEST(Compare, AScenarioMissingFromTheCurrentRunIsShownNotFailed) {
+  auto current = run(scenario(Status::pass, 1.0, 6, 4000));
+  current.scenarios[0].id = "other";
+  const auto result = compare(run(scenario(Status::pass, 1.0, 6, 4000)), current);
+  EXPECT_FALSE(result.regressed);
+  EXPECT_EQ(result.rows.front().note, "not in the current run");
+}
+
+}  // namespace
+}  // namespace loiter::reports

@@ -1,0 +1,57 @@
+// report.html is one self-contained page: every plot an inline <svg> with a stable id, all
+// text escaped, nothing fetched, no script.
+#include "loiter/reports/html.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "sample_report.hpp"
+
+namespace loiter::reports {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string page() {
+  std::ostringstream out;
+  render_html(testing::sample_report(), out);
+  return out.str();
+}
+
+TEST(Html, DrawsEveryPlotAsAnSvgWithItsId) {
+  const auto html = page();
+  EXPECT_THAT(html, HasSubstr(R"(<svg id="plot-silent-fds")"));
+  EXPECT_THAT(html, HasSubstr(R"(<svg id="plot-silent-closure")"));
+  EXPECT_THAT(html, HasSubstr("<circle"));
+  EXPECT_THAT(html, HasSubstr(">baseline</text>"));
+}
+
+TEST(Html, EscapesEveryText) {
+  const auto html = page();
+  EXPECT_THAT(html, HasSubstr("closure &lt;time&gt; &amp; &quot;ending&quot;"));
+  EXPECT_THAT(html, Not(HasSubstr("<time>")));
+  EXPECT_EQ(escape_html(R"(<a href='x'>&</a>)"), "&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;");
+}
+
+TEST(Html, FetchesNothingAndRunsNoScript) {
+  const auto html = page();
+  EXPECT_THAT(html, Not(HasSubstr("<script")));
+  EXPECT_THAT(html, Not(HasSubstr("src=")));
+  EXPECT_THAT(html, Not(HasSubstr("href=\"http")));
+}
+
+TEST(Html, SvgIdsKeepOnlySafeCharacters) {
+  EXPECT_EQ(svg_id("Idle Under/Load", "fds"), "plot-idle-under-load-fds");
+}
+
+TEST(Html, ShowsFindingsAndSkipReasons) {
+  const auto html = page();
+  EXPECT_THAT(html, HasSubstr("<li>100/100 connections still open"));
+  EXPECT_THAT(html, HasSubstr("the target declares no stream path"));
+}
+
+}  // namespace
+}  // namespace loiter::reports

@@ -1,0 +1,150 @@
+// `loiter drive`: one client kind against the user's server, a live line per second, then
+// the summary and a run directory (also on Ctrl-C).
+#include "drive.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "drive_kinds.hpp"
+#include "drive_status.hpp"
+#include "finish.hpp"
+#include "loiter/clients/targets.hpp"
+#include "loiter/fixtures/sampler.hpp"
+#include "loiter/suites/interrupt.hpp"
+#include "loiter/suites/report.hpp"
+#include "loiter/suites/run_directory.hpp"
+
+namespace loiter::cli {
+
+namespace {
+
+using std::chrono::steady_clock;
+
+// "127.0.0.1:8080", "[::1]:8080". Throws std::invalid_argument.
+clients::tcp::endpoint parse_endpoint(const std::string& text) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos) throw std::invalid_argument("--connect wants HOST:PORT");
+  std::string host = text.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  boost::system::error_code error;
+  const auto address = clients::asio::ip::make_address(host, error);
+  const int port = std::atoi(text.c_str() + colon + 1);
+  if (error || port <= 0 || port > 65535) {
+    throw std::invalid_argument(fmt::format("--connect '{}' is not ADDRESS:PORT", text));
+  }
+  return {address, static_cast<unsigned short>(port)};
+}
+
+// Runs the clients until they are all done or the user interrupts; a line per second.
+std::vector<clients::ConnectionRecord> drive_clients(const SpawnKind& spawn,
+                                                     const DriveSettings& settings,
+                                                     const fixtures::Sampler* sampler) {
+  clients::asio::io_context io(1);
+  std::vector<clients::ConnectionRecord> records;
+  spawn(io, settings, records);
+  const auto start = steady_clock::now();
+  auto next_line = start + std::chrono::seconds(1);
+  while (!io.stopped() && !suites::interrupted()) {
+    io.run_for(std::chrono::milliseconds(50));
+    if (steady_clock::now() < next_line) continue;
+    next_line += std::chrono::seconds(1);
+    std::optional<std::size_t> fds;
+    if (sampler != nullptr) {
+      const auto so_far = sampler->so_far();
+      if (!so_far.empty()) fds = so_far.back().sample.fds;
+    }
+    const double elapsed = std::chrono::duration<double>(steady_clock::now() - start).count();
+    std::cerr << drive_status(records, elapsed, fds) << "\n";
+  }
+  std::cerr << drive_status(records,
+                            std::chrono::duration<double>(steady_clock::now() - start).count(),
+                            std::nullopt)
+            << (suites::interrupted() ? "  (interrupted)\n" : "  (done)\n");
+  io.stop();  // on interrupt: the sockets close as the io_context goes
+  return records;
+}
+
+reports::ScenarioReport driven_report(suites::ScenarioResult& result, bool sampled) {
+  auto& fds = result.observation.fds;
+  const auto& timeline = result.observation.timeline;
+  if (!timeline.empty()) {
+    fds.baseline = timeline.front().sample.fds;
+    fds.after = timeline.back().sample.fds;
+    for (const auto& s : timeline) fds.peak = std::max(fds.peak, s.sample.fds);
+  }
+  auto report = suites::to_report(result);
+  report.status = reports::Status::info;
+  report.note = suites::interrupted() ? "not judged; stopped by the user" : "not judged";
+  if (!sampled) {  // no server figures without --pid
+    std::erase_if(report.figures, [](const auto& g) { return g.name == "FDs" || g.name == "RSS"; });
+    std::erase_if(report.plots,
+                  [](const auto& p) { return p.id == "fds" || p.id == "rss" || p.id == "tcp"; });
+  }
+  return report;
+}
+
+}  // namespace
+
+void add_drive_options(CLI::App& command, DriveOptions& options) {
+  command.add_option("KIND", options.kind, "the client kind")
+      ->required()
+      ->check(CLI::IsMember(kind_names()));
+  command.add_option("--connect", options.connect, "the server, ADDRESS:PORT (loopback only)")
+      ->required();
+  command.add_option("--pid", options.pid, "the server's PID: sample its FDs, RSS, threads");
+  command.add_option("--count", options.count, "connections")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 19'000));
+  command.add_option("--rate", options.rate, "connections opened per second")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command
+      .add_option("--patience", options.patience, "how long each client waits for the server, s")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command.add_option("--runs", options.runs_root, "where the run directory is made")
+      ->capture_default_str();
+  command.add_option("--json", options.json_path, "also write the run document here");
+}
+
+int run_drive(const DriveOptions& options) {
+  DriveSettings settings{.count = options.count,
+                         .rate = options.rate,
+                         .patience = std::chrono::duration_cast<clients::Duration>(
+                             std::chrono::duration<double>(options.patience))};
+  try {
+    settings.target = parse_endpoint(options.connect);
+    clients::require_loopback(settings.target);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kUsage;
+  }
+  try {
+    suites::RunDirectory directory(options.runs_root, "drive-" + options.kind);
+    reports::RunReport report{.loiter_version = LOITER_VERSION,
+                              .target = options.connect,
+                              .started_at = suites::utc_now(),
+                              .scenarios = {}};
+    suites::install_interrupt_handlers();
+    suites::ScenarioResult result{.id = options.kind};
+    result.observation.scenario = options.kind;
+    std::optional<fixtures::Sampler> sampler;
+    if (options.pid) sampler.emplace(fixtures::Probe(*options.pid, settings.target.port()));
+    result.observation.connections =
+        drive_clients(*find_kind(options.kind), settings, sampler ? &*sampler : nullptr);
+    if (sampler) result.observation.timeline = sampler->stop();
+    directory.add_scenario(result);
+    report.scenarios.push_back(driven_report(result, options.pid.has_value()));
+    return finish_run(report, directory, options.json_path);
+  } catch (const std::exception& e) {  // harness faults: a limit, a run directory
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kInfrastructure;
+  }
+}
+
+}  // namespace loiter::cli

@@ -1,0 +1,66 @@
+// The client kinds of `loiter drive`, each spawned with its own defaults and the shared
+// settings from the command line.
+#include "drive_kinds.hpp"
+
+#include <map>
+
+#include "loiter/clients/body_trickle.hpp"
+#include "loiter/clients/fin_close.hpp"
+#include "loiter/clients/header_trickle.hpp"
+#include "loiter/clients/idle_keepalive.hpp"
+#include "loiter/clients/keepalive_reuse.hpp"
+#include "loiter/clients/partial_body.hpp"
+#include "loiter/clients/partial_header.hpp"
+#include "loiter/clients/rst_abort.hpp"
+#include "loiter/clients/silent.hpp"
+#include "loiter/clients/slow_reader.hpp"
+
+namespace loiter::cli {
+
+namespace {
+
+// Each kind with its own defaults, and the settings every kind shares.
+template <typename Options>
+SpawnKind kind(void (*spawn)(clients::asio::io_context&, const Options&,
+                             std::vector<clients::ConnectionRecord>&)) {
+  return [spawn](clients::asio::io_context& io, const DriveSettings& settings,
+                 std::vector<clients::ConnectionRecord>& out) {
+    Options options;
+    options.target = settings.target;
+    options.count = settings.count;
+    options.patience = settings.patience;
+    options.pacing = {.start = clients::Clock::now(), .per_second = settings.rate};
+    spawn(io, options, out);
+  };
+}
+
+const std::map<std::string, SpawnKind>& kinds() {
+  static const std::map<std::string, SpawnKind> table{
+      {std::string(clients::kSilent), kind(clients::spawn_silent)},
+      {std::string(clients::kPartialHeader), kind(clients::spawn_partial_header)},
+      {std::string(clients::kHeaderTrickle), kind(clients::spawn_header_trickle)},
+      {std::string(clients::kPartialBody), kind(clients::spawn_partial_body)},
+      {std::string(clients::kBodyTrickle), kind(clients::spawn_body_trickle)},
+      {std::string(clients::kIdleKeepalive), kind(clients::spawn_idle_keepalive)},
+      {std::string(clients::kKeepaliveReuse), kind(clients::spawn_keepalive_reuse)},
+      {std::string(clients::kRstAbort), kind(clients::spawn_rst_abort)},
+      {std::string(clients::kFinClose), kind(clients::spawn_fin_close)},
+      {std::string(clients::kSlowReader), kind(clients::spawn_slow_reader)},
+  };
+  return table;
+}
+
+}  // namespace
+
+const SpawnKind* find_kind(const std::string& name) {
+  const auto it = kinds().find(name);
+  return it == kinds().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> kind_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, spawn] : kinds()) names.push_back(name);
+  return names;
+}
+
+}  // namespace loiter::cli

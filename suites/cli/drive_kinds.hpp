@@ -1,0 +1,29 @@
+// The client kinds `loiter drive` can run, by the names their records carry.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "loiter/clients/asio.hpp"
+#include "loiter/clients/fleet.hpp"
+#include "loiter/clients/record.hpp"
+
+namespace loiter::cli {
+
+// What every kind takes from the command line.
+struct DriveSettings {
+  clients::tcp::endpoint target;
+  std::size_t count = 100;
+  double rate = 200.0;  // connections opened per second
+  clients::Duration patience = std::chrono::seconds(30);
+};
+
+using SpawnKind = std::function<void(clients::asio::io_context&, const DriveSettings&,
+                                     std::vector<clients::ConnectionRecord>&)>;
+
+// The spawn function of `kind`, or nullptr if there is no such kind.
+const SpawnKind* find_kind(const std::string& kind);
+std::vector<std::string> kind_names();
+
+}  // namespace loiter::cli

@@ -1,0 +1,23 @@
+// What every run of the command line ends with: the console summary, the run directory's
+// report.json, report.html and provenance.json, --json if asked, and the exit code.
+#pragma once
+
+#include <string>
+
+#include "loiter/reports/run_report.hpp"
+#include "loiter/suites/run_directory.hpp"
+
+namespace loiter::cli {
+
+inline constexpr int kPassed = 0, kFailed = 1, kUsage = 2, kInfrastructure = 3, kInterrupted = 130;
+
+// 0 all passed or skipped, 1 a scenario failed, 3 a scenario could not be run.
+int exit_code(const reports::RunReport& report);
+
+// Prints the summary on stdout (colours on a terminal), writes the run directory's reports
+// (and `json_path` when not empty), names the directory on stderr; returns the exit code
+// (130 when the user interrupted the run).
+int finish_run(const reports::RunReport& report, const suites::RunDirectory& directory,
+               const std::string& json_path);
+
+}  // namespace loiter::cli

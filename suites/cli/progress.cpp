@@ -1,0 +1,59 @@
+// Progress on stderr: redrawn in place on a terminal, one line per scenario otherwise.
+#include "progress.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <iostream>
+
+namespace loiter::cli {
+
+namespace {
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+}  // namespace
+
+Progress::Progress(std::size_t scenarios)
+    : total_(scenarios), terminal_(::isatty(STDERR_FILENO) == 1) {}
+
+std::string Progress::line() const {
+  const auto expected =
+      expected_s_ ? fmt::format(" (up to {:.0f} s)", *expected_s_) : std::string();
+  return fmt::format("[{}/{}] {} against {}: {:.0f} s{}, run {:.0f} s", index_, total_, scenario_,
+                     target_, since(scenario_started_), expected, since(started_));
+}
+
+void Progress::start(std::string_view scenario, std::string_view target,
+                     std::optional<double> expected_s) {
+  ++index_;
+  scenario_ = scenario;
+  target_ = target;
+  expected_s_ = expected_s;
+  scenario_started_ = std::chrono::steady_clock::now();
+  if (!terminal_) {
+    const auto expected = expected_s ? fmt::format(", up to {:.0f} s", *expected_s) : std::string();
+    std::cerr << fmt::format("[{}/{}] {} against {}{} (run {:.0f} s so far)\n", index_, total_,
+                             scenario, target, expected, since(started_))
+              << std::flush;
+    return;
+  }
+  ticker_ = std::jthread([this](const std::stop_token& stop) {
+    while (!stop.stop_requested()) {
+      std::cerr << "\r\x1b[K" << line() << std::flush;
+      for (int i = 0; i < 10 && !stop.stop_requested(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    }
+  });
+}
+
+void Progress::done(const reports::ScenarioReport& report) {
+  if (!terminal_) return;
+  ticker_ = {};  // stops and joins the ticker
+  std::cerr << fmt::format("\r\x1b[K[{}/{}] {} {} in {:.1f} s\n", index_, total_, report.id,
+                           reports::to_string(report.status), since(scenario_started_))
+            << std::flush;
+}
+
+}  // namespace loiter::cli

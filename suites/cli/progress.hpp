@@ -1,0 +1,43 @@
+// Progress of a run on stderr: which scenario (i/n), its elapsed and expected time, the
+// run's elapsed time. On a terminal the line is redrawn each second in place and replaced by
+// the scenario's outcome; otherwise one line per scenario.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "loiter/reports/run_report.hpp"
+
+namespace loiter::cli {
+
+class Progress {
+ public:
+  explicit Progress(std::size_t scenarios);
+  ~Progress() { ticker_ = {}; }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  // `expected_s`: about how long the scenario takes (its clients' patience and the
+  // recovery window), if known.
+  void start(std::string_view scenario, std::string_view target, std::optional<double> expected_s);
+  void done(const reports::ScenarioReport& report);
+
+ private:
+  std::string line() const;
+
+  std::size_t total_;
+  std::size_t index_ = 0;
+  bool terminal_;
+  std::string scenario_;
+  std::string target_;
+  std::optional<double> expected_s_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point scenario_started_{};
+  std::jthread ticker_;  // redraws the line on a terminal
+};
+
+}  // namespace loiter::cli

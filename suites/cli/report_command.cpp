@@ -1,0 +1,78 @@
+// `loiter report` and `loiter compare`: stored runs read back, rendered, compared.
+#include "report_command.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "finish.hpp"
+#include "loiter/reports/console.hpp"
+#include "loiter/reports/json.hpp"
+#include "loiter/suites/run_directory.hpp"
+
+namespace loiter::cli {
+
+namespace fs = std::filesystem;
+
+void add_report_options(CLI::App& command, ReportOptions& options) {
+  command.add_option("RUN", options.run, "a run directory, or its report.json")->required();
+  command.add_option("--html", options.html,
+                     "where to write the HTML report (default: report.html beside report.json)");
+}
+
+void add_compare_options(CLI::App& command, CompareOptions& options) {
+  auto& t = options.thresholds;
+  command.add_option("BASELINE", options.baseline, "the baseline run directory or report.json")
+      ->required();
+  command.add_option("CURRENT", options.current, "the current run directory or report.json")
+      ->required();
+  command
+      .add_option("--closure-max-plus", t.closure_max_plus_s,
+                  "closure max may grow by this many seconds")
+      ->capture_default_str();
+  command
+      .add_option("--p99-factor", t.p99_factor,
+                  "p99 may grow to max(baseline × factor, baseline + margin)")
+      ->capture_default_str();
+  command.add_option("--p99-plus-ms", t.p99_plus_ms, "the p99 margin, ms")->capture_default_str();
+  command
+      .add_option("--fds-after-plus", t.fds_after_plus,
+                  "FDs above baseline after recovery may grow by this many")
+      ->capture_default_str();
+  command
+      .add_option("--rss-peak-factor", t.rss_peak_factor, "RSS peak may grow to baseline × factor")
+      ->capture_default_str();
+}
+
+int run_report(const ReportOptions& options) {
+  try {
+    const auto report = reports::read_run_report(options.run);
+    reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
+    const fs::path json = fs::is_directory(options.run) ? fs::path(options.run) / "report.json"
+                                                        : fs::path(options.run);
+    const fs::path html =
+        options.html.empty() ? json.parent_path() / "report.html" : fs::path(options.html);
+    suites::write_html(html, report);
+    std::cerr << "wrote " << html.string() << "\n";
+    return kPassed;
+  } catch (const std::exception& e) {
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kUsage;
+  }
+}
+
+int run_compare(const CompareOptions& options) {
+  try {
+    const auto baseline = reports::read_run_report(options.baseline);
+    const auto current = reports::read_run_report(options.current);
+    const auto comparison = reports::compare(baseline, current, options.thresholds);
+    reports::render_comparison(comparison, std::cout);
+    return comparison.regressed ? kFailed : kPassed;
+  } catch (const std::exception& e) {
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kUsage;
+  }
+}
+
+}  // namespace loiter::cli

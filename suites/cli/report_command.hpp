@@ -1,0 +1,32 @@
+// `loiter report RUN_DIR` renders a stored run again (console summary and report.html)
+// without running anything; `loiter compare BASELINE CURRENT` gates a run against a
+// baseline run.
+#pragma once
+
+#include <CLI/App.hpp>
+#include <string>
+
+#include "loiter/reports/compare.hpp"
+
+namespace loiter::cli {
+
+struct ReportOptions {
+  std::string run;   // a run directory or a report.json
+  std::string html;  // default: report.html next to the report.json
+};
+
+struct CompareOptions {
+  std::string baseline;  // a run directory or a report.json
+  std::string current;
+  reports::Thresholds thresholds;
+};
+
+void add_report_options(CLI::App& command, ReportOptions& options);
+void add_compare_options(CLI::App& command, CompareOptions& options);
+
+// Exit codes: 0 rendered, 2 the report cannot be read.
+int run_report(const ReportOptions& options);
+// Exit codes: 0 no regression, 1 a regression, 2 a report cannot be read.
+int run_compare(const CompareOptions& options);
+
+}  // namespace loiter::cli

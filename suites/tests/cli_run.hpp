@@ -1,0 +1,54 @@
+// Running the loiter binary from a test: to completion, or as a child the test signals.
+// Output goes to files in the test's own temporary directory.
+#pragma once
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loiter::suites::testing {
+
+// A fresh temporary directory, removed with the object.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A started program; killed (SIGKILL) and reaped on destruction if still running.
+class Child {
+ public:
+  Child(const std::vector<std::string>& argv, const std::filesystem::path& output);
+  ~Child();
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+  pid_t pid() const { return pid_; }
+  void signal(int number) const;
+  // The exit status, -(signal) if killed by one, or nullopt if still running after `timeout_s`.
+  std::optional<int> wait(double timeout_s);
+
+ private:
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+};
+
+// Runs argv to completion (bounded: killed after `timeout_s`); stdout and stderr go to
+// `output`. Returns the exit status (or -signal).
+int run(const std::vector<std::string>& argv, const std::filesystem::path& output,
+        double timeout_s = 120);
+
+std::string read_text(const std::filesystem::path& path);
+
+// The one run directory under `root`; throws unless there is exactly one.
+std::filesystem::path only_run_directory(const std::filesystem::path& root);
+
+}  // namespace loiter::suites::testing

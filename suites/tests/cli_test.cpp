@@ -1,0 +1,151 @@
+// The loiter command line end to end against the reference server (1 s deadlines): the run
+// directory and its HTML report as a browser renders it, the regression gate, and drive's
+// clean stop on Ctrl-C. Each test starts its own servers and leaves none behind.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <boost/json.hpp>
+#include <filesystem>
+
+#include "cli_run.hpp"
+#include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/reports/html.hpp"
+#include "loiter/reports/json.hpp"
+#include "png_check.hpp"
+#include "self_test.hpp"
+
+namespace loiter::suites {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace testing;
+using ::testing::HasSubstr;
+
+const std::vector<std::string> kShortDeadlines{"--header-timeout", "1", "--body-timeout", "1",
+                                               "--idle-timeout",   "1"};
+
+// `loiter check` with 1 s deadlines, its runs under `runs`; returns the exit status.
+int check(const fs::path& runs, std::vector<std::string> extra, const fs::path& output) {
+  std::vector<std::string> argv{LOITER_BINARY, "check", "--runs", runs.string()};
+  argv.insert(argv.end(), kShortDeadlines.begin(), kShortDeadlines.end());
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return run(argv, output);
+}
+
+std::vector<std::string> chromium(const fs::path& profile) {
+  return {"/usr/bin/timeout",
+          "120",
+          "/usr/bin/chromium",
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--user-data-dir=" + profile.string()};
+}
+
+// A check run leaves a complete run directory whose report.html a browser renders with
+// every plot, and a screenshot that is not blank.
+TEST(Cli, CheckRunDirectoryRendersEveryPlotInChromium) {
+  TempDir tmp;
+  ASSERT_EQ(
+      check(tmp.path() / "runs", {"--scenario", "silent", "--count", "20"}, tmp.path() / "out"), 0)
+      << read_text(tmp.path() / "out");
+  const auto dir = only_run_directory(tmp.path() / "runs");
+  for (const char* file : {"report.json", "report.html", "provenance.json", "records/silent.jsonl",
+                           "timeline/silent.json", "servers/silent/server.stderr"}) {
+    EXPECT_TRUE(fs::exists(dir / file)) << file;
+  }
+  const auto records = read_text(dir / "records/silent.jsonl");
+  EXPECT_EQ(std::count(records.begin(), records.end(), '\n'), 20);
+  const auto report = reports::read_run_report(dir);
+  ASSERT_EQ(report.scenarios.size(), 1u);
+  if (!fs::exists("/usr/bin/chromium"))
+    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+  auto argv = chromium(tmp.path() / "profile");
+  argv.push_back("--dump-dom");
+  argv.push_back("file://" + (dir / "report.html").string());
+  ASSERT_EQ(run(argv, tmp.path() / "dom.html", 150), 0) << read_text(tmp.path() / "dom.html");
+  const auto dom = read_text(tmp.path() / "dom.html");
+  ASSERT_FALSE(report.scenarios[0].plots.empty());
+  for (const auto& plot : report.scenarios[0].plots) {
+    EXPECT_THAT(dom, HasSubstr(fmt::format("<svg id=\"{}\"", reports::svg_id("silent", plot.id))));
+  }
+  argv = chromium(tmp.path() / "profile");
+  const auto shot = tmp.path() / "shot.png";
+  argv.insert(argv.end(), {"--screenshot=" + shot.string(), "--window-size=1200,2000",
+                           "file://" + (dir / "report.html").string()});
+  ASSERT_EQ(run(argv, tmp.path() / "shot.out", 150), 0) << read_text(tmp.path() / "shot.out");
+  const auto problem = png_problem(shot);
+  EXPECT_FALSE(problem.has_value()) << *problem;
+}
+
+// compare exits 1 for a run of the FD-leaking server against a clean baseline, 0 for two
+// clean runs.
+TEST(Cli, CompareGatesAnFdLeakAgainstACleanBaseline) {
+  TempDir tmp;
+  const std::vector<std::string> rst{"--scenario", "rst-abort", "--count", "20"};
+  ASSERT_EQ(check(tmp.path() / "a", rst, tmp.path() / "a.out"), 0)
+      << read_text(tmp.path() / "a.out");
+  ASSERT_EQ(check(tmp.path() / "b", rst, tmp.path() / "b.out"), 0)
+      << read_text(tmp.path() / "b.out");
+  auto leaking = rst;
+  leaking.insert(leaking.end(), {"--fault", "leak-fd-on-reset"});
+  ASSERT_EQ(check(tmp.path() / "c", leaking, tmp.path() / "c.out"), 1)
+      << read_text(tmp.path() / "c.out");
+  const auto a = only_run_directory(tmp.path() / "a").string();
+  const auto b = only_run_directory(tmp.path() / "b").string();
+  const auto c = only_run_directory(tmp.path() / "c") / "report.json";
+  EXPECT_EQ(run({LOITER_BINARY, "compare", a, b}, tmp.path() / "ab"), 0)
+      << read_text(tmp.path() / "ab");
+  EXPECT_EQ(run({LOITER_BINARY, "compare", a, c.string()}, tmp.path() / "ac"), 1);
+  const auto table = read_text(tmp.path() / "ac");
+  EXPECT_THAT(table, HasSubstr("REGRESSED"));
+  EXPECT_THAT(table, HasSubstr("pass→fail"));
+  std::cout << table;
+}
+
+// The first Ctrl-C stops `loiter drive` cleanly: exit 130, the run directory written, and
+// every connection it held gone from the server.
+TEST(Cli, DriveStopsCleanlyOnCtrlC) {
+  using namespace std::chrono_literals;
+  TempDir tmp;
+  // Deadlines far longer than the test: only loiter's own close can end the connections.
+  fixtures::ServerUnderTest sut(
+      fixtures::reference_target({.header = 60s, .body = 60s, .idle = 60s}));
+  const auto baseline = sut.baseline();
+  Child drive({LOITER_BINARY, "drive", "silent", "--connect",
+               fmt::format("{}:{}", sut.host(), sut.port()), "--pid", std::to_string(sut.pid()),
+               "--count", "20", "--runs", (tmp.path() / "runs").string()},
+              tmp.path() / "out");
+  const auto held = fixtures::wait_until(
+      sut.probe(), [&](const auto& s) { return s.fds >= baseline.sample.fds + 20; }, 0ms, 5s);
+  ASSERT_TRUE(held.met) << "the server never held the 20 connections";
+  std::this_thread::sleep_for(1s);  // at least one live line
+  drive.signal(SIGINT);
+  EXPECT_EQ(drive.wait(20), 130) << read_text(tmp.path() / "out");
+  const auto out = read_text(tmp.path() / "out");
+  EXPECT_THAT(out, HasSubstr("opened 20  waiting 20"));
+  EXPECT_THAT(out, HasSubstr("INFO  silent"));
+  const auto dir = only_run_directory(tmp.path() / "runs");
+  EXPECT_TRUE(fs::exists(dir / "report.json"));
+  EXPECT_TRUE(fs::exists(dir / "report.html"));
+  EXPECT_EQ(std::ranges::count(read_text(dir / "records/silent.jsonl"), '\n'), 20);
+  const auto gone = fixtures::wait_until(
+      sut.probe(),
+      [&](const fixtures::ProcessSample& s) {
+        return s.fds <= baseline.sample.fds && s.tcp &&
+               s.tcp->server.of(fixtures::TcpState::established) == 0 &&
+               s.tcp->server.of(fixtures::TcpState::close_wait) == 0;
+      },
+      300ms, 3s);
+  EXPECT_TRUE(gone.met) << "FDs " << gone.last.fds << " (baseline " << baseline.sample.fds << "), "
+                        << (gone.last.tcp ? fixtures::describe(*gone.last.tcp) : "no TCP");
+}
+
+}  // namespace
+}  // namespace loiter::suites
