@@ -28,9 +28,10 @@ std::string figures_text(const ScenarioReport& scenario) {
     std::string names, values;
     for (const auto& [name, value] : group.values) {
       names += (names.empty() ? "" : "/") + name;
-      const auto shown = !value              ? std::string("-")
-                         : group.unit == "s" ? fmt::format("{:.3f}", *value)
-                                             : fmt::format("{:g}", *value);
+      const auto shown = !value               ? std::string("-")
+                         : group.unit == "s"  ? fmt::format("{:.3f}", *value)
+                         : group.unit == "ms" ? fmt::format("{:.2f}", *value)
+                                              : fmt::format("{:g}", *value);
       values += (values.empty() ? "" : "/") + shown;
     }
     text += fmt::format("{}{} {} {}{}{}", text.empty() ? "" : "; ", group.name, names, values,

@@ -159,11 +159,35 @@ Plot closure_plot(const Observation& o, const Expectations& e) {
   return plot;
 }
 
+// A scenario that mixes kinds: one closure strip per kind, against that kind's own window.
+std::vector<Plot> kind_closure_plots(const Observation& o, const Expectations& e) {
+  std::vector<Plot> plots;
+  for (const auto& closure : e.kind_closures) {
+    Observation subset;
+    for (const auto& r : o.connections) {
+      if (r.kind == closure.kind) subset.connections.push_back(r);
+    }
+    Expectations one = e;
+    one.closure = closure;
+    auto plot = closure_plot(subset, one);
+    plot.id = "closure-" + closure.kind;
+    plot.title = closure.kind + ": " + plot.title;
+    plots.push_back(std::move(plot));
+  }
+  return plots;
+}
+
 }  // namespace
 
 std::vector<Plot> scenario_plots(const Observation& o, const Expectations& e) {
   const auto origin = observation_origin(o);
-  std::vector<Plot> result{fd_plot(o, e, origin), open_plot(o, e, origin), closure_plot(o, e)};
+  std::vector<Plot> result{fd_plot(o, e, origin), open_plot(o, e, origin)};
+  if (e.kind_closures.empty()) {
+    result.push_back(closure_plot(o, e));
+  } else {
+    result.push_back(closure_plot(o, e));  // every ending together, since connect
+    for (auto& plot : kind_closure_plots(o, e)) result.push_back(std::move(plot));
+  }
   if (auto tcp = tcp_plot(o, origin)) result.push_back(std::move(*tcp));
   result.push_back(rss_plot(o, origin));
   return result;
