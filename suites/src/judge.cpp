@@ -30,22 +30,6 @@ std::string_view describe(Since since) {
   return "?";
 }
 
-// The moment a connection's deadline runs from, since its connect; nullopt if the record
-// has no such moment (no whole response to measure an idle deadline from, say).
-std::optional<Duration> origin(const ConnectionRecord& r, Since since) {
-  switch (since) {
-    case Since::connect:
-      return Duration{};
-    case Since::first_send:
-      if (r.sends.empty()) return std::nullopt;
-      return r.sends.front().at;
-    case Since::last_response:
-      if (const auto* response = r.last_complete_response()) return response->complete;
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 bool ended_by_server(const ConnectionRecord& r) {
   return r.ending == Ending::close || r.ending == Ending::reset;
 }
@@ -119,7 +103,7 @@ void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
   std::vector<Duration> early, late;
   for (const auto* r : s.records) {
     if (!ended_by_server(*r)) continue;
-    const auto from = origin(*r, c.since);
+    const auto from = deadline_origin(*r, c.since);
     if (!from) {
       unmeasurable.push_back(r);
       continue;
@@ -307,6 +291,20 @@ void check_close_wait(const Observation& o, const Expectations& e, Verdict& v) {
 }
 
 }  // namespace
+
+std::optional<Duration> deadline_origin(const ConnectionRecord& r, Since since) {
+  switch (since) {
+    case Since::connect:
+      return Duration{};
+    case Since::first_send:
+      if (r.sends.empty()) return std::nullopt;
+      return r.sends.front().at;
+    case Since::last_response:
+      if (const auto* response = r.last_complete_response()) return response->complete;
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
 
 Verdict judge(const Observation& observation, const Expectations& expectations) {
   Verdict verdict;

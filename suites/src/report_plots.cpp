@@ -2,6 +2,8 @@
 // that report.html renders from the run document alone.
 #include "report_plots.hpp"
 
+#include "loiter/suites/judge.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,21 +25,6 @@ using reports::PlotStyle;
 using reports::Series;
 
 double seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
-
-// Where a connection's deadline runs from, since its connect (as judge() measures it).
-std::optional<Duration> deadline_start(const ConnectionRecord& r, Since since) {
-  switch (since) {
-    case Since::connect:
-      return Duration{};
-    case Since::first_send:
-      if (r.sends.empty()) return std::nullopt;
-      return r.sends.front().at;
-    case Since::last_response:
-      if (const auto* response = r.last_complete_response()) return response->complete;
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
 
 // Started, and not refused. An interrupted run leaves records whose slot never came.
 bool connected(const ConnectionRecord& r) {
@@ -61,7 +48,7 @@ std::vector<Mark> time_marks(const Observation& o, const Expectations& e,
     const double at = seconds(r.connected() - origin);
     if (finished(r)) done = std::max(done, at + seconds(r.ended_at));
     if (!e.closure) continue;
-    if (const auto start = deadline_start(r, e.closure->since)) {
+    if (const auto start = deadline_origin(r, e.closure->since)) {
       first = std::min(first, at + seconds(*start));
       last = std::max(last, at + seconds(*start));
     }
@@ -140,7 +127,7 @@ Plot closure_plot(const Observation& o, const Expectations& e) {
   std::map<std::string, Series> by_ending;
   for (std::size_t i = 0; i < o.connections.size(); ++i) {
     const auto& r = o.connections[i];
-    const auto start = deadline_start(r, since);
+    const auto start = deadline_origin(r, since);
     if (!connected(r) || !finished(r) || !start) continue;
     auto& series = by_ending[clients::ending_label(r)];
     series.name = clients::ending_label(r);

@@ -8,4 +8,8 @@ namespace loiter::suites {
 
 Verdict judge(const Observation& observation, const Expectations& expectations);
 
+// The moment a connection's deadline runs from, since its connect; nullopt if the record
+// has no such moment (no whole response to measure an idle deadline from, say).
+std::optional<Duration> deadline_origin(const clients::ConnectionRecord& record, Since since);
+
 }  // namespace loiter::suites
