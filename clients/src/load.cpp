@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
 #include <cmath>
@@ -57,6 +58,7 @@ struct Run {
   LoadOptions options;
   LoadResult& out;
   std::string request;
+  bool head = false;  // HEAD: responses carry no body
   bool closed_loop = false;
   double ns_per_request = 0.0;
   std::uint64_t next = 0;  // the next index to take
@@ -114,6 +116,7 @@ awaitable<bool> connect(Run& run, Slot& slot) {
   error_code ec;
   slot.socket.open(server.protocol(), ec);
   if (!ec) slot.socket.set_option(tcp::no_delay(true), ec);
+  if (!ec) slot.socket.non_blocking(true, ec);  // send_request writes without waiting
   const auto source = source_for(server, run.options.source_offset + run.out.connections_opened);
   if (!ec && !source.is_unspecified() && source.is_v4() == server.address().is_v4()) {
     if (source.is_v4()) {  // the port is chosen at connect: the 4-tuple must be unique
@@ -181,21 +184,45 @@ error_code parse_buffered(Slot& slot, ResponseEnd& parser) {
   return ec;
 }
 
-// Writes the request, then reads until its response is whole (or fails).
+// Writes what the socket takes now, without waiting (the socket is non-blocking): the whole
+// request, as a rule, since it fits an idle connection's send buffer.
+std::size_t write_now(Run& run, Slot& slot, error_code& ec) {
+  const std::size_t n = slot.socket.write_some(asio::buffer(run.request), ec);
+  if (ec == asio::error::would_block) ec = {};
+  return ec ? 0 : n;
+}
+
+// Writes the request, then reads until its response is whole (or fails). The write is one
+// non-blocking send; only a rest the socket did not take goes through async_write (a composed
+// operation and a posted completion per request, otherwise). The read stays Asio's
+// speculative one: waiting for readability first (async_wait, then a non-blocking read)
+// costs an epoll_ctl per request instead, which measured dearer in the kernel than the recv
+// that finds nothing.
 awaitable<void> exchange(Run& run, Slot& slot, const Ticket& ticket) {
   const auto sent = Clock::now();
   slot.deadline = sent + run.options.request_timeout;
   slot.timed_out = false;
-  auto [write_ec, written] =
-      co_await asio::async_write(slot.socket, asio::buffer(run.request), as_values);
+  error_code write_ec;
+  const std::size_t written = write_now(run, slot, write_ec);
+  if (!write_ec && written < run.request.size()) {
+    auto [rest_ec, rest] = co_await asio::async_write(
+        slot.socket, asio::buffer(run.request.data() + written, run.request.size() - written),
+        as_values);
+    write_ec = rest_ec;
+  }
   if (write_ec) {  // not written: not dispatched
     ++run.out.errors[std::string(error_kind(write_ec, slot.timed_out))];
     close_slot(slot);
     co_return;
   }
   note_sent(run, ticket, sent);
+  // Closed loop: let the other ready connections write first. A read right after the write
+  // mostly finds nothing yet (a wasted recv); after a turn of the scheduler it finds the answer
+  // more often (recvs per request 2.0 -> 1.4). Open loop rarely has other work ready, and
+  // the turn would cost an epoll_wait instead.
+  if (run.closed_loop) co_await asio::post(slot.socket.get_executor(), use_awaitable);
   ResponseEnd parser;
-  if (run.options.method == "HEAD") parser.skip(true);
+  if (run.head) parser.skip(true);
   for (;;) {  // bounded by the slot's deadline (the watchdog cancels) and by what arrives
     if (slot.filled > 0) {
       const auto parse_ec = parse_buffered(slot, parser);
@@ -320,6 +347,7 @@ void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& ou
   out.requested =
       run->closed_loop ? 0 : static_cast<std::uint64_t>(std::floor(options.rate * seconds));
   run->request = build_request(options);
+  run->head = options.method == "HEAD";
   run->schedule_end = options.start + options.duration;
   run->send_until = run->schedule_end + options.send_grace;
   run->sends_per_ms.assign(
