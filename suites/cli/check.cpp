@@ -68,10 +68,10 @@ reports::ScenarioReport run_one(const suites::Scenario& scenario, const fixtures
 // when the target cannot take it).
 std::optional<double> expected_seconds(const suites::Scenario& scenario,
                                        const fixtures::Target& target, const suites::Timing& timing,
-                                       std::size_t count) {
-  if (scenario.unmet_need(target)) return std::nullopt;
-  const auto expected = scenario.expect(target, timing, {.count = count != 0 ? count : scenario.default_count});
-  return std::chrono::duration<double>(expected.patience + expected.recovery).count();
+                                       const suites::ScenarioParameters& parameters) {
+  const auto longest = suites::longest_run(scenario, target, timing, parameters);
+  if (!longest) return std::nullopt;
+  return std::chrono::duration<double>(*longest).count();
 }
 
 // The reference server takes faults and deadlines from the command line; any other target
@@ -170,7 +170,7 @@ int run_check(const CheckOptions& options) {
   Progress progress(scenarios.size());
   for (const auto* scenario : scenarios) {
     if (suites::interrupted()) break;
-    progress.start(scenario->id, target.name, expected_seconds(*scenario, target, timing, options.count));
+    progress.start(scenario->id, target.name, expected_seconds(*scenario, target, timing, parameters_of(options)));
     report.scenarios.push_back(run_one(*scenario, target, timing, parameters_of(options), *directory));
     progress.done(report.scenarios.back());
   }

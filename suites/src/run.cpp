@@ -49,16 +49,6 @@ void drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
   }
 }
 
-// The scenario's defaults, overridden by what the caller set.
-ScenarioParameters resolve(const Scenario& scenario, const ScenarioParameters& asked) {
-  ScenarioParameters resolved = scenario.load_defaults;
-  resolved.count = asked.count != 0 ? asked.count : scenario.default_count;
-  if (asked.load_rate > 0) resolved.load_rate = asked.load_rate;
-  if (asked.load_duration > Duration{}) resolved.load_duration = asked.load_duration;
-  if (asked.load_connections != 0) resolved.load_connections = asked.load_connections;
-  return resolved;
-}
-
 std::size_t peak_in_one_process(const std::vector<fixtures::TimedSample>& timeline) {
   std::size_t peak = 0;
   for (const auto& s : timeline) {
@@ -83,6 +73,27 @@ std::size_t peak_fds(const std::vector<fixtures::TimedSample>& timeline) {
 
 }  // namespace
 
+ScenarioParameters resolve_parameters(const Scenario& scenario, const ScenarioParameters& asked) {
+  ScenarioParameters resolved = scenario.load_defaults;
+  resolved.count = asked.count != 0 ? asked.count : scenario.default_count;
+  if (asked.load_rate > 0) resolved.load_rate = asked.load_rate;
+  if (asked.load_duration > Duration{}) resolved.load_duration = asked.load_duration;
+  if (asked.load_connections != 0) resolved.load_connections = asked.load_connections;
+  resolved.server_dir = asked.server_dir;
+  return resolved;
+}
+
+std::optional<Duration> longest_run(const Scenario& scenario, const fixtures::Target& target,
+                                    const Timing& timing, const ScenarioParameters& asked) {
+  if (scenario.unmet_need(target)) return std::nullopt;
+  const auto parameters = resolve_parameters(scenario, asked);
+  const auto expected = scenario.expect(target, timing, parameters);
+  const auto clients = expected.load ? std::max(expected.patience, parameters.load_duration +
+                                                                       std::chrono::seconds(2))
+                                     : expected.patience;
+  return clients + expected.recovery;
+}
+
 ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& target,
                             const Timing& timing, const ScenarioParameters& parameters) {
   ScenarioResult result{.id = std::string(scenario.id)};
@@ -90,7 +101,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
     result.skipped = std::move(reason);
     return result;
   }
-  const ScenarioParameters resolved = resolve(scenario, parameters);
+  const ScenarioParameters resolved = resolve_parameters(scenario, parameters);
   result.expectations = scenario.expect(target, timing, resolved);
   fixtures::ServerUnderTest sut(target,
                                 {.ready_timeout = duration_cast<milliseconds>(timing.ready),

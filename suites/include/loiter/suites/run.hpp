@@ -23,6 +23,14 @@ struct ScenarioResult {
   std::optional<fixtures::Provenance> provenance;  // the server as started for this scenario
 };
 
+// The scenario's defaults, overridden by what the caller set (non-zero fields).
+ScenarioParameters resolve_parameters(const Scenario& scenario, const ScenarioParameters& asked);
+
+// How long a run of the scenario may take at most (its clients' patience, any regular
+// traffic, the recovery window); nullopt when the target lacks what it needs.
+std::optional<Duration> longest_run(const Scenario& scenario, const fixtures::Target& target,
+                                    const Timing& timing, const ScenarioParameters& asked);
+
 ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& target,
                             const Timing& timing, const ScenarioParameters& parameters = {});
 
