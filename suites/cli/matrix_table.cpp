@@ -153,7 +153,7 @@ std::string matrix_markdown(const Matrix& matrix) {
       }
     }
   }
-  if (!notes.empty()) out += "\nFindings:\n\n" + notes;
+  if (!notes.empty()) out += "\nFindings (and servers not run):\n\n" + notes;
   return out;
 }
 

@@ -12,6 +12,7 @@
 namespace loiter::suites {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 
@@ -26,9 +27,12 @@ void expect_held_without_deadline(const std::string& scenario) {
   const auto& findings = result.verdict.findings;
   EXPECT_THAT(findings, Contains(HasSubstr("20/20 connections still open")))
       << testing::findings_of(result);
-  EXPECT_THAT(findings, Contains(HasSubstr("before the clients gave up: 20/20 connections "
-                                           "server ESTABLISHED / client ESTABLISHED: open on "
-                                           "both ends: the server accepted it")))
+  // Most, not necessarily all: python's listen backlog is 5, so a few may never be accepted
+  // (their own explanation says so).
+  EXPECT_THAT(findings, Contains(AllOf(HasSubstr("before the clients gave up: "),
+                                       HasSubstr("connections server ESTABLISHED / client "
+                                                 "ESTABLISHED: open on both ends: the server "
+                                                 "accepted it"))))
       << testing::findings_of(result);
 }
 
