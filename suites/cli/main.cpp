@@ -1,6 +1,7 @@
 // loiter: the command line. `loiter check` runs the scenario catalogue against a target and
 // prints a verdict per scenario; exit 0 all passed (or skipped), 1 a scenario failed,
 // 2 usage error, 3 infrastructure error (the server did not start, a limit was hit).
+// `loiter matrix` runs it against every installed bundled real server, one table.
 // `loiter report` renders a stored run again, `loiter compare` gates a run against a
 // baseline, `loiter drive` runs one client kind against a server the user started.
 
@@ -8,6 +9,7 @@
 
 #include "check.hpp"
 #include "drive.hpp"
+#include "matrix.hpp"
 #include "report_command.hpp"
 
 int main(int argc, char** argv) {
@@ -21,6 +23,7 @@ int main(int argc, char** argv) {
       "  loiter check --target nginx                  # Debian's nginx, bundled target file\n"
       "  loiter check --target ./mine.toml            # your server, your target file\n"
       "  loiter check --list\n"
+      "  loiter matrix                                # every installed real server, one table\n"
       "  loiter report loiter-runs/20261201T020000Z-reference   # console + report.html again\n"
       "  loiter compare BASELINE_RUN CURRENT_RUN      # exit 1 on a regression\n"
       "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234   # debug your own server\n"
@@ -30,6 +33,10 @@ int main(int argc, char** argv) {
   loiter::cli::CheckOptions check;
   auto* check_command = app.add_subcommand("check", "run scenarios against a target");
   loiter::cli::add_check_options(*check_command, check);
+  loiter::cli::MatrixOptions matrix;
+  auto* matrix_command = app.add_subcommand(
+      "matrix", "run the catalogue against every installed bundled server; one table");
+  loiter::cli::add_matrix_options(*matrix_command, matrix);
   loiter::cli::ReportOptions report;
   auto* report_command =
       app.add_subcommand("report", "render a stored run (console summary, report.html)");
@@ -49,6 +56,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   if (check_command->parsed()) return loiter::cli::run_check(check);
+  if (matrix_command->parsed()) return loiter::cli::run_matrix(matrix);
   if (report_command->parsed()) return loiter::cli::run_report(report);
   if (compare_command->parsed()) return loiter::cli::run_compare(compare);
   if (drive_command->parsed()) return loiter::cli::run_drive(drive);

@@ -11,6 +11,7 @@
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/interrupt.hpp"
 #include "loiter/suites/judge.hpp"
+#include "explanations.hpp"
 
 namespace loiter::suites {
 
@@ -19,10 +20,13 @@ namespace {
 using std::chrono::duration_cast;
 using std::chrono::milliseconds;
 
+// How much longer than the recovery window FDs are watched once they are late.
+constexpr std::chrono::seconds kLateFdsLook{10};
+
 // Runs the scenario's clients (and regular traffic, if any) to their end.
 void drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
            const Expectations& expected, const Timing& timing,
-           const ScenarioParameters& parameters, Observation& observation) {
+           const ScenarioParameters& parameters, Observation& observation, OpenWatch& watch) {
   const clients::tcp::endpoint server(clients::asio::ip::make_address(sut.host()), sut.port());
   clients::require_fd_room(expected.connections + parameters.load_connections);
   clients::asio::io_context io(1);
@@ -38,6 +42,7 @@ void drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
   // user interrupts the run (their sockets close as the io_context is destroyed).
   while (!io.stopped()) {
     io.run_for(std::chrono::milliseconds(50));
+    watch.poll();  // the kernel's view of the port, just before the clients give up
     if (interrupted()) io.stop();
   }
   for (auto& fleet : out.fleets) {
@@ -116,9 +121,10 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   fds.server_limit = server_fd_limit(sut.pid());
   fds.baseline_settled = settled.settled;
   result.provenance = fixtures::gather_provenance(sut);
+  OpenWatch watch(probe, snapshot_due(clients::Clock::now(), result.expectations.patience));
   {
     fixtures::Sampler sampler(probe);
-    drive(scenario, sut, result.expectations, timing, resolved, result.observation);
+    drive(scenario, sut, result.expectations, timing, resolved, result.observation, watch);
     if (interrupted()) {
       result.interrupted = true;
       return result;  // the server is stopped on the way out; nothing is judged
@@ -132,11 +138,33 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
     if (recovery.recovered) fds.recovered_after = recovery.after;
     result.observation.timeline = sampler.stop();
   }
+  // FDs not back in time: look a while longer, to say how late (the verdict stays a failure).
+  std::optional<std::string> late_fds;
+  if (!fds.recovered) {
+    const auto look = duration_cast<milliseconds>(kLateFdsLook * timing.scale);
+    const auto late = fixtures::wait_for_fds_at_most(
+        probe, fds.baseline + result.expectations.fds_after,
+        duration_cast<milliseconds>(timing.recovery_stay), look);
+    FdObservation seen = fds;
+    seen.recovered = late.recovered;
+    seen.after = late.last_fds;
+    if (late.recovered) seen.recovered_after = result.expectations.recovery + late.after;
+    late_fds = late_fds_finding(seen, result.expectations.recovery,
+                                result.expectations.recovery + look);
+  }
   fds.peak = peak_fds(result.observation.timeline);
   fds.peak_in_one_process = peak_in_one_process(result.observation.timeline);
   result.observation.scenario = result.id;
   result.observation.server_exit = sut.exit_description();
   result.verdict = judge(result.observation, result.expectations);
+  if (!result.verdict.passed) {
+    const fixtures::TcpEndpoint server(clients::asio::ip::make_address(sut.host()), sut.port());
+    for (auto& line :
+         watch.findings(result.observation.connections, server, result.expectations.patience)) {
+      result.verdict.findings.push_back(std::move(line));
+    }
+    if (late_fds) result.verdict.findings.push_back(*late_fds);
+  }
   return result;
 }
 

@@ -1,0 +1,241 @@
+// `loiter matrix`: every installed bundled target (or the ones named) through the chosen
+// scenarios, one fresh server per scenario as in `loiter check`; a run directory per server
+// inside the matrix's own, and the table printed and saved there.
+#include "matrix.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <array>
+#include <boost/json/serialize.hpp>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "finish.hpp"
+#include "loiter/fixtures/harness_error.hpp"
+#include "loiter/fixtures/target_file.hpp"
+#include "loiter/suites/interrupt.hpp"
+#include "loiter/suites/report.hpp"
+#include "loiter/suites/run_directory.hpp"
+#include "loiter/suites/target_choice.hpp"
+#include "matrix_table.hpp"
+#include "progress.hpp"
+
+namespace loiter::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The bundled targets in the order of the table: the known-good reference first, the
+// known-vulnerable baseline last; any other bundled target before it.
+std::vector<std::string> default_targets() {
+  const std::vector<std::string> order{"reference", "nginx", "apache", "lighttpd", "h2o",
+                                       "haproxy",   "caddy", "node",   "go"};
+  const auto bundled = fixtures::bundled_target_names();
+  std::vector<std::string> names;
+  for (const auto& name : order) {
+    if (std::ranges::find(bundled, name) != bundled.end()) names.push_back(name);
+  }
+  for (const auto& name : bundled) {
+    if (std::ranges::find(names, name) == names.end() && name != "python") names.push_back(name);
+  }
+  if (std::ranges::find(bundled, "python") != bundled.end()) names.emplace_back("python");
+  return names;
+}
+
+// Every scenario but the load family (idle-under-load runs 25 s of traffic per server).
+std::vector<const suites::Scenario*> chosen_scenarios(const std::vector<std::string>& ids) {
+  std::vector<const suites::Scenario*> result;
+  for (const auto& scenario : suites::catalogue()) {
+    if (ids.empty() ? scenario.family != "load" : std::ranges::find(ids, scenario.id) != ids.end()) {
+      result.push_back(&scenario);
+    }
+  }
+  for (const auto& id : ids) {
+    if (suites::find_scenario(id) == nullptr) {
+      throw std::invalid_argument(
+          fmt::format("unknown scenario '{}' (loiter check --list shows them)", id));
+    }
+  }
+  return result;
+}
+
+fixtures::RenderContext no_run(const fixtures::Target& target) {
+  return {.port = 0, .dir = "{dir}", .host = target.host};
+}
+
+// The server's program when it is not installed (not executable where named, not on PATH).
+std::optional<std::string> missing_program(const fixtures::Target& target) {
+  const auto program = fixtures::render_command(target.command, no_run(target)).front();
+  if (program.find('/') != std::string::npos) {
+    if (::access(program.c_str(), X_OK) == 0) return std::nullopt;
+    return program;
+  }
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path != nullptr ? path : "/usr/bin:/bin";
+  while (!dirs.empty()) {
+    const auto colon = dirs.find(':');
+    const auto dir = dirs.substr(0, colon);
+    if (::access((fs::path(dir) / program).c_str(), X_OK) == 0) return std::nullopt;
+    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
+  }
+  return program;
+}
+
+std::string shell_quoted(const std::string& word) {
+  std::string out = "'";
+  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The first non-empty line the version command prints (stdout or stderr), within 5 s.
+std::string version_of(const fixtures::Target& target) {
+  if (target.version_command.empty()) return target.description;
+  std::string command = "timeout 5";
+  for (const auto& word : fixtures::render_command(target.version_command, no_run(target))) {
+    command += " " + shell_quoted(word);
+  }
+  command += " 2>&1 </dev/null";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
+  if (!pipe) return "(version command failed)";
+  std::array<char, 512> line{};
+  while (std::fgets(line.data(), static_cast<int>(line.size()), pipe.get()) != nullptr) {
+    std::string text(line.data());
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
+      text.pop_back();
+    }
+    if (!text.empty()) return text;
+  }
+  return "(no version printed)";
+}
+
+struct Ran {
+  MatrixCell cell;
+  reports::ScenarioReport report;
+};
+
+Ran run_one(const suites::Scenario& scenario, const fixtures::Target& target,
+            const suites::Timing& timing, std::size_t count, suites::RunDirectory& directory) {
+  try {
+    const auto result = suites::run_scenario(
+        scenario, target, timing,
+        {.count = count, .load_rate = 0, .load_duration = {}, .load_connections = 0,
+         .server_dir = directory.server_dir(scenario.id)});
+    if (!result.skipped) directory.add_scenario(result);
+    return {cell_of(result), suites::to_report(result)};
+  } catch (const std::runtime_error& e) {  // HarnessError, or a limit (RLIMIT_NOFILE)
+    return {error_cell(std::string(scenario.id), e.what()),
+            suites::error_report(std::string(scenario.id), e.what())};
+  }
+}
+
+std::optional<double> expected_seconds(const suites::Scenario& scenario,
+                                       const fixtures::Target& target,
+                                       const suites::Timing& timing, std::size_t count) {
+  if (scenario.unmet_need(target)) return std::nullopt;
+  const auto expected =
+      scenario.expect(target, timing, {.count = count != 0 ? count : scenario.default_count});
+  return std::chrono::duration<double>(expected.patience + expected.recovery).count();
+}
+
+MatrixRow run_target(const fixtures::Target& target,
+                     const std::vector<const suites::Scenario*>& scenarios,
+                     const suites::Timing& timing, const MatrixOptions& options,
+                     const fs::path& matrix_dir, Progress& progress) {
+  MatrixRow row{.target = target.name,
+                .description = target.description,
+                .version = version_of(target)};
+  suites::RunDirectory directory(matrix_dir, target.name);
+  row.run_directory = directory.path().string();
+  reports::RunReport report{.loiter_version = LOITER_VERSION,
+                            .target = target.name,
+                            .started_at = suites::utc_now(),
+                            .scenarios = {}};
+  for (const auto* scenario : scenarios) {
+    if (suites::interrupted()) break;
+    progress.start(scenario->id, target.name,
+                   expected_seconds(*scenario, target, timing, options.count));
+    auto ran = run_one(*scenario, target, timing, options.count, directory);
+    progress.done(ran.report);
+    row.cells.push_back(std::move(ran.cell));
+    report.scenarios.push_back(std::move(ran.report));
+  }
+  directory.write_report(report);
+  return row;
+}
+
+}  // namespace
+
+void add_matrix_options(CLI::App& command, MatrixOptions& options) {
+  command.add_option("--targets", options.targets,
+                     "bundled targets or target files, comma-separated (default: every bundled "
+                     "target whose server is installed)")
+      ->delimiter(',');
+  command.add_option("--scenario", options.scenarios,
+                     "scenario id (repeatable; default: the catalogue without idle-under-load)");
+  command.add_option("--count", options.count, "connections per scenario (default: its own)")
+      ->check(CLI::Range(1, 19'000));
+  command.add_option("--runs", options.runs_root, "where the matrix's run directory is made")
+      ->capture_default_str();
+}
+
+int run_matrix(const MatrixOptions& options) {
+  std::vector<fixtures::Target> targets;
+  std::vector<const suites::Scenario*> scenarios;
+  suites::Timing timing;
+  try {
+    for (const auto& name : options.targets.empty() ? default_targets() : options.targets) {
+      targets.push_back(suites::resolve_target(name));
+      if (targets.back().name == "reference" && targets.back().description.empty()) {
+        targets.back().description = "the bundled reference server (Boost.Beast), 2 s deadlines";
+      }
+    }
+    scenarios = chosen_scenarios(options.scenarios);
+    timing = suites::timing();
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kUsage;
+  }
+  Matrix matrix{.loiter_version = LOITER_VERSION, .started_at = suites::utc_now()};
+  for (const auto* scenario : scenarios) matrix.scenarios.emplace_back(scenario->id);
+  std::optional<suites::RunDirectory> directory;
+  try {
+    directory.emplace(options.runs_root, "matrix");
+  } catch (const std::exception& e) {
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kInfrastructure;
+  }
+  suites::install_interrupt_handlers();
+  std::size_t runnable = 0;
+  for (const auto& target : targets) runnable += missing_program(target) ? 0 : scenarios.size();
+  Progress progress(runnable);
+  try {
+    for (const auto& target : targets) {
+      if (suites::interrupted()) break;
+      if (const auto program = missing_program(target)) {
+        std::cerr << fmt::format("{}: skipped, {} is not installed\n", target.name, *program);
+        matrix.rows.push_back({.target = target.name,
+                               .description = target.description,
+                               .version = "not installed",
+                               .skipped = fmt::format("{} is not installed", *program)});
+        continue;
+      }
+      matrix.rows.push_back(
+          run_target(target, scenarios, timing, options, directory->path(), progress));
+    }
+    const auto markdown = matrix_markdown(matrix);
+    suites::write_file(directory->path() / "matrix.md", markdown);
+    suites::write_file(directory->path() / "matrix.json",
+                       boost::json::serialize(matrix_json(matrix)) + "\n");
+    std::cout << markdown << std::flush;
+  } catch (const std::exception& e) {
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kInfrastructure;
+  }
+  std::cerr << "run directory: " << directory->path().string() << "\n";
+  return suites::interrupted() ? kInterrupted : kPassed;
+}
+
+}  // namespace loiter::cli

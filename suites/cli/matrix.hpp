@@ -1,0 +1,25 @@
+// `loiter matrix`: the catalogue against every installed bundled target (a real server per
+// row, the reference server first), one table of verdicts with each cell's key figure,
+// printed and saved as matrix.md and matrix.json in the run directory.
+#pragma once
+
+#include <CLI/App.hpp>
+#include <string>
+#include <vector>
+
+namespace loiter::cli {
+
+struct MatrixOptions {
+  std::vector<std::string> targets;    // bundled names or target files; empty: every bundled one
+  std::vector<std::string> scenarios;  // empty: the catalogue without the load family
+  std::size_t count = 0;               // 0: each scenario's own default
+  std::string runs_root = "loiter-runs";
+};
+
+void add_matrix_options(CLI::App& command, MatrixOptions& options);
+
+// Exit codes: 0 the matrix was made (failing cells are findings, not errors), 2 usage error,
+// 3 the run directory could not be written, 130 interrupted.
+int run_matrix(const MatrixOptions& options);
+
+}  // namespace loiter::cli
