@@ -54,19 +54,26 @@ error_code prepare(Socket& socket, const ConnectPlan& plan) {
   return ec;
 }
 
+// Waits on a timer of its own (its frame is gone once the time came): a held connection
+// owns no timer. Deadlines of waits for the server go through the deadline queue.
+awaitable<void> wait_until(Clock::time_point at) {
+  Timer timer(co_await asio::this_coro::executor);
+  timer.expires_at(at);
+  co_await timer.async_wait(as_values);
+}
+
 }  // namespace
 
 Connection::Connection(Executor executor, ConnectionRecord& record, std::string_view kind,
                        Duration hold_after_close)
-    : socket_(executor), timer_(executor), record_(record), hold_after_close_(hold_after_close) {
+    : socket_(executor), record_(record), hold_after_close_(hold_after_close) {
   record_.kind = kind;
 }
 
 Duration Connection::since_connect() const { return Clock::now() - record_.connected(); }
 
 awaitable<bool> Connection::connect(const ConnectPlan& plan) {
-  timer_.expires_at(plan.start);
-  co_await timer_.async_wait(as_values);
+  co_await wait_until(plan.start);
   record_.connect_start = Clock::now();
   error_code ec = prepare(socket_, plan);
   if (!ec) {
@@ -175,10 +182,7 @@ awaitable<bool> Connection::read_at_most(std::size_t max_bytes, Clock::time_poin
   co_return true;
 }
 
-awaitable<void> Connection::pause_until(Clock::time_point until) {
-  timer_.expires_at(until);
-  co_await timer_.async_wait(as_values);
-}
+awaitable<void> Connection::pause_until(Clock::time_point until) { co_await wait_until(until); }
 
 awaitable<void> Connection::server_ended(const error_code& ec) {
   const bool eof = ec == asio::error::eof;
@@ -187,8 +191,7 @@ awaitable<void> Connection::server_ended(const error_code& ec) {
   record_.ended_at = since_connect();
   if (!eof) record_.error = ec.message();
   if (eof && hold_after_close_ > Duration::zero()) {
-    timer_.expires_after(hold_after_close_);  // bounded: the server's FIN_WAIT2 stays visible
-    co_await timer_.async_wait(as_values);
+    co_await wait_until(Clock::now() + hold_after_close_);  // the server's FIN_WAIT2 stays visible
   }
   close_socket();
 }

@@ -87,7 +87,6 @@ class Connection {
   void close_socket();
 
   Socket socket_;
-  Timer timer_;
   ConnectionRecord& record_;
   ResponseReader reader_;
   Duration hold_after_close_;
