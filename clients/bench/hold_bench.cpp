@@ -15,6 +15,7 @@
 // shared timeline, and sums the figures.
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -62,6 +63,10 @@ long vm_rss_kib() {
   }
   return -1;
 }
+
+// Bytes malloc has handed out and not had back: what the connections hold, without the
+// holes the opening left in the heap (which VmRSS still counts).
+long long heap_in_use_b() { return static_cast<long long>(::mallinfo2().uordblks); }
 
 double cpu_seconds() {
   rusage usage{};
@@ -114,6 +119,7 @@ awaitable<void> measure(const std::vector<ConnectionRecord>& records, const Time
     timer.expires_after(20ms);
     co_await timer.async_wait(as_values);
   }
+  figures.heap_held_b = heap_in_use_b();
   figures.rss_held_kib = vm_rss_kib();
   const double cpu_before = cpu_seconds();
   const auto hold_start = Clock::now();
@@ -159,7 +165,8 @@ bench::Figures run_share(const tcp::endpoint& target, const BenchOptions& o) {
   const Timeline t = timeline_for(o);
   asio::io_context io(1);
   std::vector<ConnectionRecord> records;
-  bench::Figures figures{.count = o.count, .rss_base_kib = vm_rss_kib()};
+  bench::Figures figures{
+      .count = o.count, .rss_base_kib = vm_rss_kib(), .heap_base_b = heap_in_use_b()};
   spawn_share(io, target, o, t, records);
   asio::co_spawn(io, measure(records, t, o, figures), asio::detached);
   io.run();  // every connection ends at its patience, or at its release

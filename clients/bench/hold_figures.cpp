@@ -105,7 +105,8 @@ bool from_text(const std::string& text, Figures& f) {
     if (word == "figures") {
       in >> f.count >> f.connected >> f.first_ok >> f.recheck_ok >> f.held >> f.server_close >>
           f.reset >> f.timeout >> f.first_start_ns >> f.last_connected_ns >> f.rss_base_kib >>
-          f.rss_held_kib >> f.rss_recheck_kib >> f.cpu_hold_s >> f.hold_s;
+          f.rss_held_kib >> f.rss_recheck_kib >> f.cpu_hold_s >> f.hold_s >> f.heap_base_b >>
+          f.heap_held_b;
       seen = !in.fail();
     } else if (word == "connect" || word == "reset") {
       std::size_t n = 0;
@@ -135,6 +136,8 @@ Figures combine(const std::vector<Figures>& parts) {
     sum.rss_base_kib += f.rss_base_kib;
     sum.rss_held_kib += f.rss_held_kib;
     sum.rss_recheck_kib += f.rss_recheck_kib;
+    sum.heap_base_b += f.heap_base_b;
+    sum.heap_held_b += f.heap_held_b;
     sum.cpu_hold_s += f.cpu_hold_s;
     sum.hold_s = std::max(sum.hold_s, f.hold_s);
   }
@@ -157,6 +160,12 @@ void print_table(const std::vector<Figures>& parts, bool recheck) {
   fmt::print("client RSS    VmRSS {} -> {} KiB held{}, records kept\n", total.rss_base_kib,
              total.rss_held_kib,
              recheck ? fmt::format(", {} KiB after the re-check", total.rss_recheck_kib) : "");
+  fmt::print(
+      "client heap   {:.0f} B per held connection in use (mallinfo2; VmRSS also counts the "
+      "opening's freed holes)\n",
+      total.connected ? static_cast<double>(total.heap_held_b - total.heap_base_b) /
+                            static_cast<double>(total.connected)
+                      : 0.0);
   fmt::print("client CPU    {:.3f} s over {:.1f} s of holding (summed over processes)\n",
              total.cpu_hold_s, total.hold_s);
   fmt::print("failures      connect {}{} | server close {} | reset {}{} | timeout {}\n",

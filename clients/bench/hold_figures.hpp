@@ -19,6 +19,7 @@ struct Figures {
   std::map<std::string, std::size_t> reset_errors;
   long long first_start_ns = 0, last_connected_ns = 0;
   long rss_base_kib = 0, rss_held_kib = 0, rss_recheck_kib = 0;
+  long long heap_base_b = 0, heap_held_b = 0;  // malloc'd bytes in use (mallinfo2)
   double cpu_hold_s = 0, hold_s = 0;
 
   std::size_t failed() const;
