@@ -57,6 +57,7 @@ error_code prepare(Socket& socket, const ConnectPlan& plan) {
 // Waits on a timer of its own (its frame is gone once the time came): a held connection
 // owns no timer. Deadlines of waits for the server go through the deadline queue.
 awaitable<void> wait_until(Clock::time_point at) {
+  if (at <= Clock::now()) co_return;  // a late start goes at once: no timer round trip
   Timer timer(co_await asio::this_coro::executor);
   timer.expires_at(at);
   co_await timer.async_wait(as_values);
