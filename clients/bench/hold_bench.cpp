@@ -2,14 +2,20 @@
 // holding them costs the client: connection-open rate, client memory per held connection
 // (VmRSS delta, with every record kept), and client CPU while holding (getrusage over the
 // hold). It stops by itself: every connection is bounded by its patience.
+// With --recheck the connections are held-recheck ones instead: each answers a first
+// request, is held, is re-checked with a request at one fleet-wide time (after every
+// process has opened its share), and is closed by the client at the release; the table
+// then says how many answered each request, and why the others failed.
 //
 //   loiter-hold-bench --connect 127.0.0.1:PORT --count 30000 [--processes K] [--hold 5]
+//                     [--rate R] [--recheck]
 //
 // Loopback targets only. When N does not fit in one process's RLIMIT_NOFILE, the bench
 // runs itself K times (fork/exec), each with a share and disjoint source addresses, on one
 // shared timeline, and sums the figures.
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "hold_figures.hpp"
+#include "loiter/clients/held_recheck.hpp"
 #include "loiter/clients/silent.hpp"
 #include "loiter/clients/targets.hpp"
 
@@ -37,14 +45,14 @@ struct BenchOptions {
   std::size_t source_offset = 0;
   long long start_ns = 0;  // worker: the shared timeline's start (steady clock)
   bool worker = false;
-};
+  bool recheck = false;
+  // Worker: the whole fleet's count and rate, from which every process derives the same
+  // timeline (0: this process's own).
+  std::size_t fleet_count = 0;
+  double fleet_rate = 0;
 
-// One process's figures; a line of "key=value" between processes.
-struct Figures {
-  std::size_t count = 0, connected = 0, failed = 0, held = 0;
-  long long first_start_ns = 0, last_connected_ns = 0;
-  long rss_base_kib = 0, rss_held_kib = 0;
-  double cpu_hold_s = 0, hold_s = 0;
+  double total_count() const { return static_cast<double>(fleet_count ? fleet_count : count); }
+  double total_rate() const { return fleet_rate > 0 ? fleet_rate : rate; }
 };
 
 long vm_rss_kib() {
@@ -55,6 +63,10 @@ long vm_rss_kib() {
   }
   return -1;
 }
+
+// Bytes malloc has handed out and not had back: what the connections hold, without the
+// holes the opening left in the heap (which VmRSS still counts).
+long long heap_in_use_b() { return static_cast<long long>(::mallinfo2().uordblks); }
 
 double cpu_seconds() {
   rusage usage{};
@@ -69,76 +81,97 @@ long long ns(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
-bool settled(const ConnectionRecord& r) {
-  return r.connect_took > Duration::zero() || r.ending == Ending::connect_failed;
+Duration seconds(double s) {
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
 }
 
-// Waits until every connection has connected (or failed), then measures memory, then CPU
-// over the hold. Polls the records in place every 20 ms: bounded by `budget`.
-awaitable<void> measure(const std::vector<ConnectionRecord>& records, Clock::time_point budget,
-                        Duration hold, Figures& figures) {
+// Opened (or failed), and for a re-checked connection its first response in (or ended).
+bool settled(const ConnectionRecord& r, bool recheck) {
+  if (r.ending == Ending::connect_failed) return true;
+  if (r.connect_took == Duration::zero()) return false;
+  return !recheck || complete_responses(r) >= 1 || r.ending != Ending::open;
+}
+
+// One share's timeline, the same in every process (all are derived from the shared start):
+// open, settle, hold (CPU measured), re-check (every connection at once), release.
+struct Timeline {
+  Clock::time_point start, opened, recheck_at, release_at;
+};
+
+Timeline timeline_for(const BenchOptions& o) {
+  Timeline t;
+  t.start = o.start_ns ? Clock::time_point(Duration(o.start_ns)) : Clock::now() + 100ms;
+  // Every process has opened its share (count / rate at the asked pace) by then, with slack.
+  t.opened = t.start + seconds(static_cast<double>(o.total_count()) / o.total_rate()) + 3s;
+  t.recheck_at = t.opened + seconds(o.hold_s);
+  t.release_at = t.recheck_at + 5s;
+  return t;
+}
+
+// Waits until every connection has settled, measures memory, then CPU over the hold; in
+// re-check mode, memory again just before the release. Polls the records in place every
+// 20 ms: bounded by the timeline.
+awaitable<void> measure(const std::vector<ConnectionRecord>& records, const Timeline& t,
+                        const BenchOptions& o, bench::Figures& figures) {
   Timer timer(co_await asio::this_coro::executor);
-  while (Clock::now() < budget &&
-         !std::ranges::all_of(records, [](auto& r) { return settled(r); })) {
+  while (Clock::now() < t.opened &&
+         !std::ranges::all_of(records, [&](auto& r) { return settled(r, o.recheck); })) {
     timer.expires_after(20ms);
     co_await timer.async_wait(as_values);
   }
+  figures.heap_held_b = heap_in_use_b();
   figures.rss_held_kib = vm_rss_kib();
   const double cpu_before = cpu_seconds();
   const auto hold_start = Clock::now();
-  timer.expires_after(hold);
+  timer.expires_at(o.recheck ? t.recheck_at - 50ms : hold_start + seconds(o.hold_s));
   co_await timer.async_wait(as_values);
   figures.cpu_hold_s = cpu_seconds() - cpu_before;
   figures.hold_s = std::chrono::duration<double>(Clock::now() - hold_start).count();
-  figures.held = static_cast<std::size_t>(std::ranges::count_if(records, [](auto& r) {
-    return r.ending == Ending::open && r.client_closed == Duration::zero() &&
-           r.connect_took > Duration::zero();
-  }));
+  if (!o.recheck) co_return;
+  timer.expires_at(t.release_at - 100ms);
+  co_await timer.async_wait(as_values);
+  figures.rss_recheck_kib = vm_rss_kib();
 }
 
-Figures run_share(const tcp::endpoint& target, const BenchOptions& o) {
-  require_fd_room(o.count);
-  const auto start = o.start_ns ? Clock::time_point(Duration(o.start_ns)) : Clock::now() + 100ms;
-  const auto opening = std::chrono::duration_cast<Duration>(
-                           std::chrono::duration<double>(static_cast<double>(o.count) / o.rate)) +
-                       3s;
-  const auto hold = std::chrono::duration_cast<Duration>(std::chrono::duration<double>(o.hold_s));
-  asio::io_context io(1);
-  std::vector<ConnectionRecord> records;
-  Figures figures{.count = o.count, .rss_base_kib = vm_rss_kib()};
+void spawn_share(asio::io_context& io, const tcp::endpoint& target, const BenchOptions& o,
+                 const Timeline& t, std::vector<ConnectionRecord>& records) {
+  const auto opening = t.opened - t.start;
+  const Pacing pacing{.start = t.start, .per_second = o.rate};
+  if (o.recheck) {
+    spawn_held_recheck(io,
+                       {.target = target,
+                        .count = o.count,
+                        .patience = t.release_at - t.start + 5s,
+                        .connect_timeout = opening,
+                        .pacing = pacing,
+                        .source_offset = o.source_offset,
+                        .recheck_at = t.recheck_at,
+                        .release_at = t.release_at},
+                       records);
+    return;
+  }
   spawn_silent(io,
                {.target = target,
                 .count = o.count,
-                .patience = opening + hold + 2s,
+                .patience = opening + seconds(o.hold_s) + 2s,
                 .connect_timeout = opening,
-                .pacing = {.start = start, .per_second = o.rate},
+                .pacing = pacing,
                 .source_offset = o.source_offset},
                records);
-  asio::co_spawn(io, measure(records, start + opening, hold, figures), asio::detached);
-  io.run();  // every connection ends at its patience
-  figures.first_start_ns = ns(records.front().connect_start);
-  for (const auto& r : records) {
-    if (r.ending == Ending::connect_failed) {
-      ++figures.failed;
-      continue;
-    }
-    ++figures.connected;
-    figures.first_start_ns = std::min(figures.first_start_ns, ns(r.connect_start));
-    figures.last_connected_ns = std::max(figures.last_connected_ns, ns(r.connected()));
-  }
+}
+
+bench::Figures run_share(const tcp::endpoint& target, const BenchOptions& o) {
+  require_fd_room(o.count);
+  const Timeline t = timeline_for(o);
+  asio::io_context io(1);
+  std::vector<ConnectionRecord> records;
+  bench::Figures figures{
+      .count = o.count, .rss_base_kib = vm_rss_kib(), .heap_base_b = heap_in_use_b()};
+  spawn_share(io, target, o, t, records);
+  asio::co_spawn(io, measure(records, t, o, figures), asio::detached);
+  io.run();  // every connection ends at its patience, or at its release
+  bench::count_records(records, o.recheck, figures);
   return figures;
-}
-
-std::string to_line(const Figures& f) {
-  return fmt::format("figures {} {} {} {} {} {} {} {} {:.6f} {:.6f}\n", f.count, f.connected,
-                     f.failed, f.held, f.first_start_ns, f.last_connected_ns, f.rss_base_kib,
-                     f.rss_held_kib, f.cpu_hold_s, f.hold_s);
-}
-
-bool from_line(const std::string& line, Figures& f) {
-  return std::sscanf(line.c_str(), "figures %zu %zu %zu %zu %lld %lld %ld %ld %lf %lf", &f.count,
-                     &f.connected, &f.failed, &f.held, &f.first_start_ns, &f.last_connected_ns,
-                     &f.rss_base_kib, &f.rss_held_kib, &f.cpu_hold_s, &f.hold_s) == 10;
 }
 
 // Starts one worker process for connections [offset, offset + count); returns its pid and
@@ -147,20 +180,25 @@ std::pair<pid_t, int> start_worker(const BenchOptions& o, std::size_t offset, st
                                    double rate, long long start_ns) {
   int fds[2];
   if (::pipe(fds) != 0) throw std::runtime_error("cannot create a pipe");
-  const std::vector<std::string> args{"loiter-hold-bench",
-                                      "--worker",
-                                      "--connect",
-                                      o.connect,
-                                      "--count",
-                                      std::to_string(count),
-                                      "--hold",
-                                      std::to_string(o.hold_s),
-                                      "--rate",
-                                      std::to_string(rate),
-                                      "--source-offset",
-                                      std::to_string(offset),
-                                      "--start-ns",
-                                      std::to_string(start_ns)};
+  std::vector<std::string> args{"loiter-hold-bench",
+                                "--worker",
+                                "--connect",
+                                o.connect,
+                                "--count",
+                                std::to_string(count),
+                                "--hold",
+                                std::to_string(o.hold_s),
+                                "--rate",
+                                std::to_string(rate),
+                                "--source-offset",
+                                std::to_string(offset),
+                                "--start-ns",
+                                std::to_string(start_ns),
+                                "--fleet-count",
+                                std::to_string(o.count),
+                                "--fleet-rate",
+                                std::to_string(o.rate)};
+  if (o.recheck) args.push_back("--recheck");
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("cannot fork a worker");
   if (pid == 0) {
@@ -185,24 +223,7 @@ std::string read_all(int fd) {
   return text;
 }
 
-Figures combine(const std::vector<Figures>& parts) {
-  Figures sum{.first_start_ns = parts.front().first_start_ns};
-  for (const auto& f : parts) {
-    sum.count += f.count;
-    sum.connected += f.connected;
-    sum.failed += f.failed;
-    sum.held += f.held;
-    sum.first_start_ns = std::min(sum.first_start_ns, f.first_start_ns);
-    sum.last_connected_ns = std::max(sum.last_connected_ns, f.last_connected_ns);
-    sum.rss_base_kib += f.rss_base_kib;
-    sum.rss_held_kib += f.rss_held_kib;
-    sum.cpu_hold_s += f.cpu_hold_s;
-    sum.hold_s = std::max(sum.hold_s, f.hold_s);
-  }
-  return sum;
-}
-
-std::vector<Figures> run_workers(const BenchOptions& o, std::size_t processes) {
+std::vector<bench::Figures> run_workers(const BenchOptions& o, std::size_t processes) {
   const auto start_ns = ns(Clock::now() + 300ms);  // one timeline for every worker
   std::vector<std::pair<pid_t, int>> workers;
   for (std::size_t i = 0, offset = 0; i < processes; ++i) {
@@ -212,32 +233,17 @@ std::vector<Figures> run_workers(const BenchOptions& o, std::size_t processes) {
         start_worker(o, offset, share, o.rate / static_cast<double>(processes), start_ns));
     offset += ((share + kConnectionsPerSource - 1) / kConnectionsPerSource) * kConnectionsPerSource;
   }
-  std::vector<Figures> parts;
+  std::vector<bench::Figures> parts;
   for (const auto& [pid, fd] : workers) {
     const std::string text = read_all(fd);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    Figures f;
-    if (!from_line(text, f)) throw std::runtime_error("a worker reported no figures: " + text);
+    bench::Figures f;
+    if (!bench::from_text(text, f))
+      throw std::runtime_error("a worker reported no figures: " + text);
     parts.push_back(f);
   }
   return parts;
-}
-
-void print(const Figures& f, std::size_t processes) {
-  const double open_s = static_cast<double>(f.last_connected_ns - f.first_start_ns) / 1e9;
-  const auto connected = static_cast<double>(f.connected);
-  const double per_conn =
-      f.connected ? static_cast<double>(f.rss_held_kib - f.rss_base_kib) * 1024.0 / connected : 0.0;
-  fmt::print("connections   {} asked, {} connected, {} failed, {} held through the hold\n", f.count,
-             f.connected, f.failed, f.held);
-  fmt::print("processes     {}\n", processes);
-  fmt::print("open rate     {:.0f} conn/s ({} in {:.3f} s)\n",
-             open_s > 0 ? connected / open_s : 0.0, f.connected, open_s);
-  fmt::print("client RSS    {:.0f} B per held connection (VmRSS {} -> {} KiB, records kept)\n",
-             per_conn, f.rss_base_kib, f.rss_held_kib);
-  fmt::print("client CPU    {:.2f}% of one core while holding ({:.3f} s CPU over {:.1f} s)\n",
-             f.hold_s > 0 ? 100.0 * f.cpu_hold_s / f.hold_s : 0.0, f.cpu_hold_s, f.hold_s);
 }
 
 int run(const BenchOptions& o) {
@@ -247,14 +253,16 @@ int run(const BenchOptions& o) {
                              static_cast<unsigned short>(std::stoul(o.connect.substr(colon + 1))));
   require_loopback(target);
   if (o.worker) {
-    fmt::print("{}", to_line(run_share(target, o)));
+    fmt::print("{}", bench::to_text(run_share(target, o)));
     return 0;
   }
   const std::size_t room = raise_fd_limit() - 100;
   const std::size_t processes = o.processes ? o.processes : (o.count + room - 1) / room;
-  const auto parts =
-      processes <= 1 ? std::vector<Figures>{run_share(target, o)} : run_workers(o, processes);
-  print(combine(parts), std::max<std::size_t>(processes, 1));
+  const auto parts = processes <= 1 ? std::vector<bench::Figures>{run_share(target, o)}
+                                    : run_workers(o, processes);
+  fmt::print("loiter-hold-bench: {} {} connections, {} process(es), {:.0f} conn/s asked\n", o.count,
+             o.recheck ? "held-recheck" : "silent", std::max<std::size_t>(processes, 1), o.rate);
+  bench::print_table(parts, o.recheck);
   return 0;
 }
 
@@ -271,7 +279,11 @@ int main(int argc, char** argv) {
   app.add_option("--rate", o.rate, "connections opened per second (asked)");
   app.add_option("--source-offset", o.source_offset, "first source index")->group("");
   app.add_option("--start-ns", o.start_ns, "shared start (steady clock)")->group("");
+  app.add_flag("--recheck", o.recheck,
+               "held-recheck connections: a first request, held, a re-check, client close");
   app.add_flag("--worker", o.worker, "run one share and print its figures")->group("");
+  app.add_option("--fleet-count", o.fleet_count, "the whole fleet's count")->group("");
+  app.add_option("--fleet-rate", o.fleet_rate, "the whole fleet's rate")->group("");
   CLI11_PARSE(app, argc, argv);
   try {
     return loiter::clients::run(o);

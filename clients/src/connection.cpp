@@ -5,15 +5,13 @@
 
 #include <algorithm>
 #include <array>
-#include <boost/asio/deferred.hpp>
-#include <boost/asio/experimental/parallel_group.hpp>
 #include <boost/asio/write.hpp>
 #include <span>
 
+#include "deadlines.hpp"
+
 namespace loiter::clients {
 
-using asio::experimental::make_parallel_group;
-using asio::experimental::wait_for_one;
 using boost::system::error_code;
 
 namespace {
@@ -56,28 +54,36 @@ error_code prepare(Socket& socket, const ConnectPlan& plan) {
   return ec;
 }
 
+// Waits on a timer of its own (its frame is gone once the time came): a held connection
+// owns no timer. Deadlines of waits for the server go through the deadline queue.
+awaitable<void> wait_until(Clock::time_point at) {
+  if (at <= Clock::now()) co_return;  // a late start goes at once: no timer round trip
+  Timer timer(co_await asio::this_coro::executor);
+  timer.expires_at(at);
+  co_await timer.async_wait(as_values);
+}
+
 }  // namespace
 
 Connection::Connection(Executor executor, ConnectionRecord& record, std::string_view kind,
                        Duration hold_after_close)
-    : socket_(executor), timer_(executor), record_(record), hold_after_close_(hold_after_close) {
+    : socket_(executor), record_(record), hold_after_close_(hold_after_close) {
   record_.kind = kind;
 }
 
 Duration Connection::since_connect() const { return Clock::now() - record_.connected(); }
 
 awaitable<bool> Connection::connect(const ConnectPlan& plan) {
-  timer_.expires_at(plan.start);
-  co_await timer_.async_wait(as_values);
+  co_await wait_until(plan.start);
   record_.connect_start = Clock::now();
   error_code ec = prepare(socket_, plan);
   if (!ec) {
-    timer_.expires_at(record_.connect_start + plan.timeout);
-    auto [order, connect_ec, timer_ec] =
-        co_await make_parallel_group(socket_.async_connect(plan.target, asio::deferred),
-                                     timer_.async_wait(asio::deferred))
-            .async_wait(wait_for_one(), use_awaitable);
-    ec = order[0] == 0 ? connect_ec : error_code(asio::error::timed_out);
+    // The io_context's deadline queue cancels the connect at the timeout: no timer, parallel
+    // group or cancellation slots of its own while thousands of connects are in flight.
+    const Deadline deadline(socket_, record_.connect_start + plan.timeout);
+    const auto [connect_ec] = co_await socket_.async_connect(plan.target, as_values);
+    ec = connect_ec == asio::error::operation_aborted ? error_code(asio::error::timed_out)
+                                                      : connect_ec;
   }
   record_.connect_took = Clock::now() - record_.connect_start;
   if (ec) {
@@ -93,27 +99,28 @@ awaitable<bool> Connection::connect(const ConnectPlan& plan) {
 awaitable<bool> Connection::send(std::string_view bytes, Clock::time_point until,
                                  bool completes_request) {
   const Duration at = since_connect();
-  timer_.expires_at(until);
-  auto [order, ec, n, timer_ec] =
-      co_await make_parallel_group(
-          asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()), asio::deferred),
-          timer_.async_wait(asio::deferred))
-          .async_wait(wait_for_one(), use_awaitable);
+  error_code ec;
+  std::size_t n = 0;
+  {
+    const Deadline deadline(socket_, until);  // cancels the write at `until`
+    const auto [write_ec, written] =
+        co_await asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()), as_values);
+    ec = write_ec;
+    n = written;
+  }
   record_.sends.push_back({.at = at, .bytes = n});
-  const bool sent = order[0] == 0 && !ec;
+  const bool sent = !ec;
   if (sent && completes_request) ++record_.requests;
   co_return sent;
 }
 
-// Completes when the socket is readable (data, EOF or an error) or at `until`, whichever
-// comes first; the other wait is cancelled. Both are reported as values, so neither can be
-// mistaken for the other; order[0] == 0 means readable. Not a coroutine itself: a held
-// connection keeps one frame fewer.
-auto Connection::wait_readable(Clock::time_point until) {
-  timer_.expires_at(until);
-  return make_parallel_group(socket_.async_wait(Socket::wait_read, asio::deferred),
-                             timer_.async_wait(asio::deferred))
-      .async_wait(wait_for_one(), use_awaitable);
+// Completes when the socket is readable (data, EOF or an error): true; or at `until`,
+// when the io_context's one deadline queue cancels the wait: false. Only a held
+// connection's own frame and its one wait operation stay allocated while it waits.
+awaitable<bool> Connection::wait_readable(Clock::time_point until) {
+  const Deadline deadline(socket_, until);
+  const auto [ec] = co_await socket_.async_wait(Socket::wait_read, as_values);
+  co_return ec != asio::error::operation_aborted;
 }
 
 // Reads what has arrived, up to max_bytes, without waiting: would_block once drained, eof,
@@ -145,8 +152,13 @@ awaitable<Wait> Connection::observe(Clock::time_point until, std::size_t respons
   for (;;) {
     if (!is_open()) co_return Wait::ended;
     if (all_whole()) co_return Wait::done;
-    const auto [order, read_ec, timer_ec] = co_await wait_readable(until);
-    const bool readable = order[0] == 0;
+    // Inline, not wait_readable(): a held connection keeps one coroutine frame fewer.
+    bool readable = false;
+    if (Clock::now() < until) {  // once past, only what has arrived is read: bounded
+      const Deadline deadline(socket_, until);
+      const auto [ec] = co_await socket_.async_wait(Socket::wait_read, as_values);
+      readable = ec != asio::error::operation_aborted;
+    }
     // Read even when the time came first: an EOF or RST that arrived with it counts.
     if (const auto ec = read_available(kReadBurst); ec && ec != asio::error::would_block) {
       co_await server_ended(ec);
@@ -171,10 +183,7 @@ awaitable<bool> Connection::read_at_most(std::size_t max_bytes, Clock::time_poin
   co_return true;
 }
 
-awaitable<void> Connection::pause_until(Clock::time_point until) {
-  timer_.expires_at(until);
-  co_await timer_.async_wait(as_values);
-}
+awaitable<void> Connection::pause_until(Clock::time_point until) { co_await wait_until(until); }
 
 awaitable<void> Connection::server_ended(const error_code& ec) {
   const bool eof = ec == asio::error::eof;
@@ -183,8 +192,7 @@ awaitable<void> Connection::server_ended(const error_code& ec) {
   record_.ended_at = since_connect();
   if (!eof) record_.error = ec.message();
   if (eof && hold_after_close_ > Duration::zero()) {
-    timer_.expires_after(hold_after_close_);  // bounded: the server's FIN_WAIT2 stays visible
-    co_await timer_.async_wait(as_values);
+    co_await wait_until(Clock::now() + hold_after_close_);  // the server's FIN_WAIT2 stays visible
   }
   close_socket();
 }

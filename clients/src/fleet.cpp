@@ -12,21 +12,39 @@ Duration scaled(Duration interval, double factor) {
       static_cast<double>(interval.count()) * factor));
 }
 
+// Bugs of the harness itself, not server behaviour: they surface from io_context::run().
+void rethrow(const std::exception_ptr& e) {
+  if (e) std::rethrow_exception(e);
+}
+
+// Spawns each connection shortly before its place on the timeline (the connection waits
+// for its exact start itself), not all up front: a connection that has not started yet
+// owns no frame, timer or operation, so the fleet's memory is what its started
+// connections hold. Wakes at most once per kLead; bounded by `count`.
+awaitable<void> pace(std::size_t count, Pacing pacing, ConnectionBody body,
+                     std::vector<ConnectionRecord>& out) {
+  constexpr Duration kLead = std::chrono::milliseconds(1);
+  const auto executor = co_await asio::this_coro::executor;
+  Timer timer(executor);
+  const Duration interval =
+      std::chrono::duration_cast<Duration>(std::chrono::duration<double>(1.0 / pacing.per_second));
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto at = pacing.start + scaled(interval, static_cast<double>(i));
+    if (at - kLead > Clock::now()) {
+      timer.expires_at(at - kLead);
+      co_await timer.async_wait(as_values);
+    }
+    asio::co_spawn(executor, body(Slot{.index = i, .start = at, .record = out[i]}), rethrow);
+  }
+}
+
 }  // namespace
 
 void spawn_fleet(asio::io_context& io, std::size_t count, Pacing pacing, const ConnectionBody& body,
                  std::vector<ConnectionRecord>& out) {
   out.clear();
   out.resize(count);
-  const Duration interval =
-      std::chrono::duration_cast<Duration>(std::chrono::duration<double>(1.0 / pacing.per_second));
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto at = pacing.start + scaled(interval, static_cast<double>(i));
-    asio::co_spawn(io, body(Slot{.index = i, .start = at, .record = out[i]}),
-                   [](const std::exception_ptr& e) {
-                     if (e) std::rethrow_exception(e);  // a harness bug, not server behaviour
-                   });
-  }
+  asio::co_spawn(io, pace(count, pacing, body, out), rethrow);
 }
 
 Clock::time_point Schedule::at(std::size_t step) const {

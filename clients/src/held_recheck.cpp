@@ -21,7 +21,7 @@ awaitable<bool> ask(Connection& connection, std::string_view head, std::size_t r
 // Holds the connection, reading, until `at`. False if the server ended it meanwhile.
 awaitable<bool> hold(Connection& connection, Clock::time_point at, Clock::time_point until) {
   const Wait wait = co_await connection.read_until(std::min(at, until));
-  co_return wait == Wait::deadline && at <= until;
+  co_return wait == Wait::deadline&& at <= until;
 }
 
 }  // namespace
@@ -29,7 +29,7 @@ awaitable<bool> hold(Connection& connection, Clock::time_point at, Clock::time_p
 awaitable<void> held_recheck_connection(Shared<HeldRecheckOptions> options, Slot slot) {
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kHeldRecheck);
-  const bool connected = co_await connection.connect(plan_for(*options, slot));
+  const bool connected = co_await connect_at_slot(connection, *options, slot);
   if (!connected) co_return;
   const auto until = connection.connected() + options->patience;
   const auto head = request_head({.path = options->path, .host = options->host});

@@ -4,7 +4,9 @@ namespace loiter::clients {
 
 awaitable<void> silent_connection(Shared<SilentOptions> options, Slot slot) {
   auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kSilent);
-  if (!co_await connection.connect(plan_for(*options, slot))) co_return;
+  // The awaited value goes into a local first: g++ 12 miscompiles co_await in a condition.
+  const bool connected = co_await connect_at_slot(connection, *options, slot);
+  if (!connected) co_return;
   co_await connection.observe_until_closed(connection.connected() + options->patience);
 }
 

@@ -80,14 +80,13 @@ class Connection {
 
  private:
   awaitable<Wait> observe(Clock::time_point until, std::size_t responses, bool end_open);
-  auto wait_readable(Clock::time_point until);
+  awaitable<bool> wait_readable(Clock::time_point until);
   boost::system::error_code read_available(std::size_t max_bytes);
   awaitable<void> server_ended(const boost::system::error_code& ec);
   void end(Ending ending, const boost::system::error_code& ec);
   void close_socket();
 
   Socket socket_;
-  Timer timer_;
   ConnectionRecord& record_;
   ResponseReader reader_;
   Duration hold_after_close_;

@@ -1,6 +1,7 @@
 // Many connections of one behaviour, opened at a steady rate on one io_context.
 // Connection i starts at `start + i / per_second` on an absolute timeline, so opening is
-// paced evenly, not fired in bursts. Each connection writes its record into `out[i]` as it
+// paced evenly, not fired in bursts; it is spawned just before its start, so connections
+// not yet started cost nothing. Each connection writes its record into `out[i]` as it
 // goes (so a caller may look at them while io runs); io_context::run() returns once every
 // connection has ended (each is bounded by its own patience). `out` must not be resized
 // while the fleet runs.

@@ -25,6 +25,14 @@ ConnectPlan plan_for(const Options& options, const Slot& slot, int receive_buffe
           .receive_buffer = receive_buffer};
 }
 
+// Connects `connection` at its slot. A coroutine of its own, so the plan lives in this
+// short-lived frame, not in the (long-lived) frame of the connection's behaviour.
+template <typename Options>
+awaitable<bool> connect_at_slot(Connection& connection, const Options& options, const Slot& slot) {
+  const bool connected = co_await connection.connect(plan_for(options, slot));
+  co_return connected;
+}
+
 template <typename Options>
 Connection connection_for(Executor executor, const Options& options, const Slot& slot,
                           std::string_view kind) {
