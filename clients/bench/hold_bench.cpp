@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "hold_figures.hpp"
+#include "process_cpu.hpp"
 #include "loiter/clients/held_recheck.hpp"
 #include "loiter/clients/silent.hpp"
 #include "loiter/clients/targets.hpp"
@@ -68,14 +69,7 @@ long vm_rss_kib() {
 // holes the opening left in the heap (which VmRSS still counts).
 long long heap_in_use_b() { return static_cast<long long>(::mallinfo2().uordblks); }
 
-double cpu_seconds() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
+using bench::cpu_seconds;
 
 long long ns(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "process_cpu.hpp"
 #include "loiter/clients/load.hpp"
 #include "loiter/clients/targets.hpp"
 
@@ -39,14 +40,7 @@ struct Figures {
   double elapsed_s = 0;
 };
 
-double cpu_seconds() {
-  rusage usage{};
-  ::getrusage(RUSAGE_SELF, &usage);
-  const auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
-  };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
+using bench::cpu_seconds;
 
 double us(Duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
 
