@@ -34,6 +34,18 @@ std::vector<std::string> endings_for(fixtures::OnTimeout promise) {
   return {"close"};
 }
 
+std::vector<std::string> endings_for_trickle(fixtures::OnTimeout promise) {
+  auto endings = endings_for(promise);
+  if (promise == fixtures::OnTimeout::respond_408) endings.emplace_back("408+reset");
+  endings.emplace_back("reset");
+  return endings;
+}
+
+Expectations allow_trickle_races(Expectations expected, fixtures::OnTimeout promise) {
+  expected.closure->endings = endings_for_trickle(promise);
+  return expected;
+}
+
 Expectations closure(Since since, Duration deadline, std::vector<std::string> endings,
                      const Timing& timing, const ScenarioParameters& parameters) {
   return {.connections = parameters.count,

@@ -25,6 +25,14 @@ Need first_unmet(std::initializer_list<Need> needs);
 // The ending labels a declared promise allows: "408+close" for 408, "close" for a plain close.
 std::vector<std::string> endings_for(fixtures::OnTimeout promise);
 
+// For a trickling client: a byte the client sent just before the server's close is unread
+// when the server closes, so the kernel sends RST instead of FIN (and an RST discards a 408
+// the client had not read yet). A reset inside the window is the same close, seen so.
+std::vector<std::string> endings_for_trickle(fixtures::OnTimeout promise);
+
+// Adds the trickle endings to expectations built by closure().
+Expectations allow_trickle_races(Expectations expected, fixtures::OnTimeout promise);
+
 // The server must close each connection `deadline` after `since`.
 Expectations closure(Since since, Duration deadline, std::vector<std::string> endings,
                      const Timing& timing, const ScenarioParameters& parameters);

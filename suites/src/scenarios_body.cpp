@@ -51,7 +51,11 @@ Scenario body_trickle() {
             }
             return std::nullopt;
           },
-          .expect = expect_body_timeout,
+          .expect =
+              [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+                return allow_trickle_races(expect_body_timeout(t, timing, p),
+                                           *t.promises.on_body_timeout);
+              },
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c,
                  DriveOutput& out) {
