@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <iostream>
+#include <mutex>
 
 namespace loiter::cli {
 
@@ -39,11 +41,13 @@ void Progress::start(std::string_view scenario, std::string_view target,
     return;
   }
   ticker_ = std::jthread([this](const std::stop_token& stop) {
+    // Redraws once a second; the wait ends at once when done() requests the stop.
+    std::mutex mutex;
+    std::condition_variable_any never_notified;
+    std::unique_lock lock(mutex);
     while (!stop.stop_requested()) {
       std::cerr << "\r\x1b[K" << line() << std::flush;
-      for (int i = 0; i < 10 && !stop.stop_requested(); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
+      never_notified.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; });
     }
   });
 }

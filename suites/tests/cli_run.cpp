@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <poll.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,16 +56,16 @@ Child::~Child() {
 void Child::signal(int number) const { ::kill(pid_, number); }
 
 std::optional<int> Child::wait(double timeout_s) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  while (std::chrono::steady_clock::now() < until) {
-    int status = 0;
-    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-      reaped_ = true;
-      return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return std::nullopt;
+  // A pidfd is readable once the child has exited: wait for that event, bounded.
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+  if (pidfd < 0) throw std::runtime_error("pidfd_open failed for the child");
+  pollfd exited{.fd = pidfd, .events = POLLIN, .revents = 0};
+  const int ready = ::poll(&exited, 1, static_cast<int>(timeout_s * 1000));
+  ::close(pidfd);
+  int status = 0;
+  if (ready != 1 || ::waitpid(pid_, &status, 0) != pid_) return std::nullopt;
+  reaped_ = true;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 }
 
 int run(const std::vector<std::string>& argv, const fs::path& output, double timeout_s) {
@@ -78,6 +80,15 @@ std::string read_text(const fs::path& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+bool output_shows(const fs::path& path, std::string_view text, std::chrono::milliseconds timeout) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  while (read_text(path).find(text) == std::string::npos) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // polling a file, bounded
+  }
+  return true;
 }
 
 fs::path only_run_directory(const fs::path& root) {

@@ -6,7 +6,9 @@
 
 #include <filesystem>
 #include <optional>
+#include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace loiter::suites::testing {
@@ -47,6 +49,10 @@ int run(const std::vector<std::string>& argv, const std::filesystem::path& outpu
         double timeout_s = 120);
 
 std::string read_text(const std::filesystem::path& path);
+
+// Waits until the file a child writes contains `text`, at most `timeout`; false if not.
+bool output_shows(const std::filesystem::path& path, std::string_view text,
+                  std::chrono::milliseconds timeout);
 
 // The one run directory under `root`; throws unless there is exactly one.
 std::filesystem::path only_run_directory(const std::filesystem::path& root);

@@ -125,7 +125,8 @@ TEST(Cli, DriveStopsCleanlyOnCtrlC) {
   const auto held = fixtures::wait_until(
       sut.probe(), [&](const auto& s) { return s.fds >= baseline.sample.fds + 20; }, 0ms, 5s);
   ASSERT_TRUE(held.met) << "the server never held the 20 connections";
-  std::this_thread::sleep_for(1s);  // at least one live line
+  ASSERT_TRUE(output_shows(tmp.path() / "out", "opened 20  waiting 20", 5s))
+      << "no live line within 5 s:\n" << read_text(tmp.path() / "out");
   drive.signal(SIGINT);
   EXPECT_EQ(drive.wait(20), 130) << read_text(tmp.path() / "out");
   const auto out = read_text(tmp.path() / "out");
