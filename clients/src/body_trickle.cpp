@@ -24,7 +24,7 @@ awaitable<void> body_trickle_connection(Shared<BodyTrickleOptions> options, Slot
         connection, schedule, length, [length](std::size_t k) { return body_byte(length, k); },
         until, /*completes_request=*/true);
   }
-  co_await connection.observe_until_closed(until);
+  Connection::hold_until_closed(std::move(connection), until);
 }
 
 void spawn_body_trickle(asio::io_context& io, const BodyTrickleOptions& options,

@@ -23,9 +23,6 @@ std::span<char> scratch() {
   return buffer;
 }
 
-// Bytes read in one turn before the client waits again, so a flood cannot starve others.
-constexpr std::size_t kReadBurst = 1024 * 1024;
-
 error_code bind_source(Socket& socket, const asio::ip::address& source) {
   error_code ec;
   if (source.is_v4()) {
@@ -67,31 +64,31 @@ awaitable<void> wait_until(Clock::time_point at) {
 
 Connection::Connection(Executor executor, ConnectionRecord& record, std::string_view kind,
                        Duration hold_after_close)
-    : socket_(executor), record_(record), hold_after_close_(hold_after_close) {
-  record_.kind = kind;
+    : socket_(executor), record_(&record), hold_after_close_(hold_after_close) {
+  record_->kind = kind;
 }
 
-Duration Connection::since_connect() const { return Clock::now() - record_.connected(); }
+Duration Connection::since_connect() const { return Clock::now() - record_->connected(); }
 
 awaitable<bool> Connection::connect(const ConnectPlan& plan) {
   co_await wait_until(plan.start);
-  record_.connect_start = Clock::now();
+  record_->connect_start = Clock::now();
   error_code ec = prepare(socket_, plan);
   if (!ec) {
     // The io_context's deadline queue cancels the connect at the timeout: no timer, parallel
     // group or cancellation slots of its own while thousands of connects are in flight.
-    const Deadline deadline(socket_, record_.connect_start + plan.timeout);
+    const Deadline deadline(socket_, record_->connect_start + plan.timeout);
     const auto [connect_ec] = co_await socket_.async_connect(plan.target, as_values);
     ec = connect_ec == asio::error::operation_aborted ? error_code(asio::error::timed_out)
                                                       : connect_ec;
   }
-  record_.connect_took = Clock::now() - record_.connect_start;
+  record_->connect_took = Clock::now() - record_->connect_start;
   if (ec) {
     end(Ending::connect_failed, ec);
     co_return false;
   }
   const auto local = socket_.local_endpoint(ec);
-  record_.source = fmt::format("{}:{}", local.address().to_string(), local.port());
+  record_->source = fmt::format("{}:{}", local.address().to_string(), local.port());
   socket_.non_blocking(true, ec);
   co_return true;
 }
@@ -108,9 +105,9 @@ awaitable<bool> Connection::send(std::string_view bytes, Clock::time_point until
     ec = write_ec;
     n = written;
   }
-  record_.sends.push_back({.at = at, .bytes = n});
+  record_->sends.push_back({.at = at, .bytes = n});
   const bool sent = !ec;
-  if (sent && completes_request) ++record_.requests;
+  if (sent && completes_request) ++record_->requests;
   co_return sent;
 }
 
@@ -134,9 +131,9 @@ error_code Connection::read_available(std::size_t max_bytes) {
     const std::size_t n = socket_.read_some(asio::buffer(buffer.data(), want), ec);
     if (n > 0) {
       const Duration at = since_connect();
-      if (!record_.first_byte) record_.first_byte = at;
-      record_.bytes_received += n;
-      reader_.feed({buffer.data(), n}, at, record_.responses);
+      if (!record_->first_byte) record_->first_byte = at;
+      record_->bytes_received += n;
+      reader_.feed({buffer.data(), n}, at, record_->responses);
       total += n;
     }
     if (ec) return ec;
@@ -146,7 +143,7 @@ error_code Connection::read_available(std::size_t max_bytes) {
 
 awaitable<Wait> Connection::observe(Clock::time_point until, std::size_t responses, bool end_open) {
   const auto all_whole = [&] {
-    return responses != kAnyResponses && complete_responses(record_) >= responses;
+    return responses != kAnyResponses && complete_responses(*record_) >= responses;
   };
   // Each turn reads what arrived, or ends: bounded by `until` and by what the server sends.
   for (;;) {
@@ -175,7 +172,7 @@ awaitable<bool> Connection::read_at_most(std::size_t max_bytes, Clock::time_poin
   if (!is_open()) co_return false;
   co_await wait_readable(until);  // readable or not: read what is there
   const auto ec = read_available(max_bytes);
-  record_.progress.push_back({.at = since_connect(), .bytes = record_.bytes_received});
+  record_->progress.push_back({.at = since_connect(), .bytes = record_->bytes_received});
   if (ec && ec != asio::error::would_block) {
     co_await server_ended(ec);
     co_return false;
@@ -186,15 +183,24 @@ awaitable<bool> Connection::read_at_most(std::size_t max_bytes, Clock::time_poin
 awaitable<void> Connection::pause_until(Clock::time_point until) { co_await wait_until(until); }
 
 awaitable<void> Connection::server_ended(const error_code& ec) {
-  const bool eof = ec == asio::error::eof;
-  if (eof) reader_.feed_eof(since_connect(), record_.responses);
-  record_.ending = eof ? Ending::close : Ending::reset;
-  record_.ended_at = since_connect();
-  if (!eof) record_.error = ec.message();
-  if (eof && hold_after_close_ > Duration::zero()) {
+  if (note_server_end(ec)) {
     co_await wait_until(Clock::now() + hold_after_close_);  // the server's FIN_WAIT2 stays visible
   }
   close_socket();
+}
+
+bool Connection::note_server_end(const error_code& ec) {
+  const bool eof = ec == asio::error::eof;
+  if (eof) reader_.feed_eof(since_connect(), record_->responses);
+  record_->ending = eof ? Ending::close : Ending::reset;
+  record_->ended_at = since_connect();
+  if (!eof) record_->error = ec.message();
+  return eof && hold_after_close_ > Duration::zero();
+}
+
+awaitable<void> Connection::linger(Connection connection) {
+  co_await wait_until(Clock::now() + connection.hold_after_close_);
+  connection.close_socket();
 }
 
 void Connection::abort() {
@@ -210,16 +216,16 @@ void Connection::close_first() {
 }
 
 void Connection::end(Ending ending, const error_code& ec) {
-  record_.ending = ending;
-  record_.ended_at = ending == Ending::connect_failed ? Duration{} : since_connect();
-  if (ec && ec != asio::error::eof) record_.error = ec.message();
+  record_->ending = ending;
+  record_->ended_at = ending == Ending::connect_failed ? Duration{} : since_connect();
+  if (ec && ec != asio::error::eof) record_->error = ec.message();
   close_socket();
 }
 
 void Connection::close_socket() {
   error_code ignored;
   socket_.close(ignored);
-  if (record_.ending != Ending::connect_failed) record_.client_closed = since_connect();
+  if (record_->ending != Ending::connect_failed) record_->client_closed = since_connect();
 }
 
 }  // namespace loiter::clients

@@ -1,6 +1,7 @@
 #include "loiter/clients/fleet.hpp"
 
 #include <cmath>
+#include <boost/asio/post.hpp>
 #include <exception>
 
 namespace loiter::clients {
@@ -33,6 +34,11 @@ awaitable<void> pace(std::size_t count, Pacing pacing, ConnectionBody body,
     if (at - kLead > Clock::now()) {
       timer.expires_at(at - kLead);
       co_await timer.async_wait(as_values);
+    } else if (i > 0) {
+      // Behind the timeline (asked to open faster than this thread can): let the
+      // connections already spawned reach their connect and hold before spawning more, so
+      // the frames of a backlog do not pile up (their holes would stay in the heap).
+      co_await asio::post(executor, use_awaitable);
     }
     asio::co_spawn(executor, body(Slot{.index = i, .start = at, .record = out[i]}), rethrow);
   }

@@ -24,7 +24,7 @@ awaitable<void> header_trickle_connection(Shared<HeaderTrickleOptions> options, 
           /*completes_request=*/false);
     }
   }
-  co_await connection.observe_until_closed(until);
+  Connection::hold_until_closed(std::move(connection), until);
 }
 
 void spawn_header_trickle(asio::io_context& io, const HeaderTrickleOptions& options,

@@ -38,7 +38,7 @@ awaitable<void> held_recheck_connection(Shared<HeldRecheckOptions> options, Slot
   if (going) going = co_await ask(connection, head, 2, until);
   if (going) going = co_await hold(connection, options->release_at, until);
   if (going) connection.close_first();
-  co_await connection.observe_until_closed(until);  // records a server ending, if any came
+  Connection::hold_until_closed(std::move(connection), until);  // records a server ending, if any came
 }
 
 void spawn_held_recheck(asio::io_context& io, const HeldRecheckOptions& options,

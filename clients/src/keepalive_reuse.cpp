@@ -12,7 +12,7 @@ awaitable<void> keepalive_reuse_connection(Shared<KeepaliveReuseOptions> options
   const auto until = connection.connected() + options->patience;
   const auto head = request_head({.path = options->path, .host = options->host});
   co_await exchange_requests(connection, head, options->requests, options->reuse_after, until);
-  co_await connection.observe_until_closed(until);
+  Connection::hold_until_closed(std::move(connection), until);
 }
 
 void spawn_keepalive_reuse(asio::io_context& io, const KeepaliveReuseOptions& options,

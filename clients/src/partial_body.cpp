@@ -20,7 +20,7 @@ awaitable<void> partial_body_connection(Shared<PartialBodyOptions> options, Slot
     const auto bytes = request_head(shape) + request_body(length, sent);
     co_await connection.send(bytes, until);
   }
-  co_await connection.observe_until_closed(until);
+  Connection::hold_until_closed(std::move(connection), until);
 }
 
 void spawn_partial_body(asio::io_context& io, const PartialBodyOptions& options,

@@ -12,7 +12,7 @@ awaitable<void> partial_header_connection(Shared<PartialHeaderOptions> options, 
     if (!head.empty()) co_await connection.send(head, until);
   }
   // A failed send needs nothing else: the server has ended it, and this records how.
-  co_await connection.observe_until_closed(until);
+  Connection::hold_until_closed(std::move(connection), until);
 }
 
 void spawn_partial_header(asio::io_context& io, const PartialHeaderOptions& options,

@@ -7,7 +7,9 @@ awaitable<void> silent_connection(Shared<SilentOptions> options, Slot slot) {
   // The awaited value goes into a local first: g++ 12 miscompiles co_await in a condition.
   const bool connected = co_await connect_at_slot(connection, *options, slot);
   if (!connected) co_return;
-  co_await connection.observe_until_closed(connection.connected() + options->patience);
+  const auto until = connection.connected() + options->patience;
+  // The coroutine ends here; the connection is held outside it (a fraction of the memory).
+  Connection::hold_until_closed(std::move(connection), until);
 }
 
 void spawn_silent(asio::io_context& io, const SilentOptions& options,

@@ -24,7 +24,7 @@ awaitable<void> slow_reader_connection(Shared<SlowReaderOptions> options, Slot s
       if (!co_await connection.read_at_most(options->read_size, next)) break;
     }
   }
-  co_await connection.observe_until_closed(until);
+  Connection::hold_until_closed(std::move(connection), until);
 }
 
 void spawn_slow_reader(asio::io_context& io, const SlowReaderOptions& options,

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "drive.hpp"
 #include "loiter/clients/silent.hpp"
 #include "peer.hpp"
@@ -122,6 +124,27 @@ TEST(Endings, NobodyListeningIsConnectFailed) {
   EXPECT_EQ(records.at(0).ending, Ending::connect_failed);
   EXPECT_EQ(ending_label(records.at(0)), "connect-failed");
   EXPECT_THAT(records.at(0).error, ::testing::HasSubstr("refused"));
+}
+
+// A held connection lives outside any coroutine, owned by its pending wait: destroying the
+// io_context mid-hold (a run stopped early) closes every held socket, as the server sees.
+TEST(Endings, DestroyingTheIoContextClosesHeldConnections) {
+  Peer peer({.action = PeerAction::never_close});
+  std::vector<ConnectionRecord> records;
+  {
+    asio::io_context io;
+    spawn_silent(io, SilentOptions{.target = peer.endpoint(), .count = 3, .patience = 30s},
+                 records);
+    const auto held = [&] {
+      return std::all_of(records.begin(), records.end(),
+                         [](const ConnectionRecord& r) { return !r.source.empty(); });
+    };
+    const auto give_up = Clock::now() + scaled(2s);
+    while (!held() && Clock::now() < give_up) io.run_one_for(10ms);  // bounded by give_up
+    ASSERT_TRUE(held());
+  }
+  EXPECT_TRUE(peer.wait_for_client_ends(3, scaled(2s)));
+  for (const auto& record : records) EXPECT_EQ(record.ending, Ending::open);
 }
 
 }  // namespace

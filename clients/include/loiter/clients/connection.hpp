@@ -40,6 +40,8 @@ class Connection {
   // it, so a test can see the server's FIN_WAIT2.
   Connection(Executor executor, ConnectionRecord& record, std::string_view kind,
              Duration hold_after_close = {});
+  Connection(Connection&&) noexcept = default;
+  Connection& operator=(Connection&&) noexcept = default;
 
   // Waits for plan.start, then connects from plan.source. False if it did not connect
   // within plan.timeout; the record then ends as connect_failed with the reason.
@@ -62,6 +64,13 @@ class Connection {
     return observe(until, kAnyResponses, /*end_open=*/true);
   }
 
+  // The same observation as the last step of a behaviour, without a coroutine: the
+  // connection moves into a small object owned by its one outstanding readiness wait, and
+  // the caller's coroutine frames can end at once. A held connection then costs its socket,
+  // its parser state, that wait and its deadline-queue entry, besides its record (see
+  // held.cpp). Records exactly what observe_until_closed() would.
+  static void hold_until_closed(Connection connection, Clock::time_point until);
+
   // Waits until something is readable (or `until`), then reads at most `max_bytes` of it
   // and notes the progress: for clients that read slowly on purpose. False once ended.
   awaitable<bool> read_at_most(std::size_t max_bytes, Clock::time_point until);
@@ -74,20 +83,30 @@ class Connection {
   void close_first();
 
   bool is_open() const { return socket_.is_open(); }
-  Clock::time_point connected() const { return record_.connected(); }
+  Clock::time_point connected() const { return record_->connected(); }
   Duration since_connect() const;
-  const ConnectionRecord& record() const { return record_; }
+  const ConnectionRecord& record() const { return *record_; }
 
  private:
+  friend class HeldConnection;  // hold_until_closed()'s state, in held.cpp
+
+  // Bytes read in one turn before the client waits again, so a flood cannot starve others.
+  static constexpr std::size_t kReadBurst = 1024 * 1024;
+
   awaitable<Wait> observe(Clock::time_point until, std::size_t responses, bool end_open);
   awaitable<bool> wait_readable(Clock::time_point until);
   boost::system::error_code read_available(std::size_t max_bytes);
   awaitable<void> server_ended(const boost::system::error_code& ec);
+  // Records the server's ending; true if the socket is to stay open for hold_after_close.
+  bool note_server_end(const boost::system::error_code& ec);
+  // Keeps the socket open for hold_after_close, then closes it (the server's FIN_WAIT2
+  // stays visible meanwhile).
+  static awaitable<void> linger(Connection connection);
   void end(Ending ending, const boost::system::error_code& ec);
   void close_socket();
 
   Socket socket_;
-  ConnectionRecord& record_;
+  ConnectionRecord* record_;  // never null; a pointer so the connection can move
   ResponseReader reader_;
   Duration hold_after_close_;
 };
