@@ -86,10 +86,10 @@ void count_records(const std::vector<ConnectionRecord>& records, bool recheck, F
 
 std::string to_text(const Figures& f) {
   std::string text =
-      fmt::format("figures {} {} {} {} {} {} {} {} {} {} {} {} {} {:.6f} {:.6f}\n", f.count,
+      fmt::format("figures {} {} {} {} {} {} {} {} {} {} {} {} {} {:.6f} {:.6f} {} {}\n", f.count,
                   f.connected, f.first_ok, f.recheck_ok, f.held, f.server_close, f.reset, f.timeout,
                   f.first_start_ns, f.last_connected_ns, f.rss_base_kib, f.rss_held_kib,
-                  f.rss_recheck_kib, f.cpu_hold_s, f.hold_s);
+                  f.rss_recheck_kib, f.cpu_hold_s, f.hold_s, f.heap_base_b, f.heap_held_b);
   for (const auto& [error, n] : f.connect_errors) text += fmt::format("connect {} {}\n", n, error);
   for (const auto& [error, n] : f.reset_errors) text += fmt::format("reset {} {}\n", n, error);
   return text;

@@ -8,7 +8,8 @@
 // The steps are observe()'s, for end_open and any number of responses: wait until the
 // socket is readable or `until`; read what arrived (even when the time came first, so an
 // EOF or RST that arrived with it counts); the server's ending is recorded; readable
-// without an ending waits again; the time come ends the connection as `open`.
+// without an ending waits again; the time come ends the connection as `open`, or, with a
+// continuation, hands it on.
 #include <memory>
 #include <optional>
 
@@ -19,8 +20,9 @@ namespace loiter::clients {
 
 class HeldConnection {
  public:
-  HeldConnection(Connection connection, Clock::time_point until)
-      : connection_(std::move(connection)), until_(until) {}
+  HeldConnection(Connection connection, Clock::time_point until,
+                 Connection::Continuation then = {})
+      : connection_(std::move(connection)), until_(until), then_(std::move(then)) {}
 
   static void wait(std::unique_ptr<HeldConnection> self);
 
@@ -29,6 +31,7 @@ class HeldConnection {
 
   Connection connection_;
   Clock::time_point until_;
+  Connection::Continuation then_;     // empty: the time come ends it as `open`
   std::optional<Deadline> deadline_;  // while the wait is outstanding
 };
 
@@ -65,11 +68,20 @@ void HeldConnection::woke(std::unique_ptr<HeldConnection> self, bool readable) {
     wait(std::move(self));
     return;
   }
+  if (self->then_) {
+    const auto then = std::move(self->then_);
+    then(std::move(connection));
+    return;
+  }
   connection.end(Ending::open, {});
 }
 
 void Connection::hold_until_closed(Connection connection, Clock::time_point until) {
   HeldConnection::wait(std::make_unique<HeldConnection>(std::move(connection), until));
+}
+
+void Connection::hold_until(Connection connection, Clock::time_point at, Continuation then) {
+  HeldConnection::wait(std::make_unique<HeldConnection>(std::move(connection), at, std::move(then)));
 }
 
 }  // namespace loiter::clients

@@ -1,6 +1,6 @@
 #include "loiter/clients/held_recheck.hpp"
 
-#include <algorithm>
+#include <exception>
 
 #include "loiter/clients/requests.hpp"
 
@@ -18,27 +18,55 @@ awaitable<bool> ask(Connection& connection, std::string_view head, std::size_t r
   co_return wait == Wait::done;
 }
 
-// Holds the connection, reading, until `at`. False if the server ended it meanwhile.
-awaitable<bool> hold(Connection& connection, Clock::time_point at, Clock::time_point until) {
-  const Wait wait = co_await connection.read_until(std::min(at, until));
-  co_return wait == Wait::deadline&& at <= until;
+void rethrow(const std::exception_ptr& e) {
+  if (e) std::rethrow_exception(e);
+}
+
+// Holds the connection, reading, until `at`, outside any coroutine, then `next`; when `at`
+// lies past `until`, holds it to the end of its patience instead.
+void hold_then(Connection connection, Clock::time_point at, Clock::time_point until,
+               Connection::Continuation next) {
+  if (at > until) {
+    Connection::hold_until_closed(std::move(connection), until);
+    return;
+  }
+  Connection::hold_until(std::move(connection), at, std::move(next));
+}
+
+// The re-check, on a connection still open at recheck_at; then the hold until release_at,
+// where the client closes it itself.
+awaitable<void> recheck(Shared<HeldRecheckOptions> options, Connection connection,
+                        Clock::time_point until) {
+  const auto head = request_head({.path = options->path, .host = options->host});
+  const bool answered = co_await ask(connection, head, 2, until);
+  if (!answered) {
+    Connection::hold_until_closed(std::move(connection), until);  // records a server ending
+    co_return;
+  }
+  hold_then(std::move(connection), options->release_at, until,
+            [](Connection held) { held.close_first(); });
 }
 
 }  // namespace
 
+// Between its steps the connection is held outside coroutine frames (Connection::hold_until),
+// so the long waits cost the connection and its record, not two frames.
 awaitable<void> held_recheck_connection(Shared<HeldRecheckOptions> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kHeldRecheck);
+  const auto executor = co_await asio::this_coro::executor;
+  auto connection = connection_for(executor, *options, slot, kHeldRecheck);
   const bool connected = co_await connect_at_slot(connection, *options, slot);
   if (!connected) co_return;
   const auto until = connection.connected() + options->patience;
   const auto head = request_head({.path = options->path, .host = options->host});
-  bool going = co_await ask(connection, head, 1, until);
-  if (going) going = co_await hold(connection, options->recheck_at, until);
-  if (going) going = co_await ask(connection, head, 2, until);
-  if (going) going = co_await hold(connection, options->release_at, until);
-  if (going) connection.close_first();
-  Connection::hold_until_closed(std::move(connection), until);  // records a server ending, if any came
+  const bool answered = co_await ask(connection, head, 1, until);
+  if (!answered) {
+    Connection::hold_until_closed(std::move(connection), until);  // records a server ending
+    co_return;
+  }
+  hold_then(std::move(connection), options->recheck_at, until,
+            [options, until, executor](Connection held) {
+              asio::co_spawn(executor, recheck(options, std::move(held), until), rethrow);
+            });
 }
 
 void spawn_held_recheck(asio::io_context& io, const HeldRecheckOptions& options,

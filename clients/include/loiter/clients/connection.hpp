@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <string_view>
 
@@ -70,6 +71,12 @@ class Connection {
   // its parser state, that wait and its deadline-queue entry, besides its record (see
   // held.cpp). Records exactly what observe_until_closed() would.
   static void hold_until_closed(Connection connection, Clock::time_point until);
+
+  // Holds it the same way until `at`, then hands it to `then` (called from the io_context,
+  // with the connection still open), unless the server ended it first, which is recorded.
+  // For a long wait in the middle of a behaviour: `then` may spawn the next steps.
+  using Continuation = std::function<void(Connection)>;
+  static void hold_until(Connection connection, Clock::time_point at, Continuation then);
 
   // Waits until something is readable (or `until`), then reads at most `max_bytes` of it
   // and notes the progress: for clients that read slowly on purpose. False once ended.
