@@ -1,9 +1,34 @@
-// Names of endings, as reports and findings print them.
+// Names of endings, as reports and findings print them; the packed header fields.
 #include "loiter/clients/record.hpp"
 
 #include <fmt/format.h>
 
 namespace loiter::clients {
+
+void Fields::add(std::string_view name, std::string_view value) {
+  packed_.append(name).push_back('\0');
+  packed_.append(value).push_back('\0');
+}
+
+std::size_t Fields::size() const { return static_cast<std::size_t>(std::distance(begin(), end())); }
+
+Fields::Field Fields::iterator::operator*() const {
+  const auto name_end = rest_.find('\0');
+  const auto value_end = rest_.find('\0', name_end + 1);
+  return {rest_.substr(0, name_end), rest_.substr(name_end + 1, value_end - name_end - 1)};
+}
+
+Fields::iterator& Fields::iterator::operator++() {
+  const auto name_end = rest_.find('\0');
+  rest_.remove_prefix(rest_.find('\0', name_end + 1) + 1);
+  return *this;
+}
+
+Fields::iterator Fields::iterator::operator++(int) {
+  auto before = *this;
+  ++*this;
+  return before;
+}
 
 std::string_view to_string(Ending ending) {
   switch (ending) {

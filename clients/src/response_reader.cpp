@@ -44,9 +44,8 @@ Response head_of(const http::response_parser<CountingBody>& parser, Duration sta
                     .reason = std::string(message.reason()),
                     .fields = {},
                     .started = started};
-  for (const auto& field : message) {
-    response.fields.emplace_back(std::string(field.name_string()), std::string(field.value()));
-  }
+  for (const auto& field : message) response.fields.add(field.name_string(), field.value());
+  response.fields.shrink_to_fit();  // kept as long as the connection is held
   return response;
 }
 

@@ -19,12 +19,34 @@ TEST(ResponseReader, ParsesAResponseFedOneByteAtATime) {
   for (char c : kResponse) reader.feed(std::string_view(&c, 1), at += 1ms, responses);
   ASSERT_EQ(responses.size(), 1u);
   EXPECT_EQ(responses[0].status, 408u);
-  ASSERT_EQ(responses[0].fields.size(), 2u);
-  EXPECT_EQ(responses[0].fields[0].first, "Connection");
-  EXPECT_EQ(responses[0].fields[0].second, "close");
+  using Field = Fields::Field;
+  EXPECT_EQ(responses[0].fields.size(), 2u);
+  EXPECT_EQ(responses[0].fields.list(),
+            (std::vector<Field>{{"Connection", "close"}, {"Content-Length", "2"}}));
   EXPECT_EQ(responses[0].started, 1ms);
   EXPECT_EQ(responses[0].complete, at);
   EXPECT_EQ(responses[0].body_bytes, 2u);
+}
+
+// Fields are packed into one string; an empty value and repeated names survive in order.
+TEST(ResponseReader, KeepsEveryFieldInOrderIncludingEmptyValues) {
+  ResponseReader reader;
+  std::vector<Response> responses;
+  reader.feed(
+      "HTTP/1.1 200 OK\r\nX-Empty:\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n"
+      "Content-Length: 0\r\n\r\n",
+      1ms, responses);
+  ASSERT_EQ(responses.size(), 1u);
+  using Field = Fields::Field;
+  EXPECT_EQ(responses[0].fields.list(),
+            (std::vector<Field>{{"X-Empty", ""},
+                                {"Set-Cookie", "a=1"},
+                                {"Set-Cookie", "b=2"},
+                                {"Content-Length", "0"}}));
+  EXPECT_EQ(responses[0].fields.size(), 4u);
+  const Fields none;
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none.begin(), none.end());
 }
 
 TEST(ResponseReader, SeparatesResponsesThatArriveTogether) {

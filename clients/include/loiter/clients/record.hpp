@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,12 +36,48 @@ struct Send {
   std::size_t bytes = 0;
 };
 
+// The header fields of one response, in arrival order, packed into one string ("name",
+// NUL, "value", NUL, …): one allocation a response instead of a vector and two strings a
+// field, since a held connection keeps its responses for as long as it is held. Beast
+// rejects a NUL in a name or value, so the separator is unambiguous.
+class Fields {
+ public:
+  using Field = std::pair<std::string_view, std::string_view>;
+
+  class iterator {
+   public:
+    using value_type = Field;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    explicit iterator(std::string_view rest) : rest_(rest) {}
+    Field operator*() const;
+    iterator& operator++();
+    iterator operator++(int);
+    bool operator==(const iterator& other) const { return rest_.data() == other.rest_.data(); }
+
+   private:
+    std::string_view rest_;  // from this field to the end
+  };
+
+  void add(std::string_view name, std::string_view value);
+  void shrink_to_fit() { packed_.shrink_to_fit(); }
+  iterator begin() const { return iterator(packed_); }
+  iterator end() const { return iterator(std::string_view(packed_).substr(packed_.size())); }
+  std::size_t size() const;
+  bool empty() const { return packed_.empty(); }
+  // All fields, for tests and reports.
+  std::vector<Field> list() const { return {begin(), end()}; }
+
+ private:
+  std::string packed_;
+};
+
 // One response as it arrived: status line and header fields parsed with Beast, and how
 // much of its body came.
 struct Response {
   unsigned status = 0;
   std::string reason;
-  std::vector<std::pair<std::string, std::string>> fields;
+  Fields fields;
   Duration started{};                // since connect: its first byte arrived
   std::optional<Duration> complete;  // since connect: its last byte arrived (set once whole)
   std::size_t body_bytes = 0;        // body bytes received (counted, not kept)
