@@ -66,8 +66,12 @@ long vm_rss_kib() {
 }
 
 // Bytes malloc has handed out and not had back: what the connections hold, without the
-// holes the opening left in the heap (which VmRSS still counts).
-long long heap_in_use_b() { return static_cast<long long>(::mallinfo2().uordblks); }
+// holes the opening left in the heap (which VmRSS still counts). Large blocks (the records'
+// vector among them) are mmapped apart from the heap: hblkhd, not uordblks, counts those.
+long long heap_in_use_b() {
+  const auto info = ::mallinfo2();
+  return static_cast<long long>(info.uordblks + info.hblkhd);
+}
 
 using bench::cpu_seconds;
 
