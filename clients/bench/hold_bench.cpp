@@ -27,10 +27,10 @@
 #include <vector>
 
 #include "hold_figures.hpp"
-#include "process_cpu.hpp"
 #include "loiter/clients/held_recheck.hpp"
 #include "loiter/clients/silent.hpp"
 #include "loiter/clients/targets.hpp"
+#include "process_cpu.hpp"
 
 namespace loiter::clients {
 namespace {

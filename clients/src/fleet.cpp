@@ -1,7 +1,7 @@
 #include "loiter/clients/fleet.hpp"
 
-#include <cmath>
 #include <boost/asio/post.hpp>
+#include <cmath>
 #include <exception>
 
 namespace loiter::clients {

@@ -20,8 +20,7 @@ namespace loiter::clients {
 
 class HeldConnection {
  public:
-  HeldConnection(Connection connection, Clock::time_point until,
-                 Connection::Continuation then = {})
+  HeldConnection(Connection connection, Clock::time_point until, Connection::Continuation then = {})
       : connection_(std::move(connection)), until_(until), then_(std::move(then)) {}
 
   static void wait(std::unique_ptr<HeldConnection> self);
@@ -81,7 +80,8 @@ void Connection::hold_until_closed(Connection connection, Clock::time_point unti
 }
 
 void Connection::hold_until(Connection connection, Clock::time_point at, Continuation then) {
-  HeldConnection::wait(std::make_unique<HeldConnection>(std::move(connection), at, std::move(then)));
+  HeldConnection::wait(
+      std::make_unique<HeldConnection>(std::move(connection), at, std::move(then)));
 }
 
 }  // namespace loiter::clients

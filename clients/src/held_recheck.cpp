@@ -22,11 +22,12 @@ void rethrow(const std::exception_ptr& e) {
   if (e) std::rethrow_exception(e);
 }
 
-// Holds the connection, reading, until `at`, outside any coroutine, then `next`; when `at`
-// lies past `until`, holds it to the end of its patience instead.
-void hold_then(Connection connection, Clock::time_point at, Clock::time_point until,
+// After a request: if it was answered, holds the connection, reading, until `at`, outside
+// any coroutine, then `next`. If it was not, or `at` lies past `until`, holds it to the end
+// of its patience instead, which records the server's ending, if any came.
+void hold_then(bool answered, Connection connection, Clock::time_point at, Clock::time_point until,
                Connection::Continuation next) {
-  if (at > until) {
+  if (!answered || at > until) {
     Connection::hold_until_closed(std::move(connection), until);
     return;
   }
@@ -39,11 +40,7 @@ awaitable<void> recheck(Shared<HeldRecheckOptions> options, Connection connectio
                         Clock::time_point until) {
   const auto head = request_head({.path = options->path, .host = options->host});
   const bool answered = co_await ask(connection, head, 2, until);
-  if (!answered) {
-    Connection::hold_until_closed(std::move(connection), until);  // records a server ending
-    co_return;
-  }
-  hold_then(std::move(connection), options->release_at, until,
+  hold_then(answered, std::move(connection), options->release_at, until,
             [](Connection held) { held.close_first(); });
 }
 
@@ -59,11 +56,7 @@ awaitable<void> held_recheck_connection(Shared<HeldRecheckOptions> options, Slot
   const auto until = connection.connected() + options->patience;
   const auto head = request_head({.path = options->path, .host = options->host});
   const bool answered = co_await ask(connection, head, 1, until);
-  if (!answered) {
-    Connection::hold_until_closed(std::move(connection), until);  // records a server ending
-    co_return;
-  }
-  hold_then(std::move(connection), options->recheck_at, until,
+  hold_then(answered, std::move(connection), options->recheck_at, until,
             [options, until, executor](Connection held) {
               asio::co_spawn(executor, recheck(options, std::move(held), until), rethrow);
             });

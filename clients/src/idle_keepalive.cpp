@@ -12,7 +12,8 @@ awaitable<void> idle_keepalive_connection(Shared<IdleKeepaliveOptions> options, 
   const auto until = connection.connected() + options->patience;
   const auto head = request_head({.path = options->path, .host = options->host});
   co_await exchange_requests(connection, head, 1, Duration{}, until);
-  Connection::hold_until_closed(std::move(connection), until);  // idle from the response's completion
+  Connection::hold_until_closed(std::move(connection),
+                                until);  // idle from the response's completion
 }
 
 void spawn_idle_keepalive(asio::io_context& io, const IdleKeepaliveOptions& options,

@@ -38,11 +38,10 @@ TEST(ResponseReader, KeepsEveryFieldInOrderIncludingEmptyValues) {
       1ms, responses);
   ASSERT_EQ(responses.size(), 1u);
   using Field = Fields::Field;
-  EXPECT_EQ(responses[0].fields.list(),
-            (std::vector<Field>{{"X-Empty", ""},
-                                {"Set-Cookie", "a=1"},
-                                {"Set-Cookie", "b=2"},
-                                {"Content-Length", "0"}}));
+  EXPECT_EQ(
+      responses[0].fields.list(),
+      (std::vector<Field>{
+          {"X-Empty", ""}, {"Set-Cookie", "a=1"}, {"Set-Cookie", "b=2"}, {"Content-Length", "0"}}));
   EXPECT_EQ(responses[0].fields.size(), 4u);
   const Fields none;
   EXPECT_TRUE(none.empty());
