@@ -1,0 +1,97 @@
+# shellcheck shell=bash
+# nginx-for-bench.sh: the loopback nginx of the by-hand benches in clients/bench, sourced
+# (not run) by held-capacity-at-scale and hold-vs-peers. It defines functions only; the
+# sourcing script owns its temporary directory and its EXIT trap, which must call
+# nginx_stop. Loopback only; nginx is stopped by the PID this shell started, never by name.
+#
+#   nginx_bin=/usr/sbin/nginx         # optional; default: nginx on PATH, or /usr/sbin/nginx
+#   nginx_start DIR WORKERS [WORKER_CONNECTIONS [HTTP_DIRECTIVES]]  # sets nginx_pid, nginx_port
+#   nginx_rss_kib; nginx_fds; nginx_pids           # sampling, master and workers together
+#   nginx_stop                                     # bounded: TERM, 5 s, then KILL
+#
+# The server: worker_processes WORKERS, `listen 127.0.0.1:PORT reuseport backlog=4096` on a
+# free port, worker_rlimit_nofile 19990 (RLIMIT_NOFILE is 20,000 per process here),
+# worker_connections WORKER_CONNECTIONS (default 16000), keep-alive 120 s / 100,000
+# requests, no access log, /health returns 200 "ok", and HTTP_DIRECTIVES (e.g.
+# "client_header_timeout 300s;", default none) in the http block. Its error log is
+# DIR/error.log.
+
+: "${nginx_bin:=$(command -v nginx || echo /usr/sbin/nginx)}"
+nginx_pid=""
+nginx_port=""
+
+# Starts nginx in DIR (which must exist) and waits, up to 10 s, until every worker is up and
+# /health answers. Call it directly, not in $( ): it sets nginx_pid and nginx_port, and
+# exits the script (status 1, error log on stderr) if nginx dies or is not ready in time.
+nginx_start() {
+  local dir=$1 workers=$2 worker_connections=${3:-16000} http_directives=${4:-} n
+  # A free loopback port: the kernel picks it (bind to port 0), then it is released for nginx.
+  nginx_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  cat >"$dir/nginx.conf" <<EOF
+worker_processes $workers;
+worker_rlimit_nofile 19990;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections $worker_connections; }
+http {
+  access_log off;
+  keepalive_timeout 120s;
+  keepalive_requests 100000;${http_directives:+
+  $http_directives}
+  client_body_temp_path $dir/body;
+  proxy_temp_path $dir/proxy;
+  fastcgi_temp_path $dir/fastcgi;
+  uwsgi_temp_path $dir/uwsgi;
+  scgi_temp_path $dir/scgi;
+  server {
+    listen 127.0.0.1:$nginx_port reuseport backlog=4096;
+    location /health { return 200 "ok"; }
+  }
+}
+EOF
+  "$nginx_bin" -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' 2>>"$dir/error.log" &
+  nginx_pid=$!
+  # Ready: every worker up and /health answering, within 10 s (100 tries).
+  for _ in $(seq 100); do
+    n=$( (ps -o pid= --ppid "$nginx_pid" || true) | wc -l)  # ps fails while there are none
+    if [ "$n" -ge "$workers" ] && curl -sf "http://127.0.0.1:$nginx_port/health" >/dev/null 2>&1; then
+      return 0
+    fi
+    kill -0 "$nginx_pid" 2>/dev/null || { cat "$dir/error.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "nginx-for-bench: nginx (pid $nginx_pid) not ready on 127.0.0.1:$nginx_port in 10 s" >&2
+  cat "$dir/error.log" >&2
+  exit 1
+}
+
+# Stops the nginx this shell started, if it still runs: TERM to the master (which stops its
+# workers), up to 5 s, then KILL. Safe to call twice.
+nginx_stop() {
+  if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
+    kill -TERM "$nginx_pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$nginx_pid" 2>/dev/null; then kill -KILL "$nginx_pid" 2>/dev/null || true; fi
+    wait "$nginx_pid" 2>/dev/null || true
+  fi
+  nginx_pid=""
+}
+
+nginx_pids() { echo "$nginx_pid"; ps -o pid= --ppid "$nginx_pid" || true; }
+
+nginx_rss_kib() {  # VmRSS summed over master and workers
+  local sum=0 p v
+  for p in $(nginx_pids); do
+    v=$(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)
+    sum=$((sum + ${v:-0}))
+  done
+  echo "$sum"
+}
+
+nginx_fds() {  # open descriptors over master and workers
+  local sum=0 p
+  for p in $(nginx_pids); do sum=$((sum + $(ls "/proc/$p/fd" 2>/dev/null | wc -l))); done
+  echo "$sum"
+}
+
+nginx_version() { "$nginx_bin" -v 2>&1 | sed 's/.*\///'; }
