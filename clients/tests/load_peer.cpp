@@ -1,7 +1,11 @@
 #include "load_peer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <boost/asio/write.hpp>
+#include <cctype>
+#include <cstdlib>
+#include <string_view>
 
 // g++ 12 reports a false -Wmismatched-new-delete on this coroutine's frame (Asio's frame
 // operator new/delete pair); the frame is allocated and freed by Asio's own pair.
@@ -35,6 +39,16 @@ awaitable<void> LoadPeer::accept_loop() {
 
 namespace {
 
+// The Content-Length a request head announces; 0 without one.
+std::size_t announced_body(std::string_view head) {
+  constexpr std::string_view kName = "\r\ncontent-length:";
+  std::string lower(head);
+  std::ranges::transform(lower, lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  const auto at = lower.find(kName);
+  if (at == std::string::npos) return 0;
+  return static_cast<std::size_t>(std::strtoull(lower.c_str() + at + kName.size(), nullptr, 10));
+}
+
 void end_connection(tcp::socket& socket, Reply how) {
   error_code ignored;
   if (how == Reply::reset) {
@@ -56,9 +70,14 @@ awaitable<void> LoadPeer::serve(std::shared_ptr<tcp::socket> connection) {
     auto [ec, n] = co_await socket.async_read_some(asio::buffer(buffer), as_values);
     if (ec) co_return;
     unanswered.append(buffer.data(), n);
+    // Each whole request (a head and the body its Content-Length announces): bounded by the
+    // bytes received.
     for (auto end = unanswered.find("\r\n\r\n"); end != std::string::npos;
-         end = unanswered.find("\r\n\r\n")) {  // each whole head: no bodies in these tests
-      unanswered.erase(0, end + 4);
+         end = unanswered.find("\r\n\r\n")) {
+      const std::size_t body = announced_body(std::string_view(unanswered).substr(0, end + 4));
+      if (unanswered.size() < end + 4 + body) break;  // the rest of the body is still to come
+      unanswered.erase(0, end + 4 + body);
+      body_bytes_ += body;
       const std::uint64_t number = requests_++;
       const auto now = Clock::now();
       if (now >= script_.stall_from && now < script_.stall_until) {

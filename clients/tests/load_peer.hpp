@@ -1,7 +1,8 @@
 // An in-process HTTP/1.1 server for load-generator tests: accepts on 127.0.0.1 (port from
-// the OS) on its own thread and replies to each request head, numbered across connections
-// in arrival order, as the script says: answer, reset, close, or ignore it. During a stall
-// window it holds every answer until the window ends.
+// the OS) on its own thread and replies to each request (a head and the body its
+// Content-Length announces), numbered across connections in arrival order, as the script
+// says: answer, reset, close, or ignore it. During a stall window it holds every answer
+// until the window ends.
 #pragma once
 
 #include <atomic>
@@ -38,6 +39,7 @@ class LoadPeer {
   tcp::endpoint endpoint() const { return endpoint_; }
   std::uint64_t requests() const { return requests_.load(); }
   std::uint64_t accepted() const { return accepted_.load(); }
+  std::uint64_t body_bytes() const { return body_bytes_.load(); }  // over every request
 
  private:
   awaitable<void> accept_loop();
@@ -49,6 +51,7 @@ class LoadPeer {
   tcp::endpoint endpoint_;
   std::atomic<std::uint64_t> requests_{0};
   std::atomic<std::uint64_t> accepted_{0};
+  std::atomic<std::uint64_t> body_bytes_{0};
   std::thread thread_;
 };
 

@@ -63,6 +63,32 @@ TEST(Load, DispatchesRateTimesDurationAndAllSucceed) {
   EXPECT_LT(r.ended, r.started + 1s + scaled(500ms));
 }
 
+// HEAD: the answer announces a body it does not carry (Content-Length with no bytes), and the
+// generator must not wait for it; a GET parser would wait and time out.
+TEST(Load, HeadResponsesAreWholeWithoutTheirAnnouncedBody) {
+  LoadPeer peer({.response = [](std::uint64_t) {
+    return std::string("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n");
+  }});
+  auto options = options_for(peer, 500, 400ms);
+  options.method = "HEAD";
+  const auto r = run_load(options);
+  EXPECT_EQ(r.dispatched, 200u);
+  EXPECT_EQ(r.succeeded, 200u);
+  EXPECT_TRUE(r.errors.empty());
+}
+
+// A request body goes out whole with each request, under its Content-Length.
+TEST(Load, SendsTheBodyWithEveryRequest) {
+  LoadPeer peer({});
+  auto options = options_for(peer, 500, 400ms);
+  options.method = "POST";
+  options.body = std::string(1000, 'b');
+  const auto r = run_load(options);
+  EXPECT_EQ(r.succeeded, 200u);
+  EXPECT_EQ(peer.requests(), 200u);
+  EXPECT_EQ(peer.body_bytes(), 200u * 1000u);
+}
+
 // An even schedule stays even: 2 sends per millisecond at 2,000/s (h2load sends 50 at once
 // every 10 ms at 5,000/s). A burst is only allowed for the requests a late wakeup of this
 // process held back (the machine is shared): at most rate × the largest send lag, plus 3.
