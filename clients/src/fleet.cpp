@@ -4,6 +4,8 @@
 #include <cmath>
 #include <exception>
 
+#include "loiter/clients/share.hpp"
+
 namespace loiter::clients {
 
 namespace {
@@ -21,20 +23,22 @@ void rethrow(const std::exception_ptr& e) {
 // Spawns each connection shortly before its place on the timeline (the connection waits
 // for its exact start itself), not all up front: a connection that has not started yet
 // owns no frame, timer or operation, so the fleet's memory is what its started
-// connections hold. Wakes at most once per kLead; bounded by `count`.
+// connections hold. Only this process's share of the fleet is spawned; the others' slots
+// are skipped without a wait. Wakes at most once per kLead; bounded by `count`.
 awaitable<void> pace(std::size_t count, Pacing pacing, ConnectionBody body,
                      std::vector<ConnectionRecord>& out) {
+  const FleetShare share = fleet_share();
   constexpr Duration kLead = std::chrono::milliseconds(1);
   const auto executor = co_await asio::this_coro::executor;
   Timer timer(executor);
   const Duration interval =
       std::chrono::duration_cast<Duration>(std::chrono::duration<double>(1.0 / pacing.per_second));
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = share.part; i < count; i += share.parts) {
     const auto at = pacing.start + scaled(interval, static_cast<double>(i));
     if (at - kLead > Clock::now()) {
       timer.expires_at(at - kLead);
       co_await timer.async_wait(as_values);
-    } else if (i > 0) {
+    } else if (i > share.part) {
       // Behind the timeline (asked to open faster than this thread can): let the
       // connections already spawned reach their connect and hold before spawning more, so
       // the frames of a backlog do not pile up (their holes would stay in the heap).

@@ -41,6 +41,11 @@ std::size_t raise_fd_limit() {
   return static_cast<std::size_t>(limit.rlim_cur);
 }
 
+std::size_t fd_room(std::size_t reserve) {
+  const std::size_t limit = raise_fd_limit();
+  return limit > reserve ? limit - reserve : 0;
+}
+
 void require_fd_room(std::size_t count, std::size_t reserve) {
   const std::size_t limit = raise_fd_limit();
   if (count + reserve <= limit) return;

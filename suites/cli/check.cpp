@@ -32,7 +32,7 @@ int list_scenarios() {
   return kPassed;
 }
 
-std::vector<const suites::Scenario*> chosen(const CheckOptions& options) {
+std::vector<const suites::Scenario*> listed(const CheckOptions& options) {
   std::vector<const suites::Scenario*> result;
   if (options.scenarios.empty()) {
     for (const auto& scenario : suites::catalogue()) result.push_back(&scenario);
@@ -44,6 +44,18 @@ std::vector<const suites::Scenario*> chosen(const CheckOptions& options) {
           fmt::format("unknown scenario '{}' (loiter check --list shows them)", id));
     }
     result.push_back(scenario);
+  }
+  return result;
+}
+
+// The scenarios asked for, each able to take --count connections.
+std::vector<const suites::Scenario*> chosen(const CheckOptions& options) {
+  auto result = listed(options);
+  for (const auto* scenario : result) {
+    if (options.count == 0) break;  // each scenario's own default
+    if (auto problem = suites::count_problem(*scenario, options.count)) {
+      throw std::invalid_argument(*problem);
+    }
   }
   return result;
 }
@@ -121,10 +133,13 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
       ->check(CLI::PositiveNumber);
   command.add_option("--idle-timeout", options.idle_timeout, "reference server idle deadline, s (default 2)")
       ->check(CLI::PositiveNumber);
-  command.add_option("--count", options.count,
-                     "connections per scenario (default: the scenario's own: 100; 200 for "
-                     "rst-abort; 1050 waiting for idle-under-load; 1000 for held-capacity)")
-      ->check(CLI::Range(1, 19'000));
+  command
+      .add_option("--count", options.count,
+                  "connections per scenario (default: the scenario's own: 100; 200 for "
+                  "rst-abort; 1050 waiting for idle-under-load; 1000 for held-capacity). At "
+                  "most 19000 (one client process's descriptors); held-capacity takes up to "
+                  "100000: counts beyond one process are split over client processes")
+      ->check(CLI::Range(std::size_t{1}, suites::kSplitCount));
   command.add_option("--load-rate", options.load_rate,
                      "idle-under-load: regular requests per second (default 5000)")
       ->check(CLI::PositiveNumber);

@@ -62,6 +62,15 @@ std::vector<const suites::Scenario*> chosen_scenarios(const std::vector<std::str
   return result;
 }
 
+// Throws when a scenario cannot take --count connections (0: each its own default).
+void require_count_fits(const std::vector<const suites::Scenario*>& scenarios, std::size_t count) {
+  for (const auto* scenario : scenarios) {
+    if (count == 0) return;
+    if (auto problem = suites::count_problem(*scenario, count))
+      throw std::invalid_argument(*problem);
+  }
+}
+
 fixtures::RenderContext no_run(const fixtures::Target& target) {
   return {.port = 0, .dir = "{dir}", .host = target.host};
 }
@@ -175,8 +184,12 @@ void add_matrix_options(CLI::App& command, MatrixOptions& options) {
       ->delimiter(',');
   command.add_option("--scenario", options.scenarios,
                      "scenario id (repeatable; default: the catalogue without idle-under-load)");
-  command.add_option("--count", options.count, "connections per scenario (default: its own)")
-      ->check(CLI::Range(1, 19'000));
+  command
+      .add_option("--count", options.count,
+                  "connections per scenario (default: its own). At most 19000 (one client "
+                  "process's descriptors); held-capacity takes up to 100000: counts beyond one "
+                  "process are split over client processes")
+      ->check(CLI::Range(std::size_t{1}, suites::kSplitCount));
   command.add_option("--runs", options.runs_root, "where the matrix's run directory is made")
       ->capture_default_str();
 }
@@ -193,6 +206,7 @@ int run_matrix(const MatrixOptions& options) {
       }
     }
     scenarios = chosen_scenarios(options.scenarios);
+    require_count_fits(scenarios, options.count);
     timing = suites::timing();
   } catch (const std::invalid_argument& e) {
     std::cerr << "loiter: " << e.what() << "\n";

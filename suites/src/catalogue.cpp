@@ -1,4 +1,6 @@
 // The scenario catalogue (DESIGN.md, "Scenario catalogue"), in a stable order.
+#include <fmt/format.h>
+
 #include "loiter/suites/scenario.hpp"
 #include "scenarios.hpp"
 
@@ -27,6 +29,18 @@ const Scenario* find_scenario(std::string_view id) {
     if (scenario.id == id) return &scenario;
   }
   return nullptr;
+}
+
+std::optional<std::string> count_problem(const Scenario& scenario, std::size_t count) {
+  if (count <= scenario.most_count) return std::nullopt;
+  if (scenario.most_count >= kSplitCount) {
+    return fmt::format("--count {}: {} takes at most {} connections", count, scenario.id,
+                       scenario.most_count);
+  }
+  return fmt::format(
+      "--count {}: {} runs in one client process, {} connections at most (only held-capacity "
+      "splits larger counts over client processes, up to {})",
+      count, scenario.id, scenario.most_count, kSplitCount);
 }
 
 }  // namespace loiter::suites

@@ -1,9 +1,9 @@
 #include "loiter/suites/run.hpp"
 
 #include <algorithm>
-#include <iterator>
 
-#include "loiter/clients/targets.hpp"
+#include "drive.hpp"
+#include "explanations.hpp"
 #include "loiter/fixtures/probe.hpp"
 #include "loiter/fixtures/proc.hpp"
 #include "loiter/fixtures/provenance.hpp"
@@ -11,7 +11,6 @@
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/interrupt.hpp"
 #include "loiter/suites/judge.hpp"
-#include "explanations.hpp"
 
 namespace loiter::suites {
 
@@ -22,37 +21,6 @@ using std::chrono::milliseconds;
 
 // How much longer than the recovery window FDs are watched once they are late.
 constexpr std::chrono::seconds kLateFdsLook{10};
-
-// Runs the scenario's clients (and regular traffic, if any) to their end.
-void drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
-           const Expectations& expected, const Timing& timing,
-           const ScenarioParameters& parameters, Observation& observation, OpenWatch& watch) {
-  const clients::tcp::endpoint server(clients::asio::ip::make_address(sut.host()), sut.port());
-  clients::require_fd_room(expected.connections + parameters.load_connections);
-  clients::asio::io_context io(1);
-  DriveOutput out;
-  scenario.drive(io,
-                 {.server = server,
-                  .target = sut.target(),
-                  .expected = expected,
-                  .timing = timing,
-                  .parameters = parameters},
-                 out);
-  // Every client is bounded by its own patience; the loop also stops them early when the
-  // user interrupts the run (their sockets close as the io_context is destroyed).
-  while (!io.stopped()) {
-    io.run_for(std::chrono::milliseconds(50));
-    watch.poll();  // the kernel's view of the port, just before the clients give up
-    if (interrupted()) io.stop();
-  }
-  for (auto& fleet : out.fleets) {
-    std::ranges::move(fleet, std::back_inserter(observation.connections));
-  }
-  if (out.load) {
-    observation.load = LoadObservation{.result = std::move(*out.load),
-                                       .pool = parameters.load_connections};
-  }
-}
 
 std::size_t peak_in_one_process(const std::vector<fixtures::TimedSample>& timeline) {
   std::size_t peak = 0;
@@ -85,6 +53,7 @@ ScenarioParameters resolve_parameters(const Scenario& scenario, const ScenarioPa
   if (asked.load_duration > Duration{}) resolved.load_duration = asked.load_duration;
   if (asked.load_connections != 0) resolved.load_connections = asked.load_connections;
   resolved.server_dir = asked.server_dir;
+  resolved.connections_per_process = asked.connections_per_process;
   return resolved;
 }
 

@@ -57,6 +57,7 @@ Options options_for(const DriveContext& context) {
   options.count = context.expected.connections;
   options.patience = context.expected.patience;
   options.connect_timeout = context.timing.connect;
+  options.pacing.start = context.start;  // one timeline, in however many client processes
   return options;
 }
 

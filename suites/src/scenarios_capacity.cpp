@@ -54,7 +54,7 @@ void drive_held(clients::asio::io_context& io, const DriveContext& c,
                 DriveOutput& out) {
   const auto plan = capacity_plan(c.target, c.timing, c.expected.connections);
   auto options = options_for<clients::HeldRecheckOptions>(c);
-  options.pacing = {.start = clients::Clock::now() + 20ms, .per_second = plan.rate};
+  options.pacing = {.start = c.start + 20ms, .per_second = plan.rate};
   options.recheck_at = options.pacing.start + plan.opening + plan.phase;
   options.release_at = options.recheck_at + plan.phase;
   if (c.target.paths.health) options.path = *c.target.paths.health;
@@ -70,7 +70,8 @@ Scenario held_capacity() {
           .unmet_need = [](const Target& t) { return need_path(t.paths.health, "health"); },
           .expect = expect_held,
           .drive = drive_held,
-          .default_count = 1000};
+          .default_count = 1000,
+          .most_count = kSplitCount};  // beyond one process: split over client processes
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ Options waiting(const DriveContext& c, std::size_t k, clients::Clock::time_point
 void drive_idle_under_load(clients::asio::io_context& io, const DriveContext& c,
                            DriveOutput& out) {
   const auto& p = c.parameters;
-  const auto start = clients::Clock::now() + 50ms;
+  const auto start = c.start + 50ms;
   clients::spawn_load(io,
                       {.server = c.server,
                        .rate = p.load_rate,

@@ -4,7 +4,8 @@
 // not yet started cost nothing. Each connection writes its record into `out[i]` as it
 // goes (so a caller may look at them while io runs); io_context::run() returns once every
 // connection has ended (each is bounded by its own patience). `out` must not be resized
-// while the fleet runs.
+// while the fleet runs. When the fleet is split over client processes (share.hpp), only
+// this process's connections are spawned; the others' entries stay default records.
 #pragma once
 
 #include <cstddef>

@@ -9,6 +9,7 @@
 
 #include "loiter/clients/connection.hpp"
 #include "loiter/clients/fleet.hpp"
+#include "loiter/clients/share.hpp"
 #include "loiter/clients/targets.hpp"
 
 namespace loiter::clients {
@@ -39,14 +40,15 @@ Connection connection_for(Executor executor, const Options& options, const Slot&
   return Connection(executor, slot.record, kind, options.hold_after_close);
 }
 
-// Spawns options.count connections of one kind on `io`; run `io` to fill `out`. Refuses a
-// non-loopback target, and a count that cannot fit in RLIMIT_NOFILE.
+// Spawns options.count connections of one kind on `io` (this process's share of them, see
+// share.hpp); run `io` to fill `out`. Refuses a non-loopback target, and a share that cannot
+// fit in RLIMIT_NOFILE.
 template <typename Options>
 void spawn_kind(asio::io_context& io, const Options& options,
                 awaitable<void> (*connection)(Shared<Options>, Slot),
                 std::vector<ConnectionRecord>& out) {
   require_loopback(options.target);
-  require_fd_room(options.count);
+  require_fd_room(fleet_share().of(options.count));
   auto shared = std::make_shared<const Options>(options);
   spawn_fleet(
       io, options.count, options.pacing,

@@ -24,8 +24,15 @@ asio::ip::address source_for(const tcp::endpoint& target, std::size_t index);
 // Raises RLIMIT_NOFILE to its hard limit; returns the resulting soft limit.
 std::size_t raise_fd_limit();
 
+// Descriptors kept for the harness itself (pipes, the probe, logs) beside the connections.
+inline constexpr std::size_t kFdReserve = 64;
+
+// How many connections fit in this process: RLIMIT_NOFILE (raised to its hard limit) less
+// `reserve`.
+std::size_t fd_room(std::size_t reserve = kFdReserve);
+
 // Throws std::runtime_error naming the limit when `count` connections (plus `reserve` other
 // descriptors) cannot fit in this process's RLIMIT_NOFILE.
-void require_fd_room(std::size_t count, std::size_t reserve = 64);
+void require_fd_room(std::size_t count, std::size_t reserve = kFdReserve);
 
 }  // namespace loiter::clients

@@ -39,6 +39,8 @@ struct Observation {
   FdObservation fds;
   std::vector<fixtures::TimedSample> timeline;
   std::optional<std::string> server_exit;  // the server ended during the scenario
+  // Client processes the connections were split over (1: all in loiter's own process).
+  std::size_t client_processes = 1;
 };
 
 // Where a connection's deadline is measured from, in that connection's own record.

@@ -15,6 +15,12 @@ namespace loiter::suites {
 boost::json::value record_to_json(const clients::ConnectionRecord& record,
                                   clients::Clock::time_point origin);
 
+// The record record_to_json() wrote, back (ending_label, derived, is not read). A record's
+// kind is kept for the life of the process, as the clients' static kind strings are.
+// Throws std::invalid_argument naming what is missing or malformed.
+clients::ConnectionRecord record_from_json(const boost::json::value& json,
+                                           clients::Clock::time_point origin);
+
 boost::json::value timeline_to_json(const std::vector<fixtures::TimedSample>& timeline,
                                     clients::Clock::time_point origin);
 

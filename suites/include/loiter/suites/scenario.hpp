@@ -29,6 +29,9 @@ struct ScenarioParameters {
   // Where the server's run directory ({dir}: rendered files, stdout, stderr) is kept; empty:
   // a temporary one, removed after the scenario.
   std::filesystem::path server_dir;
+  // At most this many connections in one client process; beyond, a scenario without regular
+  // traffic is split over client processes. 0: what RLIMIT_NOFILE holds (tests set fewer).
+  std::size_t connections_per_process = 0;
 };
 
 // What a scenario's drive produces: one fleet of records per client kind it spawns (most
@@ -45,11 +48,19 @@ struct DriveOutput {
 // What a scenario's clients are driven against.
 struct DriveContext {
   clients::tcp::endpoint server;
+  // The origin of the scenario's timeline: its fleets are paced from here, the same moment
+  // in every client process when the connections are split over several.
+  clients::Clock::time_point start;
   const fixtures::Target& target;
   const Expectations& expected;
   const Timing& timing;
   const ScenarioParameters& parameters;  // resolved: defaults filled in
 };
+
+// Connections one client process holds within a 20,000-descriptor RLIMIT_NOFILE, and the
+// most a scenario split over client processes is asked for.
+inline constexpr std::size_t kOneProcessCount = 19'000;
+inline constexpr std::size_t kSplitCount = 100'000;
 
 struct Scenario {
   std::string_view id;
@@ -65,6 +76,9 @@ struct Scenario {
                      DriveOutput& out)>
       drive;
   std::size_t default_count = 100;  // connections, as in the seed
+  // The most connections the command line accepts: one client process's worth, unless the
+  // scenario is meant to be split over client processes (no regular traffic beside it).
+  std::size_t most_count = kOneProcessCount;
   ScenarioParameters load_defaults{};  // load scenarios: rate, duration, pool
 };
 
@@ -74,5 +88,7 @@ const std::vector<Scenario>& catalogue();
 std::vector<std::string> catalogue_ids();
 // nullptr if no scenario has this id.
 const Scenario* find_scenario(std::string_view id);
+// Why `count` connections are too many for the scenario (beyond its most_count), or nullopt.
+std::optional<std::string> count_problem(const Scenario& scenario, std::size_t count);
 
 }  // namespace loiter::suites

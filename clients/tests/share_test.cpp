@@ -1,0 +1,50 @@
+// A fleet split over client processes: each process spawns only its own connections
+// (index % parts == part) on the unchanged timeline, and leaves the others' records alone.
+#include "loiter/clients/share.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "loiter/clients/fleet.hpp"
+
+namespace loiter::clients {
+namespace {
+
+using ::testing::ElementsAre;
+
+// Restores the one-process default, also when an assertion fails.
+struct ShareScope {
+  explicit ShareScope(FleetShare share) { set_fleet_share(share); }
+  ~ShareScope() { set_fleet_share({}); }
+};
+
+awaitable<void> note(Slot slot, std::vector<std::size_t>& spawned) {
+  spawned.push_back(slot.index);
+  slot.record.source = "spawned";
+  co_return;
+}
+
+TEST(FleetShare, SpawnsOnlyItsOwnConnectionsOfAFleet) {
+  const ShareScope scope({.part = 1, .parts = 3});
+  asio::io_context io(1);
+  std::vector<ConnectionRecord> out;
+  std::vector<std::size_t> spawned;
+  spawn_fleet(
+      io, 8, {.start = Clock::now(), .per_second = 100'000.0},
+      [&spawned](Slot slot) { return note(slot, spawned); }, out);
+  io.run_for(std::chrono::seconds(2));
+  EXPECT_THAT(spawned, ElementsAre(1, 4, 7));
+  ASSERT_EQ(out.size(), 8u);  // the fleet keeps its indexes; others' slots stay default
+  EXPECT_EQ(out[0].source, "");
+  EXPECT_EQ(out[4].source, "spawned");
+}
+
+TEST(FleetShare, CountsItsPartOfAFleet) {
+  EXPECT_EQ((FleetShare{.part = 0, .parts = 3}.of(8)), 3u);
+  EXPECT_EQ((FleetShare{.part = 2, .parts = 3}.of(8)), 2u);
+  EXPECT_EQ(FleetShare{}.of(8), 8u);
+  EXPECT_THROW(set_fleet_share({.part = 3, .parts = 3}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace loiter::clients
