@@ -1,13 +1,13 @@
 #include "loiter/suites/judge.hpp"
 
-#include "loiter/suites/load_figures.hpp"
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
 #include <map>
+
+#include "loiter/suites/load_figures.hpp"
 
 namespace loiter::suites {
 
@@ -89,7 +89,8 @@ Subset subset_for(const Observation& o, const ClosureExpectation& c) {
 
 void check_still_open(const Subset& s, const Expectations& e, const ClosureExpectation& c,
                       Verdict& v) {
-  const auto open = std::ranges::count_if(s.records, [](auto* r) { return r->ending == Ending::open; });
+  const auto open =
+      std::ranges::count_if(s.records, [](auto* r) { return r->ending == Ending::open; });
   if (open == 0) return;
   v.findings.push_back(fmt::format(
       "{}{}/{} connections still open at {:.3f} s after connect (deadline {:.3f} s from {})",
@@ -115,10 +116,10 @@ void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
   const auto window = fmt::format("deadline {:.3f} s ± {:.3f} s from {}", seconds(c.deadline),
                                   seconds(c.slack), describe(c.since));
   if (!unmeasurable.empty()) {
-    v.findings.push_back(fmt::format(
-        "{}{}/{} connections ended ({}) before {} it is measured from", s.prefix,
-        unmeasurable.size(), total, clients::ending_label(*unmeasurable.front()),
-        describe(c.since)));
+    v.findings.push_back(fmt::format("{}{}/{} connections ended ({}) before {} it is measured from",
+                                     s.prefix, unmeasurable.size(), total,
+                                     clients::ending_label(*unmeasurable.front()),
+                                     describe(c.since)));
   }
   if (!early.empty()) {
     v.findings.push_back(
@@ -145,8 +146,7 @@ void check_endings(const Subset& s, const ClosureExpectation& c, Verdict& v) {
   }
   for (const auto& [label, count] : unexpected) {
     v.findings.push_back(fmt::format("{}{}/{} connections ended as {}, expected {}", s.prefix,
-                                     count, s.records.size(), label,
-                                     fmt::join(c.endings, " or ")));
+                                     count, s.records.size(), label, fmt::join(c.endings, " or ")));
   }
 }
 
@@ -209,13 +209,56 @@ void check_completion(const Observation& o, const CompletionExpectation& c, Verd
   }
 }
 
+// The most connections open at the same moment, each from its connect to its end (the
+// client's close, or the ending it observed). Sorted sweep: O(n log n).
+std::size_t most_open_at_once(const std::vector<ConnectionRecord>& records) {
+  std::vector<std::pair<clients::Clock::time_point, int>> events;  // (time, +1 open / -1 end)
+  for (const auto& r : records) {
+    if (r.ending == Ending::connect_failed) continue;
+    const auto end = std::max(r.client_closed, r.ended_at);
+    events.emplace_back(r.connected(), +1);
+    events.emplace_back(r.connected() + end, -1);
+  }
+  std::ranges::sort(events);  // an end sorts before an open at the same instant
+  std::size_t open = 0, most = 0;
+  for (const auto& [at, change] : events) {
+    open = change > 0 ? open + 1 : open - 1;
+    most = std::max(most, open);
+  }
+  return most;
+}
+
+// held-capacity's premise: the re-check runs while every connection is held. Judged on the
+// connections that answered both requests (the cut ones are findings of their own).
+void check_held_at_once(const Observation& o, Verdict& v) {
+  std::vector<clients::Clock::time_point> first_answers, rechecks;
+  for (const auto& r : o.connections) {
+    if (r.responses.size() < 2 || !r.responses[0].complete || r.sends.size() < 2) continue;
+    first_answers.push_back(r.connected() + *r.responses[0].complete);
+    rechecks.push_back(r.connected() + r.sends[1].at);
+  }
+  if (first_answers.empty()) return;
+  const auto first_recheck = std::ranges::min(rechecks);
+  const auto late = std::ranges::count_if(first_answers, [&](auto t) { return t > first_recheck; });
+  if (late == 0) return;
+  v.findings.push_back(fmt::format(
+      "not every connection was held at once: {}/{} answered their first request only after "
+      "the first re-check was sent (the last {:.3f} s after it); at most {} of {} were open at "
+      "the same time. The fleet opened slower than planned: ask fewer connections, or declare a "
+      "longer idle deadline (--idle-timeout) for a slower opening",
+      late, first_answers.size(), seconds(std::ranges::max(first_answers) - first_recheck),
+      most_open_at_once(o.connections), o.connections.size()));
+}
+
 double ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 // "404×3, reset×2": what the regular requests that did not succeed got instead.
 std::string failures_of(const clients::LoadResult& load) {
   std::vector<std::string> parts;
-  for (const auto& [status, count] : load.non_2xx) parts.push_back(fmt::format("{}×{}", status, count));
-  for (const auto& [error, count] : load.errors) parts.push_back(fmt::format("{}×{}", error, count));
+  for (const auto& [status, count] : load.non_2xx)
+    parts.push_back(fmt::format("{}×{}", status, count));
+  for (const auto& [error, count] : load.errors)
+    parts.push_back(fmt::format("{}×{}", error, count));
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -273,9 +316,9 @@ void explain_server_limit(const FdObservation& fds, Verdict& v) {
   constexpr std::size_t kNearLimit = 16;
   if (v.findings.empty() || !fds.server_limit) return;
   if (fds.peak_in_one_process + kNearLimit < *fds.server_limit) return;
-  v.findings.push_back(fmt::format(
-      "a server process held {} FDs, at its RLIMIT_NOFILE of {}: that limit stopped it",
-      fds.peak_in_one_process, *fds.server_limit));
+  v.findings.push_back(
+      fmt::format("a server process held {} FDs, at its RLIMIT_NOFILE of {}: that limit stopped it",
+                  fds.peak_in_one_process, *fds.server_limit));
 }
 
 void check_close_wait(const Observation& o, const Expectations& e, Verdict& v) {
@@ -318,6 +361,7 @@ Verdict judge(const Observation& observation, const Expectations& expectations) 
   if (const auto& load = expectations.load) check_load(observation, *load, verdict);
   if (const auto& completion = expectations.completion) {
     check_completion(observation, *completion, verdict);
+    if (completion->held_at_once) check_held_at_once(observation, verdict);
   }
   check_fds(observation.fds, expectations, verdict);
   check_close_wait(observation, expectations, verdict);

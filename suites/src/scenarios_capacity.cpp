@@ -47,6 +47,7 @@ Expectations expect_held(const Target& t, const Timing& timing, const ScenarioPa
                         timing.connect;
   auto expected = completion(2, Duration{}, patience, timing, p);
   expected.completion->client_ends = true;
+  expected.completion->held_at_once = true;
   return expected;
 }
 

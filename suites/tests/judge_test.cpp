@@ -12,9 +12,9 @@ using clients::ConnectionRecord;
 using clients::Ending;
 using ::testing::Contains;
 using ::testing::ElementsAre;
-using ::testing::Not;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 
 Expectations expect_silent(std::size_t count) {
   return {.connections = count,
@@ -226,6 +226,35 @@ TEST(Judge, NamesServerSocketsLeftInCloseWait) {
                           "arrived and the server never closed them"));
   observation.timeline.back().sample.tcp->server.by_state = {};
   EXPECT_THAT(judge(observation, expectations).findings, IsEmpty());
+}
+
+// held-capacity: a connection held, re-checked and closed by the client, connected at
+// `connect` (from `t0`), its first answer 10 ms later and the re-check sent at `recheck`.
+ConnectionRecord held(clients::Clock::time_point t0, Duration connect, Duration recheck) {
+  auto record = ended(Ending::client_close, recheck - connect + 500ms);
+  record.connect_start = t0 + connect;
+  record.client_closed = record.ended_at;
+  record.requests = 2;
+  record.sends = {{.at = 0ms, .bytes = 40}, {.at = recheck - connect, .bytes = 40}};
+  record.responses = {whole(200, 10ms), whole(200, recheck - connect + 10ms)};
+  return record;
+}
+
+TEST(Judge, HeldCapacityNeedsEveryConnectionHeldAtOnce) {
+  const auto t0 = clients::Clock::now();
+  auto expectations = expect_completion(2);
+  expectations.completion->client_ends = true;
+  expectations.completion->outlives = 0ms;
+  expectations.completion->held_at_once = true;
+  expectations.connections = 3;
+  const auto all_held = {held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms), held(t0, 900ms, 1500ms)};
+  EXPECT_THAT(judge(observe(all_held), expectations).findings, IsEmpty());
+  // The third connected only after the re-checks had begun: never all three held together.
+  const auto one_late = {held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms), held(t0, 2000ms, 2500ms)};
+  EXPECT_THAT(judge(observe(one_late), expectations).findings,
+              ElementsAre(HasSubstr("not every connection was held at once: 1/3 answered their "
+                                    "first request only after the first re-check was sent (the "
+                                    "last 0.510 s after it); at most 2 of 3 were open")));
 }
 
 }  // namespace

@@ -70,6 +70,10 @@ struct CompletionExpectation {
   // The client, not the server, ends the connection (a held WebSocket): any server ending
   // before the client's own close is a cut.
   bool client_ends = false;
+  // Every connection was held at the same time (held-capacity): the last first answer came
+  // before the first re-check was sent. A fleet that opened slower than planned re-checks
+  // its first connections while later ones are still connecting, and proves less.
+  bool held_at_once = false;
 };
 
 // Regular traffic next to the waiting connections: every dispatched request answered 2xx,
