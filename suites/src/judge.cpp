@@ -209,7 +209,8 @@ void check_completion(const Observation& o, const CompletionExpectation& c, Verd
   }
 }
 
-// The most connections open at the same moment, each from its connect to its end (the
+// The most connections open at the same moment (as the client saw them: connected, though
+// perhaps not yet accepted), each from its connect to its end (the
 // client's close, or the ending it observed). Sorted sweep: O(n log n).
 std::size_t most_open_at_once(const std::vector<ConnectionRecord>& records) {
   std::vector<std::pair<clients::Clock::time_point, int>> events;  // (time, +1 open / -1 end)
@@ -231,23 +232,34 @@ std::size_t most_open_at_once(const std::vector<ConnectionRecord>& records) {
 // held-capacity's premise: the re-check runs while every connection is held. Judged on the
 // connections that answered both requests (the cut ones are findings of their own).
 void check_held_at_once(const Observation& o, Verdict& v) {
-  std::vector<clients::Clock::time_point> first_answers, rechecks;
+  std::vector<clients::Clock::time_point> connects, first_answers, rechecks;
   for (const auto& r : o.connections) {
     if (r.responses.size() < 2 || !r.responses[0].complete || r.sends.size() < 2) continue;
+    connects.push_back(r.connected());
     first_answers.push_back(r.connected() + *r.responses[0].complete);
     rechecks.push_back(r.connected() + r.sends[1].at);
   }
   if (first_answers.empty()) return;
   const auto first_recheck = std::ranges::min(rechecks);
-  const auto late = std::ranges::count_if(first_answers, [&](auto t) { return t > first_recheck; });
+  const auto after = [&](auto t) { return t > first_recheck; };
+  const auto late = std::ranges::count_if(first_answers, after);
   if (late == 0) return;
+  // Connected in time but answered late: the server's doing. Connected late: the opening's.
+  const auto connected_late = std::ranges::count_if(connects, after);
+  const auto why =
+      connected_late == 0
+          ? fmt::format(
+                "all had connected before it: the server answered their first request "
+                "late (a slow accept loop, or slow first requests)")
+          : fmt::format(
+                "{} connected only after it, and at most {} of {} were connected at the "
+                "same time: the fleet opened slower than planned; ask fewer connections, "
+                "or declare a longer idle deadline (--idle-timeout) for a slower opening",
+                connected_late, most_open_at_once(o.connections), o.connections.size());
   v.findings.push_back(fmt::format(
       "not every connection was held at once: {}/{} answered their first request only after "
-      "the first re-check was sent (the last {:.3f} s after it); at most {} of {} were open at "
-      "the same time. The fleet opened slower than planned: ask fewer connections, or declare a "
-      "longer idle deadline (--idle-timeout) for a slower opening",
-      late, first_answers.size(), seconds(std::ranges::max(first_answers) - first_recheck),
-      most_open_at_once(o.connections), o.connections.size()));
+      "the first re-check was sent (the last {:.3f} s after it); {}",
+      late, first_answers.size(), seconds(std::ranges::max(first_answers) - first_recheck), why));
 }
 
 double ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
