@@ -2,11 +2,10 @@
 
 #include <fmt/format.h>
 
-#include "loiter/suites/load_figures.hpp"
-
 #include <algorithm>
 #include <ctime>
 
+#include "loiter/suites/load_figures.hpp"
 #include "loiter/suites/report_load.hpp"
 #include "report_plots.hpp"
 
@@ -47,7 +46,9 @@ reports::FigureGroup fd_figures(const FdObservation& fds) {
 }
 
 std::optional<double> number(std::size_t n) { return static_cast<double>(n); }
-std::optional<double> in_ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+std::optional<double> in_ms(Duration d) {
+  return std::chrono::duration<double, std::milli>(d).count();
+}
 
 // The TCP states still present on both ends at the last sample, by name.
 std::optional<reports::FigureGroup> tcp_at_end(const Observation& o) {
@@ -130,6 +131,11 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
   } else {
     report.figures = {closure_figures(observation), fd_figures(observation.fds),
                       plots::rss_figures(observation)};
+  }
+  if (observation.client_processes > 1) {  // a fleet split over client processes
+    report.figures.push_back({.name = "clients",
+                              .unit = "",
+                              .values = {{"processes", number(observation.client_processes)}}});
   }
   report.plots = plots::scenario_plots(observation, result.expectations);
   add_load_report(report, observation, observation_origin(observation));

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <set>
 
+#include "loiter/suites/report.hpp"
 #include "self_test.hpp"
 
 namespace loiter::suites {
@@ -31,6 +32,9 @@ TEST(SplitDrive, HeldCapacityOverThreeClientProcessesReadsAsOneProcess) {
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_TRUE(result.verdict.passed) << findings_of(result);
   EXPECT_EQ(result.observation.client_processes, 3u);
+  EXPECT_THAT(to_report(result).figures,
+              ::testing::Contains(reports::FigureGroup{
+                  .name = "clients", .unit = "", .values = {{"processes", 3.0}}}));
   const auto& records = result.observation.connections;
   ASSERT_EQ(records.size(), 300u);
   std::set<std::string> sources;
