@@ -120,8 +120,8 @@ awaitable<bool> Connection::wait_readable(Clock::time_point until) {
   co_return ec != asio::error::operation_aborted;
 }
 
-// Reads what has arrived, up to max_bytes, without waiting: would_block once drained, eof,
-// or the transport error; no error if it stopped at max_bytes.
+// Reads what has arrived, up to max_bytes, without waiting. Returns the server's ending if
+// it came (eof, or the transport error); no error once drained or at max_bytes.
 error_code Connection::read_available(std::size_t max_bytes) {
   const auto buffer = scratch();
   std::size_t total = 0;
@@ -136,12 +136,13 @@ error_code Connection::read_available(std::size_t max_bytes) {
       reader_.feed({buffer.data(), n}, at, record_->responses);
       total += n;
     }
+    if (ec == asio::error::would_block) return {};
     if (ec) return ec;
   }
   return {};
 }
 
-awaitable<Wait> Connection::observe(Clock::time_point until, std::size_t responses, bool end_open) {
+awaitable<Wait> Connection::read_until(Clock::time_point until, std::size_t responses) {
   const auto all_whole = [&] {
     return responses != kAnyResponses && complete_responses(*record_) >= responses;
   };
@@ -149,7 +150,7 @@ awaitable<Wait> Connection::observe(Clock::time_point until, std::size_t respons
   for (;;) {
     if (!is_open()) co_return Wait::ended;
     if (all_whole()) co_return Wait::done;
-    // Inline, not wait_readable(): a held connection keeps one coroutine frame fewer.
+    // Inline, not wait_readable(): a waiting connection keeps one coroutine frame fewer.
     bool readable = false;
     if (Clock::now() < until) {  // once past, only what has arrived is read: bounded
       const Deadline deadline(socket_, until);
@@ -157,13 +158,12 @@ awaitable<Wait> Connection::observe(Clock::time_point until, std::size_t respons
       readable = ec != asio::error::operation_aborted;
     }
     // Read even when the time came first: an EOF or RST that arrived with it counts.
-    if (const auto ec = read_available(kReadBurst); ec && ec != asio::error::would_block) {
-      co_await server_ended(ec);
+    if (const auto ended = read_available(kReadBurst)) {
+      co_await server_ended(ended);
       co_return Wait::ended;
     }
     if (readable) continue;
     if (all_whole()) co_return Wait::done;
-    if (end_open) end(Ending::open, {});
     co_return Wait::deadline;
   }
 }
@@ -171,10 +171,10 @@ awaitable<Wait> Connection::observe(Clock::time_point until, std::size_t respons
 awaitable<bool> Connection::read_at_most(std::size_t max_bytes, Clock::time_point until) {
   if (!is_open()) co_return false;
   co_await wait_readable(until);  // readable or not: read what is there
-  const auto ec = read_available(max_bytes);
+  const auto ended = read_available(max_bytes);
   record_->progress.push_back({.at = since_connect(), .bytes = record_->bytes_received});
-  if (ec && ec != asio::error::would_block) {
-    co_await server_ended(ec);
+  if (ended) {
+    co_await server_ended(ended);
     co_return false;
   }
   co_return true;

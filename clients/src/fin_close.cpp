@@ -9,8 +9,8 @@ awaitable<void> fin_close_connection(Shared<FinCloseOptions> options, Slot slot)
   if (!co_await connection.connect(plan_for(*options, slot))) co_return;
   const auto until = connection.connected() + options->patience;
   const auto head = partial_head({.path = options->path, .host = options->host}, options->stall);
-  co_await give_up_mid_head(connection, head, connection.connected() + options->close_after, until,
-                            GiveUp::fin);
+  const auto give_up_at = connection.connected() + options->close_after;
+  co_await give_up_mid_head(std::move(connection), head, give_up_at, until, GiveUp::fin);
 }
 
 void spawn_fin_close(asio::io_context& io, const FinCloseOptions& options,

@@ -2,7 +2,6 @@
 
 #include <boost/asio/post.hpp>
 #include <cmath>
-#include <exception>
 
 #include "loiter/clients/share.hpp"
 
@@ -13,11 +12,6 @@ namespace {
 Duration scaled(Duration interval, double factor) {
   return std::chrono::duration_cast<Duration>(std::chrono::duration<double, Duration::period>(
       static_cast<double>(interval.count()) * factor));
-}
-
-// Bugs of the harness itself, not server behaviour: they surface from io_context::run().
-void rethrow(const std::exception_ptr& e) {
-  if (e) std::rethrow_exception(e);
 }
 
 // Spawns each connection shortly before its place on the timeline (the connection waits
@@ -44,7 +38,7 @@ awaitable<void> pace(std::size_t count, Pacing pacing, ConnectionBody body,
       // the frames of a backlog do not pile up (their holes would stay in the heap).
       co_await asio::post(executor, use_awaitable);
     }
-    asio::co_spawn(executor, body(Slot{.index = i, .start = at, .record = out[i]}), rethrow);
+    asio::co_spawn(executor, body(Slot{.index = i, .start = at, .record = out[i]}), rethrow_error);
   }
 }
 
@@ -54,7 +48,7 @@ void spawn_fleet(asio::io_context& io, std::size_t count, Pacing pacing, const C
                  std::vector<ConnectionRecord>& out) {
   out.clear();
   out.resize(count);
-  asio::co_spawn(io, pace(count, pacing, body, out), rethrow);
+  asio::co_spawn(io, pace(count, pacing, body, out), rethrow_error);
 }
 
 Clock::time_point Schedule::at(std::size_t step) const {

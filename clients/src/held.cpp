@@ -5,11 +5,11 @@
 // handler of the one readiness wait outstanding. When the io_context is destroyed with
 // the wait pending, the handler goes and takes the connection (and its socket) with it.
 //
-// The steps are observe()'s, for end_open and any number of responses: wait until the
-// socket is readable or `until`; read what arrived (even when the time came first, so an
-// EOF or RST that arrived with it counts); the server's ending is recorded; readable
-// without an ending waits again; the time come ends the connection as `open`, or, with a
-// continuation, hands it on.
+// The steps are read_until()'s, for any number of responses: wait until the socket is
+// readable or `until`; read what arrived (even when the time came first, so an EOF or RST
+// that arrived with it counts); the server's ending is recorded; readable without an ending
+// waits again; the time come ends the connection as `open` (the client closes its end), or,
+// with a continuation, hands it on. It is the only way a behaviour waits for the end.
 #include <memory>
 #include <optional>
 
@@ -53,11 +53,10 @@ void HeldConnection::wait(std::unique_ptr<HeldConnection> self) {
 
 void HeldConnection::woke(std::unique_ptr<HeldConnection> self, bool readable) {
   Connection& connection = self->connection_;
-  if (const auto ec = connection.read_available(Connection::kReadBurst);
-      ec && ec != asio::error::would_block) {
-    if (connection.note_server_end(ec)) {
+  if (const auto ended = connection.read_available(Connection::kReadBurst)) {
+    if (connection.note_server_end(ended)) {
       auto executor = connection.socket_.get_executor();
-      asio::co_spawn(executor, Connection::linger(std::move(connection)), asio::detached);
+      asio::co_spawn(executor, Connection::linger(std::move(connection)), rethrow_error);
     } else {
       connection.close_socket();
     }

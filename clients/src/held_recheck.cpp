@@ -1,7 +1,5 @@
 #include "loiter/clients/held_recheck.hpp"
 
-#include <exception>
-
 #include "loiter/clients/requests.hpp"
 
 namespace loiter::clients {
@@ -16,10 +14,6 @@ awaitable<bool> ask(Connection& connection, std::string_view head, std::size_t r
   if (!sent) co_return false;
   const Wait wait = co_await connection.read_until(until, responses);
   co_return wait == Wait::done;
-}
-
-void rethrow(const std::exception_ptr& e) {
-  if (e) std::rethrow_exception(e);
 }
 
 // After a request: if it was answered, holds the connection, reading, until `at`, outside
@@ -58,7 +52,7 @@ awaitable<void> held_recheck_connection(Shared<HeldRecheckOptions> options, Slot
   const bool answered = co_await ask(connection, head, 1, until);
   hold_then(answered, std::move(connection), options->recheck_at, until,
             [options, until, executor](Connection held) {
-              asio::co_spawn(executor, recheck(options, std::move(held), until), rethrow);
+              asio::co_spawn(executor, recheck(options, std::move(held), until), rethrow_error);
             });
 }
 

@@ -43,13 +43,13 @@ awaitable<bool> send_then_wait(Connection& connection, std::string_view bytes, C
   co_return wait == Wait::deadline;
 }
 
-awaitable<void> give_up_mid_head(Connection& connection, std::string_view head,
-                                 Clock::time_point at, Clock::time_point until, GiveUp how) {
+awaitable<void> give_up_mid_head(Connection connection, std::string_view head, Clock::time_point at,
+                                 Clock::time_point until, GiveUp how) {
   // The awaited value in a local first: g++ 12 miscompiles some co_await-in-condition forms.
   const bool still_open = co_await send_then_wait(connection, head, at, until);
   if (still_open && how == GiveUp::rst) connection.abort();
   if (still_open && how == GiveUp::fin) connection.close_first();
-  co_await connection.observe_until_closed(until);  // records a server ending, if any came
+  Connection::hold_until_closed(std::move(connection), until);  // records a server ending
 }
 
 }  // namespace loiter::clients

@@ -16,6 +16,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <chrono>
+#include <exception>
 
 namespace loiter::clients {
 
@@ -32,5 +33,11 @@ using Timer = asio::basic_waitable_timer<std::chrono::steady_clock,
 inline constexpr asio::use_awaitable_t<Executor> use_awaitable;
 // Completion token that returns errors as values: network outcomes are data, not exceptions.
 inline constexpr auto as_values = asio::as_tuple(use_awaitable);
+
+// Completion of a spawned coroutine: a bug of the harness itself (never what a server did)
+// surfaces from io_context::run().
+inline void rethrow_error(const std::exception_ptr& e) {
+  if (e) std::rethrow_exception(e);
+}
 
 }  // namespace loiter::clients

@@ -57,21 +57,14 @@ class Connection {
                        bool completes_request = false);
 
   // Reads whatever arrives until `until`, or until `responses` responses are whole.
-  awaitable<Wait> read_until(Clock::time_point until, std::size_t responses = kAnyResponses) {
-    return observe(until, responses, /*end_open=*/false);
-  }
+  awaitable<Wait> read_until(Clock::time_point until, std::size_t responses = kAnyResponses);
 
-  // Reads until the server ends the connection or `until` passes; then the ending is
-  // `open` and the client closes its end.
-  awaitable<Wait> observe_until_closed(Clock::time_point until) {
-    return observe(until, kAnyResponses, /*end_open=*/true);
-  }
-
-  // The same observation as the last step of a behaviour, without a coroutine: the
+  // A behaviour's last step: reads until the server ends the connection or `until` passes;
+  // then the ending is `open` and the client closes its end. Not a coroutine: the
   // connection moves into a small object owned by its one outstanding readiness wait, and
   // the caller's coroutine frames can end at once. A held connection then costs its socket,
   // its parser state, that wait and its deadline-queue entry, besides its record (see
-  // held.cpp). Records exactly what observe_until_closed() would.
+  // held.cpp).
   static void hold_until_closed(Connection connection, Clock::time_point until);
 
   // Holds it the same way until `at`, then hands it to `then` (called from the io_context,
@@ -97,12 +90,11 @@ class Connection {
   const ConnectionRecord& record() const { return *record_; }
 
  private:
-  friend class HeldConnection;  // hold_until_closed()'s state, in held.cpp
+  friend class HeldConnection;  // hold_until_closed()'s and hold_until()'s state, in held.cpp
 
   // Bytes read in one turn before the client waits again, so a flood cannot starve others.
   static constexpr std::size_t kReadBurst = 1024 * 1024;
 
-  awaitable<Wait> observe(Clock::time_point until, std::size_t responses, bool end_open);
   awaitable<bool> wait_readable(Clock::time_point until);
   boost::system::error_code read_available(std::size_t max_bytes);
   awaitable<void> server_ended(const boost::system::error_code& ec);

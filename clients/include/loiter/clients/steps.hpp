@@ -33,7 +33,7 @@ enum class GiveUp { fin, rst };
 
 // Sends a partial `head`, reads until `at`, then ends the connection itself as `how` —
 // unless the server ended it first — and records whatever server ending follows.
-awaitable<void> give_up_mid_head(Connection& connection, std::string_view head,
-                                 Clock::time_point at, Clock::time_point until, GiveUp how);
+awaitable<void> give_up_mid_head(Connection connection, std::string_view head, Clock::time_point at,
+                                 Clock::time_point until, GiveUp how);
 
 }  // namespace loiter::clients
