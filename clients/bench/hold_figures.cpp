@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <tuple>
 
 namespace loiter::clients::bench {
 
@@ -84,12 +85,19 @@ void count_records(const std::vector<ConnectionRecord>& records, bool recheck, F
   }
 }
 
+// Every plain number of Figures, in the order a worker writes them: one list for to_text()
+// and from_text(), so neither can leave a field out.
+constexpr auto kNumbers =
+    std::make_tuple(&Figures::count, &Figures::connected, &Figures::first_ok, &Figures::recheck_ok,
+                    &Figures::held, &Figures::server_close, &Figures::reset, &Figures::timeout,
+                    &Figures::first_start_ns, &Figures::last_connected_ns, &Figures::rss_base_kib,
+                    &Figures::rss_held_kib, &Figures::rss_recheck_kib, &Figures::heap_base_b,
+                    &Figures::heap_held_b, &Figures::cpu_hold_s, &Figures::hold_s);
+
 std::string to_text(const Figures& f) {
-  std::string text =
-      fmt::format("figures {} {} {} {} {} {} {} {} {} {} {} {} {} {:.6f} {:.6f} {} {}\n", f.count,
-                  f.connected, f.first_ok, f.recheck_ok, f.held, f.server_close, f.reset, f.timeout,
-                  f.first_start_ns, f.last_connected_ns, f.rss_base_kib, f.rss_held_kib,
-                  f.rss_recheck_kib, f.cpu_hold_s, f.hold_s, f.heap_base_b, f.heap_held_b);
+  std::string text = "figures";
+  std::apply([&](auto... field) { ((text += fmt::format(" {}", f.*field)), ...); }, kNumbers);
+  text += '\n';
   for (const auto& [error, n] : f.connect_errors) text += fmt::format("connect {} {}\n", n, error);
   for (const auto& [error, n] : f.reset_errors) text += fmt::format("reset {} {}\n", n, error);
   return text;
@@ -103,10 +111,7 @@ bool from_text(const std::string& text, Figures& f) {
     std::istringstream in(line);
     in >> word;
     if (word == "figures") {
-      in >> f.count >> f.connected >> f.first_ok >> f.recheck_ok >> f.held >> f.server_close >>
-          f.reset >> f.timeout >> f.first_start_ns >> f.last_connected_ns >> f.rss_base_kib >>
-          f.rss_held_kib >> f.rss_recheck_kib >> f.cpu_hold_s >> f.hold_s >> f.heap_base_b >>
-          f.heap_held_b;
+      std::apply([&](auto... field) { ((in >> f.*field), ...); }, kNumbers);
       seen = !in.fail();
     } else if (word == "connect" || word == "reset") {
       std::size_t n = 0;
