@@ -20,9 +20,11 @@
 nginx_pid=""
 nginx_port=""
 
-# Starts nginx in DIR (which must exist) and waits, up to 10 s, until every worker is up and
-# /health answers. Call it directly, not in $( ): it sets nginx_pid and nginx_port, and
-# exits the script (status 1, error log on stderr) if nginx dies or is not ready in time.
+# Starts nginx in DIR (which must exist) and waits, up to 10 s, until every worker is up,
+# /health answers, and that probe's connection is gone again (see nginx_idle): what nginx
+# holds on return is its idle baseline. Call it directly, not in $( ): it sets nginx_pid and
+# nginx_port, and exits the script (status 1, error log on stderr) if nginx dies or is not
+# ready in time.
 nginx_start() {
   local dir=$1 workers=$2 worker_connections=${3:-16000} http_directives=${4:-} n
   # A free loopback port: the kernel picks it (bind to port 0), then it is released for nginx.
@@ -51,12 +53,16 @@ http {
 EOF
   "$nginx_bin" -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' 2>>"$dir/error.log" &
   nginx_pid=$!
-  # Ready: every worker up and /health answering, within 10 s (100 tries).
+  # Ready: every worker up and /health answering, then the probe's connection closed on
+  # nginx's side; within 10 s (100 tries) in all.
+  local answered=0
   for _ in $(seq 100); do
     n=$( (ps -o pid= --ppid "$nginx_pid" || true) | wc -l)  # ps fails while there are none
-    if [ "$n" -ge "$workers" ] && curl -sf "http://127.0.0.1:$nginx_port/health" >/dev/null 2>&1; then
-      return 0
+    if [ "$answered" = 0 ] && [ "$n" -ge "$workers" ] &&
+      curl -sf "http://127.0.0.1:$nginx_port/health" >/dev/null 2>&1; then
+      answered=1
     fi
+    if [ "$answered" = 1 ] && nginx_idle; then return 0; fi
     kill -0 "$nginx_pid" 2>/dev/null || { cat "$dir/error.log" >&2; exit 1; }
     sleep 0.1
   done
@@ -75,6 +81,15 @@ nginx_stop() {
     wait "$nginx_pid" 2>/dev/null || true
   fi
   nginx_pid=""
+}
+
+# True when no connection to nginx's port holds a descriptor on nginx's side or waits in its
+# accept queue: none ESTABLISHED (01) or CLOSE_WAIT (08) with that local port in
+# /proc/net/tcp. (One nginx has closed is FIN_WAIT or TIME_WAIT: no descriptor left.)
+nginx_idle() {
+  awk -v port="$(printf ':%04X' "$nginx_port")" \
+    'NR > 1 && substr($2, length($2) - 4) == port && ($4 == "01" || $4 == "08") { busy = 1 }
+     END { exit busy }' /proc/net/tcp
 }
 
 nginx_pids() { echo "$nginx_pid"; ps -o pid= --ppid "$nginx_pid" || true; }
