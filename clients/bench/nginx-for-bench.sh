@@ -7,6 +7,7 @@
 #   nginx_bin=/usr/sbin/nginx         # optional; default: nginx on PATH, or /usr/sbin/nginx
 #   nginx_start DIR WORKERS [WORKER_CONNECTIONS [HTTP_DIRECTIVES]]  # sets nginx_pid, nginx_port
 #   nginx_rss_kib; nginx_fds; nginx_pids           # sampling, master and workers together
+#   nginx_wait_fds_at_most N                       # bounded (10 s) wait for nginx_fds <= N
 #   nginx_stop                                     # bounded: TERM, 5 s, then KILL
 #
 # The server: worker_processes WORKERS, `listen 127.0.0.1:PORT reuseport backlog=4096` on a
@@ -90,6 +91,13 @@ nginx_idle() {
   awk -v port="$(printf ':%04X' "$nginx_port")" \
     'NR > 1 && substr($2, length($2) - 4) == port && ($4 == "01" || $4 == "08") { busy = 1 }
      END { exit busy }' /proc/net/tcp
+}
+
+# Waits, up to 10 s, until nginx holds at most N descriptors (its connections closed after a
+# run: N is the idle baseline); returns 1 if it still holds more then.
+nginx_wait_fds_at_most() {
+  for _ in $(seq 40); do [ "$(nginx_fds)" -le "$1" ] && return 0; sleep 0.25; done
+  return 1
 }
 
 nginx_pids() { echo "$nginx_pid"; ps -o pid= --ppid "$nginx_pid" || true; }
