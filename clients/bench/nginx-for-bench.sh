@@ -1,10 +1,11 @@
 # shellcheck shell=bash
 # nginx-for-bench.sh: the loopback nginx of the by-hand benches in clients/bench, sourced
-# (not run) by held-capacity-at-scale and hold-vs-peers. It defines functions only; the
-# sourcing script owns its temporary directory and its EXIT trap, which must call
+# (not run) by held-capacity-at-scale, hold-vs-peers and load-vs-peers. It defines functions
+# only; the sourcing script owns its temporary directory and its EXIT trap, which must call
 # nginx_stop. Loopback only; nginx is stopped by the PID this shell started, never by name.
 #
 #   nginx_bin=/usr/sbin/nginx         # optional; default: nginx on PATH, or /usr/sbin/nginx
+#   nginx_access_log="PATH FORMAT ..." # optional; the access_log directive's arguments, default off
 #   nginx_start DIR WORKERS [WORKER_CONNECTIONS [HTTP_DIRECTIVES]]  # sets nginx_pid, nginx_port
 #   nginx_rss_kib; nginx_fds; nginx_pids           # sampling, master and workers together
 #   nginx_wait_fds_at_most N                       # bounded (10 s) wait for nginx_fds <= N
@@ -13,11 +14,13 @@
 # The server: worker_processes WORKERS, `listen 127.0.0.1:PORT reuseport backlog=4096` on a
 # free port, worker_rlimit_nofile 19990 (RLIMIT_NOFILE is 20,000 per process here),
 # worker_connections WORKER_CONNECTIONS (default 16000), keep-alive 120 s / 100,000
-# requests, no access log, /health returns 200 "ok", and HTTP_DIRECTIVES (e.g.
-# "client_header_timeout 300s;", default none) in the http block. Its error log is
+# requests, access_log $nginx_access_log (default off), /health returns 200 "ok", and
+# HTTP_DIRECTIVES (e.g. "client_header_timeout 300s;" or a log_format that
+# nginx_access_log names; default none) first in the http block. Its error log is
 # DIR/error.log.
 
 : "${nginx_bin:=$(command -v nginx || echo /usr/sbin/nginx)}"
+: "${nginx_access_log:=off}"
 nginx_pid=""
 nginx_port=""
 
@@ -36,11 +39,11 @@ worker_rlimit_nofile 19990;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
 events { worker_connections $worker_connections; }
-http {
-  access_log off;
-  keepalive_timeout 120s;
-  keepalive_requests 100000;${http_directives:+
+http {${http_directives:+
   $http_directives}
+  access_log $nginx_access_log;
+  keepalive_timeout 120s;
+  keepalive_requests 100000;
   client_body_temp_path $dir/body;
   proxy_temp_path $dir/proxy;
   fastcgi_temp_path $dir/fastcgi;
