@@ -1,28 +1,34 @@
 # shellcheck shell=bash
 # nginx-for-bench.sh: the loopback nginx of the by-hand benches in clients/bench, sourced
-# (not run) by held-capacity-at-scale and hold-vs-peers. It defines functions only; the
-# sourcing script owns its temporary directory and its EXIT trap, which must call
+# (not run) by held-capacity-at-scale, hold-vs-peers and load-vs-peers. It defines functions
+# only; the sourcing script owns its temporary directory and its EXIT trap, which must call
 # nginx_stop. Loopback only; nginx is stopped by the PID this shell started, never by name.
 #
 #   nginx_bin=/usr/sbin/nginx         # optional; default: nginx on PATH, or /usr/sbin/nginx
+#   nginx_access_log="PATH FORMAT ..." # optional; the access_log directive's arguments, default off
 #   nginx_start DIR WORKERS [WORKER_CONNECTIONS [HTTP_DIRECTIVES]]  # sets nginx_pid, nginx_port
 #   nginx_rss_kib; nginx_fds; nginx_pids           # sampling, master and workers together
+#   nginx_wait_fds_at_most N                       # bounded (10 s) wait for nginx_fds <= N
 #   nginx_stop                                     # bounded: TERM, 5 s, then KILL
 #
 # The server: worker_processes WORKERS, `listen 127.0.0.1:PORT reuseport backlog=4096` on a
 # free port, worker_rlimit_nofile 19990 (RLIMIT_NOFILE is 20,000 per process here),
 # worker_connections WORKER_CONNECTIONS (default 16000), keep-alive 120 s / 100,000
-# requests, no access log, /health returns 200 "ok", and HTTP_DIRECTIVES (e.g.
-# "client_header_timeout 300s;", default none) in the http block. Its error log is
+# requests, access_log $nginx_access_log (default off), /health returns 200 "ok", and
+# HTTP_DIRECTIVES (e.g. "client_header_timeout 300s;" or a log_format that
+# nginx_access_log names; default none) first in the http block. Its error log is
 # DIR/error.log.
 
 : "${nginx_bin:=$(command -v nginx || echo /usr/sbin/nginx)}"
+: "${nginx_access_log:=off}"
 nginx_pid=""
 nginx_port=""
 
-# Starts nginx in DIR (which must exist) and waits, up to 10 s, until every worker is up and
-# /health answers. Call it directly, not in $( ): it sets nginx_pid and nginx_port, and
-# exits the script (status 1, error log on stderr) if nginx dies or is not ready in time.
+# Starts nginx in DIR (which must exist) and waits, up to 10 s, until every worker is up,
+# /health answers, and that probe's connection is gone again (see nginx_idle): what nginx
+# holds on return is its idle baseline. Call it directly, not in $( ): it sets nginx_pid and
+# nginx_port, and exits the script (status 1, error log on stderr) if nginx dies or is not
+# ready in time.
 nginx_start() {
   local dir=$1 workers=$2 worker_connections=${3:-16000} http_directives=${4:-} n
   # A free loopback port: the kernel picks it (bind to port 0), then it is released for nginx.
@@ -33,11 +39,11 @@ worker_rlimit_nofile 19990;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;
 events { worker_connections $worker_connections; }
-http {
-  access_log off;
-  keepalive_timeout 120s;
-  keepalive_requests 100000;${http_directives:+
+http {${http_directives:+
   $http_directives}
+  access_log $nginx_access_log;
+  keepalive_timeout 120s;
+  keepalive_requests 100000;
   client_body_temp_path $dir/body;
   proxy_temp_path $dir/proxy;
   fastcgi_temp_path $dir/fastcgi;
@@ -51,12 +57,16 @@ http {
 EOF
   "$nginx_bin" -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' 2>>"$dir/error.log" &
   nginx_pid=$!
-  # Ready: every worker up and /health answering, within 10 s (100 tries).
+  # Ready: every worker up and /health answering, then the probe's connection closed on
+  # nginx's side; within 10 s (100 tries) in all.
+  local answered=0
   for _ in $(seq 100); do
     n=$( (ps -o pid= --ppid "$nginx_pid" || true) | wc -l)  # ps fails while there are none
-    if [ "$n" -ge "$workers" ] && curl -sf "http://127.0.0.1:$nginx_port/health" >/dev/null 2>&1; then
-      return 0
+    if [ "$answered" = 0 ] && [ "$n" -ge "$workers" ] &&
+      curl -sf "http://127.0.0.1:$nginx_port/health" >/dev/null 2>&1; then
+      answered=1
     fi
+    if [ "$answered" = 1 ] && nginx_idle; then return 0; fi
     kill -0 "$nginx_pid" 2>/dev/null || { cat "$dir/error.log" >&2; exit 1; }
     sleep 0.1
   done
@@ -75,6 +85,22 @@ nginx_stop() {
     wait "$nginx_pid" 2>/dev/null || true
   fi
   nginx_pid=""
+}
+
+# True when no connection to nginx's port holds a descriptor on nginx's side or waits in its
+# accept queue: none ESTABLISHED (01) or CLOSE_WAIT (08) with that local port in
+# /proc/net/tcp. (One nginx has closed is FIN_WAIT or TIME_WAIT: no descriptor left.)
+nginx_idle() {
+  awk -v port="$(printf ':%04X' "$nginx_port")" \
+    'NR > 1 && substr($2, length($2) - 4) == port && ($4 == "01" || $4 == "08") { busy = 1 }
+     END { exit busy }' /proc/net/tcp
+}
+
+# Waits, up to 10 s, until nginx holds at most N descriptors (its connections closed after a
+# run: N is the idle baseline); returns 1 if it still holds more then.
+nginx_wait_fds_at_most() {
+  for _ in $(seq 40); do [ "$(nginx_fds)" -le "$1" ] && return 0; sleep 0.25; done
+  return 1
 }
 
 nginx_pids() { echo "$nginx_pid"; ps -o pid= --ppid "$nginx_pid" || true; }

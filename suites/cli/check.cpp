@@ -69,21 +69,9 @@ reports::ScenarioReport run_one(const suites::Scenario& scenario, const fixtures
     const auto result = suites::run_scenario(scenario, target, timing, parameters);
     if (!result.skipped) directory.add_scenario(result);
     return suites::to_report(result);
-  } catch (const fixtures::HarnessError& e) {
-    return suites::error_report(std::string(scenario.id), e.what());
-  } catch (const std::runtime_error& e) {  // a limit, e.g. RLIMIT_NOFILE
+  } catch (const std::runtime_error& e) {  // HarnessError, or a limit (RLIMIT_NOFILE)
     return suites::error_report(std::string(scenario.id), e.what());
   }
-}
-
-// About how long a scenario takes: its clients' patience and the recovery window (nullopt
-// when the target cannot take it).
-std::optional<double> expected_seconds(const suites::Scenario& scenario,
-                                       const fixtures::Target& target, const suites::Timing& timing,
-                                       const suites::ScenarioParameters& parameters) {
-  const auto longest = suites::longest_run(scenario, target, timing, parameters);
-  if (!longest) return std::nullopt;
-  return std::chrono::duration<double>(*longest).count();
 }
 
 // The reference server takes faults and deadlines from the command line; any other target
@@ -183,10 +171,11 @@ int run_check(const CheckOptions& options) {
                             .scenarios = {}};
   suites::install_interrupt_handlers();
   Progress progress(scenarios.size());
+  const auto parameters = parameters_of(options);
   for (const auto* scenario : scenarios) {
     if (suites::interrupted()) break;
-    progress.start(scenario->id, target.name, expected_seconds(*scenario, target, timing, parameters_of(options)));
-    report.scenarios.push_back(run_one(*scenario, target, timing, parameters_of(options), *directory));
+    progress.start(scenario->id, target.name, expected_seconds(*scenario, target, timing, parameters));
+    report.scenarios.push_back(run_one(*scenario, target, timing, parameters, *directory));
     progress.done(report.scenarios.back());
   }
   return finish_run(report, *directory, options.json_path);

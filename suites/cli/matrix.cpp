@@ -126,27 +126,17 @@ struct Ran {
 };
 
 Ran run_one(const suites::Scenario& scenario, const fixtures::Target& target,
-            const suites::Timing& timing, std::size_t count, suites::RunDirectory& directory) {
+            const suites::Timing& timing, suites::ScenarioParameters parameters,
+            suites::RunDirectory& directory) {
   try {
-    const auto result = suites::run_scenario(
-        scenario, target, timing,
-        {.count = count, .load_rate = 0, .load_duration = {}, .load_connections = 0,
-         .server_dir = directory.server_dir(scenario.id)});
+    parameters.server_dir = directory.server_dir(scenario.id);
+    const auto result = suites::run_scenario(scenario, target, timing, parameters);
     if (!result.skipped) directory.add_scenario(result);
     return {cell_of(result), suites::to_report(result)};
   } catch (const std::runtime_error& e) {  // HarnessError, or a limit (RLIMIT_NOFILE)
     return {error_cell(std::string(scenario.id), e.what()),
             suites::error_report(std::string(scenario.id), e.what())};
   }
-}
-
-std::optional<double> expected_seconds(const suites::Scenario& scenario,
-                                       const fixtures::Target& target,
-                                       const suites::Timing& timing, std::size_t count) {
-  if (scenario.unmet_need(target)) return std::nullopt;
-  const auto expected =
-      scenario.expect(target, timing, {.count = count != 0 ? count : scenario.default_count});
-  return std::chrono::duration<double>(expected.patience + expected.recovery).count();
 }
 
 MatrixRow run_target(const fixtures::Target& target,
@@ -162,11 +152,12 @@ MatrixRow run_target(const fixtures::Target& target,
                             .target = target.name,
                             .started_at = suites::utc_now(),
                             .scenarios = {}};
+  const suites::ScenarioParameters parameters{.count = options.count};  // the rest: defaults
   for (const auto* scenario : scenarios) {
     if (suites::interrupted()) break;
     progress.start(scenario->id, target.name,
-                   expected_seconds(*scenario, target, timing, options.count));
-    auto ran = run_one(*scenario, target, timing, options.count, directory);
+                   expected_seconds(*scenario, target, timing, parameters));
+    auto ran = run_one(*scenario, target, timing, parameters, directory);
     progress.done(ran.report);
     row.cells.push_back(std::move(ran.cell));
     report.scenarios.push_back(std::move(ran.report));

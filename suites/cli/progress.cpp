@@ -16,6 +16,14 @@ double since(std::chrono::steady_clock::time_point t) {
 }
 }  // namespace
 
+std::optional<double> expected_seconds(const suites::Scenario& scenario,
+                                       const fixtures::Target& target, const suites::Timing& timing,
+                                       const suites::ScenarioParameters& parameters) {
+  const auto longest = suites::longest_run(scenario, target, timing, parameters);
+  if (!longest) return std::nullopt;
+  return std::chrono::duration<double>(*longest).count();
+}
+
 Progress::Progress(std::size_t scenarios)
     : total_(scenarios), terminal_(::isatty(STDERR_FILENO) == 1) {}
 

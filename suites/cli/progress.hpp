@@ -11,8 +11,15 @@
 #include <thread>
 
 #include "loiter/reports/run_report.hpp"
+#include "loiter/suites/run.hpp"
 
 namespace loiter::cli {
+
+// About how long a scenario takes: its clients' patience and the recovery window
+// (suites::longest_run), in seconds; nullopt when the target cannot take it.
+std::optional<double> expected_seconds(const suites::Scenario& scenario,
+                                       const fixtures::Target& target, const suites::Timing& timing,
+                                       const suites::ScenarioParameters& parameters);
 
 class Progress {
  public:
