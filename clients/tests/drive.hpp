@@ -4,22 +4,20 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <vector>
 
 #include "loiter/clients/asio.hpp"
 #include "loiter/clients/record.hpp"
+#include "loiter/clients/time_scale.hpp"
 
 namespace loiter::clients::testing {
 
 using namespace std::chrono_literals;
 
-// `d` widened by LOITER_TIME_SCALE (default 1), the one factor the suites and fixtures read
-// too: a slow or busy machine widens every window of these tests at once.
+// `d` widened by LOITER_TIME_SCALE (time_scale.hpp): a slow or busy machine widens every
+// window of these tests at once.
 inline Duration scaled(Duration d) {
-  const char* text = std::getenv("LOITER_TIME_SCALE");
-  const double scale = text != nullptr && *text != '\0' ? std::strtod(text, nullptr) : 1.0;
-  return std::chrono::duration_cast<Duration>(d * (scale > 0 && scale <= 100 ? scale : 1.0));
+  return std::chrono::duration_cast<Duration>(d * time_scale());
 }
 
 // Every window in these tests: how far a recorded time may be from the peer's action.
