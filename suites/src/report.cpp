@@ -157,12 +157,12 @@ reports::ScenarioReport error_report(std::string id, std::string error) {
           .figures = {}};
 }
 
-std::string utc_now() {
+std::string utc_now(const char* format) {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};
   ::gmtime_r(&now, &utc);
   char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  std::strftime(text, sizeof text, format, &utc);
   return text;
 }
 
