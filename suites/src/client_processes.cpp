@@ -7,11 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
+
+#include "loiter/suites/child_exit.hpp"
 
 namespace loiter::suites {
 
@@ -19,8 +21,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
-
-constexpr milliseconds kReapEvery{10};
 
 void close_fd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -157,8 +157,10 @@ void ClientProcesses::stop(milliseconds grace) {
 std::vector<std::string> ClientProcesses::reap(milliseconds within) {
   const auto until = Clock::now() + within;
   for (auto& child : children_) {
-    while (!reap_one(child, /*block=*/false) && Clock::now() < until) {
-      std::this_thread::sleep_for(kReapEvery);
+    if (reap_one(child, /*block=*/false)) continue;
+    const auto left = std::chrono::ceil<milliseconds>(until - Clock::now());
+    if (wait_for_exit(child.pid, std::max(left, milliseconds::zero()))) {
+      reap_one(child, /*block=*/true);  // exited: waitpid returns at once
     }
   }
   std::vector<std::string> endings;

@@ -46,8 +46,10 @@ class ClientProcesses {
   // then reaps them all.
   void stop(std::chrono::milliseconds grace);
 
-  // Waits for every process, at most `within` before stop(); how each ended: empty for
-  // exit status 0, else "exited with status 1", "was killed by signal 9".
+  // Waits for every process (on its exit, see child_exit.hpp), at most `within` in all, then
+  // SIGKILLs and reaps those still there; how each ended: empty for exit status 0, else
+  // "exited with status 1", "was killed by signal 9". Throws std::runtime_error when a
+  // process cannot be watched.
   std::vector<std::string> reap(std::chrono::milliseconds within);
 
  private:

@@ -7,12 +7,11 @@
 #include <map>
 
 #include "loiter/fixtures/tcp_states.hpp"
+#include "loiter/suites/in_units.hpp"
 
 namespace loiter::suites {
 
 namespace {
-
-double in_seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 
 // "127.0.0.2:40312" -> the endpoint; nullopt if it does not parse.
 std::optional<fixtures::TcpEndpoint> endpoint_of(const std::string& source) {

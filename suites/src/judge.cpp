@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 
+#include "loiter/suites/in_units.hpp"
 #include "loiter/suites/load_figures.hpp"
 
 namespace loiter::suites {
@@ -15,8 +16,6 @@ namespace {
 
 using clients::ConnectionRecord;
 using clients::Ending;
-
-double seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 
 std::string_view describe(Since since) {
   switch (since) {
@@ -94,7 +93,7 @@ void check_still_open(const Subset& s, const Expectations& e, const ClosureExpec
   if (open == 0) return;
   v.findings.push_back(fmt::format(
       "{}{}/{} connections still open at {:.3f} s after connect (deadline {:.3f} s from {})",
-      s.prefix, open, s.records.size(), seconds(e.patience), seconds(c.deadline),
+      s.prefix, open, s.records.size(), in_seconds(e.patience), in_seconds(c.deadline),
       describe(c.since)));
 }
 
@@ -113,8 +112,8 @@ void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
     if (lasted < c.deadline - c.slack) early.push_back(lasted);
     if (lasted > c.deadline + c.slack) late.push_back(lasted);
   }
-  const auto window = fmt::format("deadline {:.3f} s ± {:.3f} s from {}", seconds(c.deadline),
-                                  seconds(c.slack), describe(c.since));
+  const auto window = fmt::format("deadline {:.3f} s ± {:.3f} s from {}", in_seconds(c.deadline),
+                                  in_seconds(c.slack), describe(c.since));
   if (!unmeasurable.empty()) {
     v.findings.push_back(fmt::format("{}{}/{} connections ended ({}) before {} it is measured from",
                                      s.prefix, unmeasurable.size(), total,
@@ -125,15 +124,15 @@ void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
     v.findings.push_back(
         fmt::format("{}{}/{} connections closed early, before {:.3f} s (earliest "
                     "{:.3f} s; {})",
-                    s.prefix, early.size(), total, seconds(c.deadline - c.slack),
-                    seconds(std::ranges::min(early)), window));
+                    s.prefix, early.size(), total, in_seconds(c.deadline - c.slack),
+                    in_seconds(std::ranges::min(early)), window));
   }
   if (!late.empty()) {
     v.findings.push_back(
         fmt::format("{}{}/{} connections closed late, after {:.3f} s (latest "
                     "{:.3f} s; {})",
-                    s.prefix, late.size(), total, seconds(c.deadline + c.slack),
-                    seconds(std::ranges::max(late)), window));
+                    s.prefix, late.size(), total, in_seconds(c.deadline + c.slack),
+                    in_seconds(std::ranges::max(late)), window));
   }
 }
 
@@ -198,14 +197,14 @@ void check_completion(const Observation& o, const CompletionExpectation& c, Verd
     v.findings.push_back(fmt::format(
         "{}/{} connections were cut off: {}, ended as {} (median {:.3f} s after connect; it "
         "must outlive {:.3f} s)",
-        records.size(), o.connections.size(), what, label, seconds(at[at.size() / 2]),
-        seconds(c.outlives)));
+        records.size(), o.connections.size(), what, label, in_seconds(at[at.size() / 2]),
+        in_seconds(c.outlives)));
   }
   if (shortest && *shortest < c.outlives) {
     v.findings.push_back(fmt::format(
         "an exchange completed after only {:.3f} s, within the {:.3f} s it must outlive: "
         "the scenario proves nothing (lengthen the target's path)",
-        seconds(*shortest), seconds(c.outlives)));
+        in_seconds(*shortest), in_seconds(c.outlives)));
   }
 }
 
@@ -259,10 +258,9 @@ void check_held_at_once(const Observation& o, Verdict& v) {
   v.findings.push_back(fmt::format(
       "not every connection was held at once: {}/{} answered their first request only after "
       "the first re-check was sent (the last {:.3f} s after it); {}",
-      late, first_answers.size(), seconds(std::ranges::max(first_answers) - first_recheck), why));
+      late, first_answers.size(), in_seconds(std::ranges::max(first_answers) - first_recheck),
+      why));
 }
-
-double ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 // "404×3, reset×2": what the regular requests that did not succeed got instead.
 std::string failures_of(const clients::LoadResult& load) {
@@ -288,7 +286,7 @@ void check_regular_traffic(const clients::LoadResult& load, const LoadExpectatio
   if (e.p99 && p99 > *e.p99) {
     v.findings.push_back(fmt::format(
         "regular p99 {:.2f} ms (from intended send time) exceeds the target's bound {:.2f} ms",
-        ms(p99), ms(*e.p99)));
+        in_ms(p99), in_ms(*e.p99)));
   }
 }
 
@@ -303,7 +301,7 @@ void check_load(const Observation& o, const LoadExpectation& e, Verdict& v) {
     v.findings.push_back(fmt::format(
         "the last waiting connection was closed {:.3f} s after the load started, after the "
         "load ended ({:.3f} s): lengthen the load to judge FDs during it",
-        seconds(*figures->all_waiting_closed), seconds(figures->load_lasted)));
+        in_seconds(*figures->all_waiting_closed), in_seconds(figures->load_lasted)));
   }
   const std::size_t limit = o.fds.baseline + e.pool;
   if (figures->fds_during && *figures->fds_during > limit) {
@@ -318,7 +316,7 @@ void check_fds(const FdObservation& fds, const Expectations& e, Verdict& v) {
   if (fds.recovered) return;
   const std::size_t limit = fds.baseline + e.fds_after;
   v.findings.push_back(fmt::format("FDs {}→{}, not back to {} within {:.3f} s: {} left",
-                                   fds.baseline, fds.peak, limit, seconds(e.recovery),
+                                   fds.baseline, fds.peak, limit, in_seconds(e.recovery),
                                    fds.after > limit ? fds.after - limit : 0));
 }
 

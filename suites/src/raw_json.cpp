@@ -10,17 +10,17 @@
 #include <set>
 #include <stdexcept>
 
+#include "loiter/suites/in_units.hpp"
+
 namespace loiter::suites {
 
 namespace json = boost::json;
 
 namespace {
 
-double seconds(clients::Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
 json::value maybe_seconds(const std::optional<clients::Duration>& d) {
   if (!d) return nullptr;
-  return seconds(*d);
+  return in_seconds(*d);
 }
 
 json::array responses_to_json(const std::vector<clients::Response>& responses) {
@@ -32,7 +32,7 @@ json::array responses_to_json(const std::vector<clients::Response>& responses) {
     out.push_back(json::object{{"status", r.status},
                                {"reason", r.reason},
                                {"fields", std::move(fields)},
-                               {"started", seconds(r.started)},
+                               {"started", in_seconds(r.started)},
                                {"complete", maybe_seconds(r.complete)},
                                {"body_bytes", r.body_bytes}});
   }
@@ -49,7 +49,7 @@ json::object tcp_side(const fixtures::TcpSideCounts& counts) {
 }
 
 json::object sample_to_json(const fixtures::TimedSample& s, clients::Clock::time_point origin) {
-  json::object out{{"t", seconds(s.at - origin)},
+  json::object out{{"t", in_seconds(s.at - origin)},
                    {"processes", s.sample.processes},
                    {"fds", s.sample.fds},
                    {"rss_kib", s.sample.rss_kib},
@@ -77,15 +77,15 @@ json::value limit_to_json(const std::optional<fixtures::ResourceLimit>& limit) {
 
 json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::time_point origin) {
   json::array sends;
-  for (const auto& send : r.sends) sends.push_back(json::array{seconds(send.at), send.bytes});
+  for (const auto& send : r.sends) sends.push_back(json::array{in_seconds(send.at), send.bytes});
   json::array progress;
-  for (const auto& p : r.progress) progress.push_back(json::array{seconds(p.at), p.bytes});
+  for (const auto& p : r.progress) progress.push_back(json::array{in_seconds(p.at), p.bytes});
   return json::object{{"kind", r.kind},
                       {"source", r.source},
                       {"connect_start", r.connect_start == clients::Clock::time_point{}
                                             ? json::value(nullptr)  // its slot never came
-                                            : json::value(seconds(r.connect_start - origin))},
-                      {"connect_took", seconds(r.connect_took)},
+                                            : json::value(in_seconds(r.connect_start - origin))},
+                      {"connect_took", in_seconds(r.connect_took)},
                       {"sends", std::move(sends)},
                       {"requests", r.requests},
                       {"first_byte", maybe_seconds(r.first_byte)},
@@ -94,8 +94,8 @@ json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::t
                       {"progress", std::move(progress)},
                       {"ending", clients::to_string(r.ending)},
                       {"ending_label", clients::ending_label(r)},
-                      {"ended_at", seconds(r.ended_at)},
-                      {"client_closed", seconds(r.client_closed)},
+                      {"ended_at", in_seconds(r.ended_at)},
+                      {"client_closed", in_seconds(r.client_closed)},
                       {"error", r.error}};
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "loiter/suites/in_units.hpp"
 #include "loiter/suites/load_figures.hpp"
 #include "loiter/suites/report_load.hpp"
 #include "report_plots.hpp"
@@ -19,7 +20,7 @@ reports::FigureGroup closure_figures(const Observation& observation) {
   std::vector<double> times;
   for (const auto& record : observation.connections) {
     if (record.ending == Ending::close || record.ending == Ending::reset) {
-      times.push_back(std::chrono::duration<double>(record.ended_at).count());
+      times.push_back(in_seconds(record.ended_at));
     }
   }
   reports::FigureGroup group{.name = "closure", .unit = "s", .values = {}};
@@ -46,9 +47,6 @@ reports::FigureGroup fd_figures(const FdObservation& fds) {
 }
 
 std::optional<double> number(std::size_t n) { return static_cast<double>(n); }
-std::optional<double> in_ms(Duration d) {
-  return std::chrono::duration<double, std::milli>(d).count();
-}
 
 // The TCP states still present on both ends at the last sample, by name.
 std::optional<reports::FigureGroup> tcp_at_end(const Observation& o) {
@@ -72,9 +70,7 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
   const auto& load = o.load->result;
   const auto not_ok = load.dispatched - std::min(load.dispatched, load.succeeded);
   std::optional<double> all_closed;
-  if (figures->all_waiting_closed) {
-    all_closed = std::chrono::duration<double>(*figures->all_waiting_closed).count();
-  }
+  if (figures->all_waiting_closed) all_closed = in_seconds(*figures->all_waiting_closed);
   const auto during = figures->fds_during ? number(*figures->fds_during) : std::nullopt;
   std::vector<reports::FigureGroup> groups{
       {.name = "regular",
@@ -161,12 +157,12 @@ reports::ScenarioReport error_report(std::string id, std::string error) {
           .figures = {}};
 }
 
-std::string utc_now() {
+std::string utc_now(const char* format) {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};
   ::gmtime_r(&now, &utc);
   char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  std::strftime(text, sizeof text, format, &utc);
   return text;
 }
 

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "loiter/fixtures/tcp_states.hpp"
+#include "loiter/suites/in_units.hpp"
 #include "loiter/suites/report.hpp"
 
 namespace loiter::suites::plots {
@@ -23,8 +24,6 @@ using reports::Mark;
 using reports::Plot;
 using reports::PlotStyle;
 using reports::Series;
-
-double seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 
 // Started, and not refused. An interrupted run leaves records whose slot never came.
 bool connected(const ConnectionRecord& r) {
@@ -45,19 +44,19 @@ std::vector<Mark> time_marks(const Observation& o, const Expectations& e,
   double first = INFINITY, last = -INFINITY, done = -INFINITY;
   for (const auto& r : o.connections) {
     if (!connected(r)) continue;
-    const double at = seconds(r.connected() - origin);
-    if (finished(r)) done = std::max(done, at + seconds(r.ended_at));
+    const double at = in_seconds(r.connected() - origin);
+    if (finished(r)) done = std::max(done, at + in_seconds(r.ended_at));
     if (!e.closure) continue;
     if (const auto start = deadline_origin(r, e.closure->since)) {
-      first = std::min(first, at + seconds(*start));
-      last = std::max(last, at + seconds(*start));
+      first = std::min(first, at + in_seconds(*start));
+      last = std::max(last, at + in_seconds(*start));
     }
   }
   if (e.closure && first <= last) {
     marks.push_back({.label = "deadline window",
                      .axis = "x",
-                     .from = first + seconds(e.closure->deadline - e.closure->slack),
-                     .to = last + seconds(e.closure->deadline + e.closure->slack)});
+                     .from = first + in_seconds(e.closure->deadline - e.closure->slack),
+                     .to = last + in_seconds(e.closure->deadline + e.closure->slack)});
   }
   if (std::isfinite(done))
     marks.push_back({.label = "clients done", .axis = "x", .from = done, .to = done});
@@ -72,7 +71,7 @@ Plot fd_plot(const Observation& o, const Expectations& e, clients::Clock::time_p
             .style = PlotStyle::step};
   Series fds{.name = "FDs", .points = {}};
   for (const auto& s : o.timeline)
-    fds.points.emplace_back(seconds(s.at - origin), static_cast<double>(s.sample.fds));
+    fds.points.emplace_back(in_seconds(s.at - origin), static_cast<double>(s.sample.fds));
   plot.series.push_back(std::move(fds));
   const auto baseline = static_cast<double>(o.fds.baseline);
   plot.marks.push_back({.label = "baseline", .axis = "y", .from = baseline, .to = baseline});
@@ -89,10 +88,10 @@ Plot open_plot(const Observation& o, const Expectations& e, clients::Clock::time
   std::map<std::string, std::vector<std::pair<double, int>>> events;
   for (const auto& r : o.connections) {
     if (!connected(r)) continue;
-    const double at = seconds(r.connected() - origin);
+    const double at = in_seconds(r.connected() - origin);
     auto& list = events[fmt::format("{} → {}", r.kind, clients::ending_label(r))];
     list.emplace_back(at, 1);
-    if (finished(r)) list.emplace_back(at + seconds(r.ended_at), -1);
+    if (finished(r)) list.emplace_back(at + in_seconds(r.ended_at), -1);
   }
   Plot plot{.id = "open",
             .title = "open connections by kind → ending",
@@ -131,17 +130,17 @@ Plot closure_plot(const Observation& o, const Expectations& e) {
     if (!connected(r) || !finished(r) || !start) continue;
     auto& series = by_ending[clients::ending_label(r)];
     series.name = clients::ending_label(r);
-    series.points.emplace_back(seconds(r.ended_at - *start), static_cast<double>(i));
+    series.points.emplace_back(in_seconds(r.ended_at - *start), static_cast<double>(i));
   }
   for (auto& [name, series] : by_ending) plot.series.push_back(std::move(series));
   if (e.closure) {
     const auto& c = *e.closure;
     plot.marks.push_back({.label = "deadline ± slack",
                           .axis = "x",
-                          .from = seconds(c.deadline - c.slack),
-                          .to = seconds(c.deadline + c.slack)});
+                          .from = in_seconds(c.deadline - c.slack),
+                          .to = in_seconds(c.deadline + c.slack)});
     plot.marks.push_back(
-        {.label = "deadline", .axis = "x", .from = seconds(c.deadline), .to = seconds(c.deadline)});
+        {.label = "deadline", .axis = "x", .from = in_seconds(c.deadline), .to = in_seconds(c.deadline)});
   }
   return plot;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "loiter/fixtures/tcp_states.hpp"
+#include "loiter/suites/in_units.hpp"
 #include "report_plots.hpp"
 
 namespace loiter::suites::plots {
@@ -14,8 +15,6 @@ using fixtures::TcpState;
 using reports::Plot;
 using reports::PlotStyle;
 using reports::Series;
-
-double seconds(clients::Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 constexpr TcpState kStates[] = {TcpState::established, TcpState::syn_recv,   TcpState::fin_wait1,
                                 TcpState::fin_wait2,   TcpState::close_wait, TcpState::last_ack,
@@ -32,7 +31,7 @@ void add_side(Plot& plot, const Observation& o, clients::Clock::time_point origi
       const auto& counts = server ? s.sample.tcp->server : s.sample.tcp->client;
       const auto n = counts.of(state);
       seen = seen || n > 0;
-      series.points.emplace_back(seconds(s.at - origin), static_cast<double>(n));
+      series.points.emplace_back(in_seconds(s.at - origin), static_cast<double>(n));
     }
     if (seen) plot.series.push_back(std::move(series));
   }
@@ -54,7 +53,7 @@ std::optional<Plot> tcp_plot(const Observation& o, clients::Clock::time_point or
   Series queue{.name = "accept queue", .points = {}};
   for (const auto& s : o.timeline) {
     if (s.sample.tcp)
-      queue.points.emplace_back(seconds(s.at - origin),
+      queue.points.emplace_back(in_seconds(s.at - origin),
                                 static_cast<double>(s.sample.tcp->accept_queue));
   }
   plot.series.push_back(std::move(queue));
@@ -70,7 +69,7 @@ Plot rss_plot(const Observation& o, clients::Clock::time_point origin) {
   Series rss{.name = "RSS MiB", .points = {}};
   Series threads{.name = "threads", .points = {}};
   for (const auto& s : o.timeline) {
-    const double at = seconds(s.at - origin);
+    const double at = in_seconds(s.at - origin);
     rss.points.emplace_back(at, static_cast<double>(s.sample.rss_kib) / 1024.0);
     threads.points.emplace_back(at, static_cast<double>(s.sample.threads));
   }

@@ -5,7 +5,6 @@
 #include "drive.hpp"
 #include "explanations.hpp"
 #include "loiter/fixtures/probe.hpp"
-#include "loiter/fixtures/proc.hpp"
 #include "loiter/fixtures/provenance.hpp"
 #include "loiter/fixtures/sampler.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
@@ -28,14 +27,6 @@ std::size_t peak_in_one_process(const std::vector<fixtures::TimedSample>& timeli
     for (const auto& process : s.sample.per_process) peak = std::max(peak, process.fds);
   }
   return peak;
-}
-
-std::optional<std::size_t> server_fd_limit(pid_t pid) {
-  const auto limits = fixtures::live_proc().read(pid, "limits");
-  if (!limits) return std::nullopt;
-  const auto limit = fixtures::parse_open_files_limit(*limits);
-  if (!limit || !limit->soft) return std::nullopt;
-  return static_cast<std::size_t>(*limit->soft);
 }
 
 std::size_t peak_fds(const std::vector<fixtures::TimedSample>& timeline) {
@@ -87,9 +78,11 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
       fixtures::settle_fds(probe, duration_cast<milliseconds>(timing.settle_window),
                            duration_cast<milliseconds>(timing.settle_timeout));
   fds.baseline = settled.fds;
-  fds.server_limit = server_fd_limit(sut.pid());
   fds.baseline_settled = settled.settled;
   result.provenance = fixtures::gather_provenance(sut);
+  if (const auto& nofile = result.provenance->server_nofile; nofile && nofile->soft) {
+    fds.server_limit = static_cast<std::size_t>(*nofile->soft);  // read once, for both
+  }
   OpenWatch watch(probe, snapshot_due(clients::Clock::now(), result.expectations.patience));
   {
     fixtures::Sampler sampler(probe);

@@ -6,7 +6,6 @@
 
 #include <boost/json.hpp>
 #include <cctype>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -20,15 +19,6 @@ namespace loiter::suites {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string utc_stamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &utc);
-  return text;
-}
 
 // Letters, digits, '.', '_', '+', '-'; anything else becomes '_'.
 std::string file_safe(std::string_view name) {
@@ -66,7 +56,7 @@ void write_html(const fs::path& path, const reports::RunReport& report) {
 RunDirectory::RunDirectory(const fs::path& root, std::string_view target) {
   std::error_code error;
   fs::create_directories(root, error);
-  path_ = fs::absolute(unused_run_path(root, utc_stamp(), target));
+  path_ = fs::absolute(unused_run_path(root, utc_now("%Y%m%dT%H%M%SZ"), target));
   // create_directory, not create_directories: a directory made by someone else meanwhile
   // is not ours to write into.
   if (error || !fs::create_directory(path_, error) || error) {

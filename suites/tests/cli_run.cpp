@@ -4,8 +4,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <poll.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +13,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+
+#include "loiter/suites/child_exit.hpp"
 
 extern char** environ;
 
@@ -56,14 +56,10 @@ Child::~Child() {
 void Child::signal(int number) const { ::kill(pid_, number); }
 
 std::optional<int> Child::wait(double timeout_s) {
-  // A pidfd is readable once the child has exited: wait for that event, bounded.
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
-  if (pidfd < 0) throw std::runtime_error("pidfd_open failed for the child");
-  pollfd exited{.fd = pidfd, .events = POLLIN, .revents = 0};
-  const int ready = ::poll(&exited, 1, static_cast<int>(timeout_s * 1000));
-  ::close(pidfd);
+  const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::duration<double>(timeout_s));
   int status = 0;
-  if (ready != 1 || ::waitpid(pid_, &status, 0) != pid_) return std::nullopt;
+  if (!wait_for_exit(pid_, timeout) || ::waitpid(pid_, &status, 0) != pid_) return std::nullopt;
   reaped_ = true;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 }

@@ -67,5 +67,20 @@ TEST(ClientProcesses, StopEndsThemBySigterm) {
   EXPECT_TRUE(gone(processes.pid(0)));
 }
 
+// reap() waits on each process's exit for at most its bound, then kills what is still there.
+TEST(ClientProcesses, ReapKillsAProcessStillThereAfterItsBound) {
+  ClientProcesses processes;
+  processes.start([](int) {
+    for (int i = 0; i < 600; ++i) ::sleep(1);  // bounded: 10 minutes
+    return 0;
+  });
+  const auto start = Clock::now();
+  EXPECT_THAT(processes.reap(300ms), ElementsAre("was killed by signal 9"));
+  const auto took = Clock::now() - start;
+  EXPECT_GE(took, 300ms);
+  EXPECT_LT(took, 5s);
+  EXPECT_TRUE(gone(processes.pid(0)));
+}
+
 }  // namespace
 }  // namespace loiter::suites

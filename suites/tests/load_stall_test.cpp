@@ -11,6 +11,7 @@
 
 #include "loiter/clients/load.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/suites/in_units.hpp"
 #include "self_test.hpp"
 
 namespace loiter::suites {
@@ -18,8 +19,6 @@ namespace {
 
 using namespace std::chrono_literals;
 using clients::Clock;
-
-double seconds(clients::Duration d) { return std::chrono::duration<double>(d).count(); }
 
 // Freezes a process for a while on the io_context's clock; thaws it on destruction too, so
 // a failing test never leaves the server stopped.
@@ -63,20 +62,20 @@ TEST(OpenLoopGenerator, AServerFrozenForOneSecondShowsInLatencyFromIntendedSendT
     const Freeze freeze(io, sut.pid(), start + 4500ms, start + 5500ms);
     io.run();  // the generator stops by itself after its 10 s
   }
-  const auto p99 = seconds(result.from_intended.percentile(99.0));
-  const auto p99_sent = seconds(result.from_sent.percentile(99.0));
+  const auto p99 = in_seconds(result.from_intended.percentile(99.0));
+  const auto p99_sent = in_seconds(result.from_sent.percentile(99.0));
   RecordProperty("p99_from_intended_s", std::to_string(p99));
   RecordProperty("p99_from_sent_s", std::to_string(p99_sent));
   std::printf("dispatched %llu/%llu, p99 from intended %.3f s, from sent %.3f s, max %.3f s\n",
               static_cast<unsigned long long>(result.dispatched),
               static_cast<unsigned long long>(result.requested), p99, p99_sent,
-              seconds(result.from_intended.max()));
+              in_seconds(result.from_intended.max()));
   EXPECT_EQ(result.requested, 50'000u);
   EXPECT_EQ(result.dispatched, result.requested) << "the generator skipped due requests";
   EXPECT_EQ(result.succeeded, result.dispatched);
   EXPECT_GE(p99, 0.75) << "from intended send time the freeze must show";
   EXPECT_LE(p99, 1.05);
-  EXPECT_GE(seconds(result.from_intended.max()), 0.9);
+  EXPECT_GE(in_seconds(result.from_intended.max()), 0.9);
   EXPECT_LT(p99_sent, 0.1)
       << "from the actual send only the requests in flight at the freeze waited";
 }

@@ -20,7 +20,8 @@ clients::Clock::time_point observation_origin(const Observation& observation);
 // A scenario the harness could not run (server did not start, a limit was hit).
 reports::ScenarioReport error_report(std::string id, std::string error);
 
-// The current UTC time, ISO 8601.
-std::string utc_now();
+// The current UTC time as strftime `format` puts it (at most 31 characters); by default
+// ISO 8601, "2024-05-01T12:00:00Z".
+std::string utc_now(const char* format = "%Y-%m-%dT%H:%M:%SZ");
 
 }  // namespace loiter::suites

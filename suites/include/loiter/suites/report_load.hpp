@@ -10,20 +10,16 @@
 #include <vector>
 
 #include "loiter/reports/run_report.hpp"
+#include "loiter/suites/in_units.hpp"
 
 namespace loiter::suites {
-
-namespace load_detail {
-inline double ms(auto d) { return std::chrono::duration<double, std::milli>(d).count(); }
-inline double s(auto d) { return std::chrono::duration<double>(d).count(); }
-}  // namespace load_detail
 
 // x: seconds since `origin` (the scenario's observation origin), one point per second of
 // the schedule, at the middle of that second.
 template <typename LoadResult, typename TimePoint>
 std::vector<reports::Plot> load_plots(const LoadResult& load, TimePoint origin) {
   using reports::PlotStyle;
-  const double offset = load_detail::s(load.started - origin);
+  const double offset = in_seconds(load.started - origin);
   reports::Plot rates{.id = "load-rate",
                       .title = "regular traffic per second (by intended send time)",
                       .x_unit = "s",
@@ -43,9 +39,9 @@ std::vector<reports::Plot> load_plots(const LoadResult& load, TimePoint origin) 
     rates.series[1].points.emplace_back(x, static_cast<double>(second.dispatched));
     rates.series[2].points.emplace_back(x, static_cast<double>(second.succeeded));
     rates.series[3].points.emplace_back(x, static_cast<double>(second.failed));
-    latency.series[0].points.emplace_back(x, load_detail::ms(second.p50));
-    latency.series[1].points.emplace_back(x, load_detail::ms(second.p99));
-    latency.series[2].points.emplace_back(x, load_detail::ms(second.max));
+    latency.series[0].points.emplace_back(x, in_ms(second.p50));
+    latency.series[1].points.emplace_back(x, in_ms(second.p99));
+    latency.series[2].points.emplace_back(x, in_ms(second.max));
   }
   return {std::move(rates), std::move(latency)};
 }
