@@ -13,7 +13,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "loiter/suites/child_exit.hpp"
+#include "loiter/fixtures/process.hpp"
 
 namespace loiter::suites {
 
@@ -159,7 +159,7 @@ std::vector<std::string> ClientProcesses::reap(milliseconds within) {
   for (auto& child : children_) {
     if (reap_one(child, /*block=*/false)) continue;
     const auto left = std::chrono::ceil<milliseconds>(until - Clock::now());
-    if (wait_for_exit(child.pid, std::max(left, milliseconds::zero()))) {
+    if (fixtures::wait_for_exit(child.pid, std::max(left, milliseconds::zero()))) {
       reap_one(child, /*block=*/true);  // exited: waitpid returns at once
     }
   }

@@ -46,7 +46,7 @@ class ClientProcesses {
   // then reaps them all.
   void stop(std::chrono::milliseconds grace);
 
-  // Waits for every process (on its exit, see child_exit.hpp), at most `within` in all, then
+  // Waits for every process (on its exit, see fixtures::wait_for_exit), at most `within` in all, then
   // SIGKILLs and reaps those still there; how each ended: empty for exit status 0, else
   // "exited with status 1", "was killed by signal 9". Throws std::runtime_error when a
   // process cannot be watched.

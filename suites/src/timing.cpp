@@ -1,27 +1,14 @@
 #include "loiter/suites/timing.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <cstdlib>
-#include <stdexcept>
-#include <string>
+
+#include "loiter/clients/time_scale.hpp"
 
 namespace loiter::suites {
 
 using namespace std::chrono_literals;
 
-double time_scale() {
-  const char* text = std::getenv("LOITER_TIME_SCALE");
-  if (text == nullptr || *text == '\0') return 1.0;
-  char* end = nullptr;
-  const double scale = std::strtod(text, &end);
-  if (end == text || *end != '\0' || !(scale > 0.0 && scale <= 100.0)) {
-    throw std::invalid_argument(
-        fmt::format("LOITER_TIME_SCALE='{}' is not a number in (0, 100]", text));
-  }
-  return scale;
-}
+double time_scale() { return clients::time_scale(); }
 
 Timing timing(double scale) {
   const auto scaled = [scale](Duration d) {

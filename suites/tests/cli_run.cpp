@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "loiter/suites/child_exit.hpp"
+#include "loiter/fixtures/process.hpp"
 
 extern char** environ;
 
@@ -59,7 +59,7 @@ std::optional<int> Child::wait(double timeout_s) {
   const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::duration<double>(timeout_s));
   int status = 0;
-  if (!wait_for_exit(pid_, timeout) || ::waitpid(pid_, &status, 0) != pid_) return std::nullopt;
+  if (!fixtures::wait_for_exit(pid_, timeout) || ::waitpid(pid_, &status, 0) != pid_) return std::nullopt;
   reaped_ = true;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 }

@@ -9,7 +9,8 @@ namespace loiter::suites {
 
 using Duration = std::chrono::nanoseconds;
 
-// LOITER_TIME_SCALE; throws std::invalid_argument unless it is a number in (0, 100].
+// LOITER_TIME_SCALE (clients::time_scale); throws std::invalid_argument unless it is a
+// number in (0, 100].
 double time_scale();
 
 struct Timing {
