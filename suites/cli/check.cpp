@@ -32,34 +32,6 @@ int list_scenarios() {
   return kPassed;
 }
 
-std::vector<const suites::Scenario*> listed(const CheckOptions& options) {
-  std::vector<const suites::Scenario*> result;
-  if (options.scenarios.empty()) {
-    for (const auto& scenario : suites::catalogue()) result.push_back(&scenario);
-  }
-  for (const auto& id : options.scenarios) {
-    const auto* scenario = suites::find_scenario(id);
-    if (scenario == nullptr) {
-      throw std::invalid_argument(
-          fmt::format("unknown scenario '{}' (loiter check --list shows them)", id));
-    }
-    result.push_back(scenario);
-  }
-  return result;
-}
-
-// The scenarios asked for, each able to take --count connections.
-std::vector<const suites::Scenario*> chosen(const CheckOptions& options) {
-  auto result = listed(options);
-  for (const auto* scenario : result) {
-    if (options.count == 0) break;  // each scenario's own default
-    if (auto problem = suites::count_problem(*scenario, options.count)) {
-      throw std::invalid_argument(*problem);
-    }
-  }
-  return result;
-}
-
 // Runs one scenario, keeping its raw observations and server files in the run directory.
 reports::ScenarioReport run_one(const suites::Scenario& scenario, const fixtures::Target& target,
                                 const suites::Timing& timing, suites::ScenarioParameters parameters,
@@ -106,8 +78,9 @@ suites::ScenarioParameters parameters_of(const CheckOptions& options) {
 }  // namespace
 
 void add_check_options(CLI::App& command, CheckOptions& options) {
-  command.add_option("--target", options.target,
-                     "a bundled target (reference, nginx) or a target file (TOML)")
+  command
+      .add_option("--target", options.target,
+                  "a bundled target (reference, nginx) or a target file (TOML)")
       ->capture_default_str();
   command.add_option("--scenario", options.scenarios,
                      "scenario id to run (repeatable; default all)");
@@ -115,11 +88,16 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
       "--fault", options.faults,
       "reference server fault switch to plant (repeatable), e.g. no-header-deadline");
   command
-      .add_option("--header-timeout", options.header_timeout, "reference server header deadline, s (default 2)")
+      .add_option("--header-timeout", options.header_timeout,
+                  "reference server header deadline, s (default 2)")
       ->check(CLI::PositiveNumber);
-  command.add_option("--body-timeout", options.body_timeout, "reference server body deadline, s (default 2)")
+  command
+      .add_option("--body-timeout", options.body_timeout,
+                  "reference server body deadline, s (default 2)")
       ->check(CLI::PositiveNumber);
-  command.add_option("--idle-timeout", options.idle_timeout, "reference server idle deadline, s (default 2)")
+  command
+      .add_option("--idle-timeout", options.idle_timeout,
+                  "reference server idle deadline, s (default 2)")
       ->check(CLI::PositiveNumber);
   command
       .add_option("--count", options.count,
@@ -128,19 +106,23 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                   "most 19000 (one client process's descriptors); held-capacity takes up to "
                   "100000: counts beyond one process are split over client processes")
       ->check(CLI::Range(std::size_t{1}, suites::kSplitCount));
-  command.add_option("--load-rate", options.load_rate,
-                     "idle-under-load: regular requests per second (default 5000)")
+  command
+      .add_option("--load-rate", options.load_rate,
+                  "idle-under-load: regular requests per second (default 5000)")
       ->check(CLI::PositiveNumber);
-  command.add_option("--load-duration", options.load_duration,
-                     "idle-under-load: seconds of regular traffic (default 25)")
+  command
+      .add_option("--load-duration", options.load_duration,
+                  "idle-under-load: seconds of regular traffic (default 25)")
       ->check(CLI::Range(0.5, 3600.0));
-  command.add_option("--load-connections", options.load_connections,
-                     "idle-under-load: keep-alive connections of the regular traffic (default 32)")
+  command
+      .add_option("--load-connections", options.load_connections,
+                  "idle-under-load: keep-alive connections of the regular traffic (default 32)")
       ->check(CLI::Range(1, 1000));
   command.add_option("--json", options.json_path, "also write the run document (report.json) here");
-  command.add_option("--runs", options.runs_root,
-                     "where run directories are made (<UTC time>-<target>/ with report.json, "
-                     "report.html, raw records, timelines, provenance, server logs)")
+  command
+      .add_option("--runs", options.runs_root,
+                  "where run directories are made (<UTC time>-<target>/ with report.json, "
+                  "report.html, raw records, timelines, provenance, server logs)")
       ->capture_default_str();
   command.add_flag("--list", options.list, "list the scenarios and exit");
 }
@@ -152,7 +134,7 @@ int run_check(const CheckOptions& options) {
   fixtures::Target target;
   try {
     target = chosen_target(options);
-    scenarios = chosen(options);
+    scenarios = suites::choose_scenarios(options.scenarios, options.count);
     timing = suites::timing();
   } catch (const std::invalid_argument& e) {
     std::cerr << "loiter: " << e.what() << "\n";
@@ -174,7 +156,8 @@ int run_check(const CheckOptions& options) {
   const auto parameters = parameters_of(options);
   for (const auto* scenario : scenarios) {
     if (suites::interrupted()) break;
-    progress.start(scenario->id, target.name, expected_seconds(*scenario, target, timing, parameters));
+    progress.start(scenario->id, target.name,
+                   expected_seconds(*scenario, target, timing, parameters));
     report.scenarios.push_back(run_one(*scenario, target, timing, parameters, *directory));
     progress.done(report.scenarios.back());
   }

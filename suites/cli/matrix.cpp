@@ -45,32 +45,6 @@ std::vector<std::string> default_targets() {
   return names;
 }
 
-// Every scenario but the load family (idle-under-load runs 25 s of traffic per server).
-std::vector<const suites::Scenario*> chosen_scenarios(const std::vector<std::string>& ids) {
-  std::vector<const suites::Scenario*> result;
-  for (const auto& scenario : suites::catalogue()) {
-    if (ids.empty() ? scenario.family != "load" : std::ranges::find(ids, scenario.id) != ids.end()) {
-      result.push_back(&scenario);
-    }
-  }
-  for (const auto& id : ids) {
-    if (suites::find_scenario(id) == nullptr) {
-      throw std::invalid_argument(
-          fmt::format("unknown scenario '{}' (loiter check --list shows them)", id));
-    }
-  }
-  return result;
-}
-
-// Throws when a scenario cannot take --count connections (0: each its own default).
-void require_count_fits(const std::vector<const suites::Scenario*>& scenarios, std::size_t count) {
-  for (const auto* scenario : scenarios) {
-    if (count == 0) return;
-    if (auto problem = suites::count_problem(*scenario, count))
-      throw std::invalid_argument(*problem);
-  }
-}
-
 fixtures::RenderContext no_run(const fixtures::Target& target) {
   return {.port = 0, .dir = "{dir}", .host = target.host};
 }
@@ -143,9 +117,8 @@ MatrixRow run_target(const fixtures::Target& target,
                      const std::vector<const suites::Scenario*>& scenarios,
                      const suites::Timing& timing, const MatrixOptions& options,
                      const fs::path& matrix_dir, Progress& progress) {
-  MatrixRow row{.target = target.name,
-                .description = target.description,
-                .version = version_of(target)};
+  MatrixRow row{
+      .target = target.name, .description = target.description, .version = version_of(target)};
   suites::RunDirectory directory(matrix_dir, target.name);
   row.run_directory = directory.path().string();
   reports::RunReport report{.loiter_version = LOITER_VERSION,
@@ -169,9 +142,10 @@ MatrixRow run_target(const fixtures::Target& target,
 }  // namespace
 
 void add_matrix_options(CLI::App& command, MatrixOptions& options) {
-  command.add_option("--targets", options.targets,
-                     "bundled targets or target files, comma-separated (default: every bundled "
-                     "target whose server is installed)")
+  command
+      .add_option("--targets", options.targets,
+                  "bundled targets or target files, comma-separated (default: every bundled "
+                  "target whose server is installed)")
       ->delimiter(',');
   command.add_option("--scenario", options.scenarios,
                      "scenario id (repeatable; default: the catalogue without idle-under-load)");
@@ -196,8 +170,8 @@ int run_matrix(const MatrixOptions& options) {
         targets.back().description = "the bundled reference server (Boost.Beast), 2 s deadlines";
       }
     }
-    scenarios = chosen_scenarios(options.scenarios);
-    require_count_fits(scenarios, options.count);
+    // Without ids: every scenario but the load family (25 s of traffic per server).
+    scenarios = suites::choose_scenarios(options.scenarios, options.count, /*without_load=*/true);
     timing = suites::timing();
   } catch (const std::invalid_argument& e) {
     std::cerr << "loiter: " << e.what() << "\n";

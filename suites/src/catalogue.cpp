@@ -1,6 +1,8 @@
 // The scenario catalogue (DESIGN.md, "Scenario catalogue"), in a stable order.
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "loiter/suites/scenario.hpp"
 #include "scenarios.hpp"
 
@@ -41,6 +43,29 @@ std::optional<std::string> count_problem(const Scenario& scenario, std::size_t c
       "--count {}: {} runs in one client process, {} connections at most (only held-capacity "
       "splits larger counts over client processes, up to {})",
       count, scenario.id, scenario.most_count, kSplitCount);
+}
+
+std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& ids,
+                                              std::size_t count, bool without_load) {
+  std::vector<const Scenario*> chosen;
+  if (ids.empty()) {
+    for (const auto& scenario : catalogue()) {
+      if (!without_load || scenario.family != "load") chosen.push_back(&scenario);
+    }
+  }
+  for (const auto& id : ids) {
+    const auto* scenario = find_scenario(id);
+    if (scenario == nullptr) {
+      throw std::invalid_argument(
+          fmt::format("unknown scenario '{}' (loiter check --list shows them)", id));
+    }
+    chosen.push_back(scenario);
+  }
+  for (const auto* scenario : chosen) {
+    if (count == 0) break;  // each scenario's own default
+    if (auto problem = count_problem(*scenario, count)) throw std::invalid_argument(*problem);
+  }
+  return chosen;
 }
 
 }  // namespace loiter::suites

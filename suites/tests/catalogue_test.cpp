@@ -52,5 +52,24 @@ TEST(Catalogue, CMakeListMatchesTheCatalogue) {
   EXPECT_EQ(from_cmake, from_code);
 }
 
+// What a command line asks for: ids in their order, or the catalogue (less the load family
+// for the matrix); an unknown id and a count a scenario cannot take are usage errors.
+TEST(ChooseScenarios, TakesIdsInOrderOrTheCatalogueAndRefusesWhatCannotRun) {
+  const auto ids_of = [](const std::vector<const Scenario*>& chosen) {
+    std::vector<std::string> ids;
+    for (const auto* scenario : chosen) ids.emplace_back(scenario->id);
+    return ids;
+  };
+  EXPECT_EQ(ids_of(choose_scenarios({"rst-abort", "silent"}, 0)),
+            (std::vector<std::string>{"rst-abort", "silent"}));
+  EXPECT_EQ(ids_of(choose_scenarios({}, 0)), catalogue_ids());
+  const auto without_load = ids_of(choose_scenarios({}, 0, /*without_load=*/true));
+  EXPECT_EQ(without_load.size() + 1, catalogue_ids().size());
+  EXPECT_THAT(without_load, ::testing::Not(::testing::Contains("idle-under-load")));
+  EXPECT_THROW(choose_scenarios({"silent", "nope"}, 0), std::invalid_argument);
+  EXPECT_THROW(choose_scenarios({"silent"}, 50000), std::invalid_argument);
+  EXPECT_EQ(choose_scenarios({"held-capacity"}, 50000).size(), 1u);
+}
+
 }  // namespace
 }  // namespace loiter::suites
