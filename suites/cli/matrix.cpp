@@ -166,9 +166,6 @@ int run_matrix(const MatrixOptions& options) {
   try {
     for (const auto& name : options.targets.empty() ? default_targets() : options.targets) {
       targets.push_back(suites::resolve_target(name));
-      if (targets.back().name == "reference" && targets.back().description.empty()) {
-        targets.back().description = "the bundled reference server (Boost.Beast), 2 s deadlines";
-      }
     }
     // Without ids: every scenario but the load family (25 s of traffic per server).
     scenarios = suites::choose_scenarios(options.scenarios, options.count, /*without_load=*/true);
