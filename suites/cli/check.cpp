@@ -34,16 +34,13 @@ int list_scenarios() {
 
 // Runs one scenario, keeping its raw observations and server files in the run directory.
 reports::ScenarioReport run_one(const suites::Scenario& scenario, const fixtures::Target& target,
-                                const suites::Timing& timing, suites::ScenarioParameters parameters,
+                                const suites::Timing& timing,
+                                const suites::ScenarioParameters& parameters,
                                 suites::RunDirectory& directory) {
-  try {
-    parameters.server_dir = directory.server_dir(scenario.id);
-    const auto result = suites::run_scenario(scenario, target, timing, parameters);
-    if (!result.skipped) directory.add_scenario(result);
-    return suites::to_report(result);
-  } catch (const std::runtime_error& e) {  // HarnessError, or a limit (RLIMIT_NOFILE)
-    return suites::error_report(std::string(scenario.id), e.what());
-  }
+  std::string error;
+  const auto result = directory.run(scenario, target, timing, parameters, error);
+  return result ? suites::to_report(*result)
+                : suites::error_report(std::string(scenario.id), error);
 }
 
 // The reference server takes faults and deadlines from the command line; any other target

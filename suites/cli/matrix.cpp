@@ -100,17 +100,15 @@ struct Ran {
 };
 
 Ran run_one(const suites::Scenario& scenario, const fixtures::Target& target,
-            const suites::Timing& timing, suites::ScenarioParameters parameters,
+            const suites::Timing& timing, const suites::ScenarioParameters& parameters,
             suites::RunDirectory& directory) {
-  try {
-    parameters.server_dir = directory.server_dir(scenario.id);
-    const auto result = suites::run_scenario(scenario, target, timing, parameters);
-    if (!result.skipped) directory.add_scenario(result);
-    return {cell_of(result), suites::to_report(result)};
-  } catch (const std::runtime_error& e) {  // HarnessError, or a limit (RLIMIT_NOFILE)
-    return {error_cell(std::string(scenario.id), e.what()),
-            suites::error_report(std::string(scenario.id), e.what())};
+  std::string error;
+  const auto result = directory.run(scenario, target, timing, parameters, error);
+  if (!result) {
+    return {error_cell(std::string(scenario.id), error),
+            suites::error_report(std::string(scenario.id), error)};
   }
+  return {cell_of(*result), suites::to_report(*result)};
 }
 
 MatrixRow run_target(const fixtures::Target& target,

@@ -71,6 +71,21 @@ fs::path RunDirectory::server_dir(std::string_view scenario) const {
   return path_ / "servers" / file_safe(scenario);
 }
 
+std::optional<ScenarioResult> RunDirectory::run(const Scenario& scenario,
+                                                const fixtures::Target& target,
+                                                const Timing& timing, ScenarioParameters parameters,
+                                                std::string& error) {
+  try {
+    parameters.server_dir = server_dir(scenario.id);
+    auto result = run_scenario(scenario, target, timing, parameters);
+    if (!result.skipped) add_scenario(result);
+    return result;
+  } catch (const std::runtime_error& e) {  // HarnessError, or a limit (RLIMIT_NOFILE)
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
 void RunDirectory::add_scenario(const ScenarioResult& result) {
   const auto& observation = result.observation;
   const auto origin = observation_origin(observation);

@@ -9,6 +9,8 @@
 
 #include <boost/json/array.hpp>
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "loiter/reports/run_report.hpp"
@@ -27,6 +29,12 @@ class RunDirectory {
 
   // Writes the scenario's raw records and timeline, and keeps its provenance.
   void add_scenario(const ScenarioResult& result);
+  // Runs the scenario with its server's files here and adds its result (unless skipped).
+  // nullopt, with `error` set, when the harness could not run it (HarnessError, a limit
+  // such as RLIMIT_NOFILE): the caller reports that as an error, not as a verdict.
+  std::optional<ScenarioResult> run(const Scenario& scenario, const fixtures::Target& target,
+                                    const Timing& timing, ScenarioParameters parameters,
+                                    std::string& error);
   // Writes report.json, report.html and provenance.json.
   void write_report(const reports::RunReport& report) const;
 
