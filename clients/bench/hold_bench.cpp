@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "hold_figures.hpp"
-#include "loiter/clients/held_recheck.hpp"
-#include "loiter/clients/silent.hpp"
-#include "loiter/clients/targets.hpp"
+#include "loiter/clients/http1/held_recheck.hpp"
+#include "loiter/clients/http1/silent.hpp"
+#include "loiter/clients/transport/targets.hpp"
 #include "process_cpu.hpp"
 
 namespace loiter::clients {

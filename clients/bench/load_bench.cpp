@@ -14,8 +14,8 @@
 #include <string>
 
 #include "process_cpu.hpp"
-#include "loiter/clients/load.hpp"
-#include "loiter/clients/targets.hpp"
+#include "loiter/clients/load/load.hpp"
+#include "loiter/clients/transport/targets.hpp"
 
 namespace loiter::clients {
 namespace {

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <vector>
 
-#include "loiter/clients/asio.hpp"
+#include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/time_scale.hpp"
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "drive.hpp"
-#include "loiter/clients/silent.hpp"
+#include "loiter/clients/http1/silent.hpp"
 #include "peer.hpp"
 
 namespace loiter::clients {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "drive.hpp"
-#include "loiter/clients/held_recheck.hpp"
+#include "loiter/clients/http1/held_recheck.hpp"
 #include "peer.hpp"
 
 namespace loiter::clients {

@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "drive.hpp"
-#include "loiter/clients/idle_keepalive.hpp"
-#include "loiter/clients/keepalive_reuse.hpp"
-#include "loiter/clients/requests.hpp"
-#include "loiter/clients/slow_reader.hpp"
+#include "loiter/clients/http1/idle_keepalive.hpp"
+#include "loiter/clients/http1/keepalive_reuse.hpp"
+#include "loiter/clients/http1/requests.hpp"
+#include "loiter/clients/http1/slow_reader.hpp"
 #include "peer.hpp"
 
 namespace loiter::clients {

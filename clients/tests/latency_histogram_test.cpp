@@ -1,6 +1,6 @@
 // The latency histogram keeps every value within 1 % of itself, gives the percentiles of
 // known distributions, and merges as if every value had been recorded into one histogram.
-#include "loiter/clients/latency_histogram.hpp"
+#include "loiter/clients/load/latency_histogram.hpp"
 
 #include <gtest/gtest.h>
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-#include "loiter/clients/asio.hpp"
+#include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/record.hpp"
 
 namespace loiter::clients::testing {

@@ -1,7 +1,7 @@
 // The open-loop generator sends rate × duration requests on an even timeline over its pool,
 // counts what the server answers by status, counts transport errors by kind and reconnects,
 // and measures a stall from each request's intended send time.
-#include "loiter/clients/load.hpp"
+#include "loiter/clients/load/load.hpp"
 
 #include <gtest/gtest.h>
 

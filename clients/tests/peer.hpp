@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "loiter/clients/asio.hpp"
+#include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/record.hpp"
 
 namespace loiter::clients::testing {

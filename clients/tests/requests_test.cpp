@@ -1,5 +1,5 @@
 // Every byte a client sends is declared: partial heads are exact prefixes of the whole head.
-#include "loiter/clients/requests.hpp"
+#include "loiter/clients/http1/requests.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The response reader parses status and fields with Beast however the bytes are split, and
 // knows where each response ends: Content-Length, chunked, or the close.
-#include "loiter/clients/response_reader.hpp"
+#include "loiter/clients/http1/response_reader.hpp"
 
 #include <gtest/gtest.h>
 

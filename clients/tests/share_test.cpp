@@ -1,11 +1,11 @@
 // A fleet split over client processes: each process spawns only its own connections
 // (index % parts == part) on the unchanged timeline, and leaves the others' records alone.
-#include "loiter/clients/share.hpp"
+#include "loiter/clients/transport/share.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "loiter/clients/fleet.hpp"
+#include "loiter/clients/transport/fleet.hpp"
 
 namespace loiter::clients {
 namespace {

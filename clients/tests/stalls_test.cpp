@@ -6,10 +6,10 @@
 #include <algorithm>
 
 #include "drive.hpp"
-#include "loiter/clients/fin_close.hpp"
-#include "loiter/clients/partial_body.hpp"
-#include "loiter/clients/partial_header.hpp"
-#include "loiter/clients/rst_abort.hpp"
+#include "loiter/clients/http1/fin_close.hpp"
+#include "loiter/clients/http1/partial_body.hpp"
+#include "loiter/clients/http1/partial_header.hpp"
+#include "loiter/clients/http1/rst_abort.hpp"
 #include "peer.hpp"
 
 namespace loiter::clients {

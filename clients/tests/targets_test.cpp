@@ -1,12 +1,12 @@
 // Clients refuse non-loopback targets and spread their sources over 127.0.0.2 upwards.
-#include "loiter/clients/targets.hpp"
+#include "loiter/clients/transport/targets.hpp"
 
 #include <gtest/gtest.h>
 
 #include "drive.hpp"
-#include "loiter/clients/partial_header.hpp"
-#include "loiter/clients/silent.hpp"
-#include "loiter/clients/slow_reader.hpp"
+#include "loiter/clients/http1/partial_header.hpp"
+#include "loiter/clients/http1/silent.hpp"
+#include "loiter/clients/http1/slow_reader.hpp"
 #include "peer.hpp"
 
 namespace loiter::clients {

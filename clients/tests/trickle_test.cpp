@@ -5,9 +5,9 @@
 #include <algorithm>
 
 #include "drive.hpp"
-#include "loiter/clients/body_trickle.hpp"
-#include "loiter/clients/header_trickle.hpp"
-#include "loiter/clients/requests.hpp"
+#include "loiter/clients/http1/body_trickle.hpp"
+#include "loiter/clients/http1/header_trickle.hpp"
+#include "loiter/clients/http1/requests.hpp"
 #include "peer.hpp"
 
 namespace loiter::clients {

@@ -12,11 +12,11 @@
 #include "drive_kinds.hpp"
 #include "drive_status.hpp"
 #include "finish.hpp"
-#include "loiter/clients/targets.hpp"
-#include "loiter/fixtures/sampler.hpp"
-#include "loiter/suites/interrupt.hpp"
-#include "loiter/suites/report.hpp"
-#include "loiter/suites/run_directory.hpp"
+#include "loiter/clients/transport/targets.hpp"
+#include "loiter/fixtures/probe/sampler.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
+#include "loiter/suites/document/report.hpp"
+#include "loiter/suites/document/run_directory.hpp"
 
 namespace loiter::cli {
 

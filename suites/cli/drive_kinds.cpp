@@ -4,16 +4,16 @@
 
 #include <map>
 
-#include "loiter/clients/body_trickle.hpp"
-#include "loiter/clients/fin_close.hpp"
-#include "loiter/clients/header_trickle.hpp"
-#include "loiter/clients/idle_keepalive.hpp"
-#include "loiter/clients/keepalive_reuse.hpp"
-#include "loiter/clients/partial_body.hpp"
-#include "loiter/clients/partial_header.hpp"
-#include "loiter/clients/rst_abort.hpp"
-#include "loiter/clients/silent.hpp"
-#include "loiter/clients/slow_reader.hpp"
+#include "loiter/clients/http1/body_trickle.hpp"
+#include "loiter/clients/http1/fin_close.hpp"
+#include "loiter/clients/http1/header_trickle.hpp"
+#include "loiter/clients/http1/idle_keepalive.hpp"
+#include "loiter/clients/http1/keepalive_reuse.hpp"
+#include "loiter/clients/http1/partial_body.hpp"
+#include "loiter/clients/http1/partial_header.hpp"
+#include "loiter/clients/http1/rst_abort.hpp"
+#include "loiter/clients/http1/silent.hpp"
+#include "loiter/clients/http1/slow_reader.hpp"
 
 namespace loiter::cli {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "loiter/clients/asio.hpp"
-#include "loiter/clients/fleet.hpp"
+#include "loiter/clients/transport/asio.hpp"
+#include "loiter/clients/transport/fleet.hpp"
 #include "loiter/clients/record.hpp"
 
 namespace loiter::cli {

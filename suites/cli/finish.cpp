@@ -7,7 +7,7 @@
 
 #include "loiter/reports/console.hpp"
 #include "loiter/reports/json.hpp"
-#include "loiter/suites/interrupt.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
 
 namespace loiter::cli {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "loiter/reports/run_report.hpp"
-#include "loiter/suites/run_directory.hpp"
+#include "loiter/suites/document/run_directory.hpp"
 
 namespace loiter::cli {
 

@@ -13,12 +13,12 @@
 #include <memory>
 
 #include "finish.hpp"
-#include "loiter/fixtures/harness_error.hpp"
-#include "loiter/fixtures/target_file.hpp"
-#include "loiter/suites/interrupt.hpp"
-#include "loiter/suites/report.hpp"
-#include "loiter/suites/run_directory.hpp"
-#include "loiter/suites/target_choice.hpp"
+#include "loiter/fixtures/os/harness_error.hpp"
+#include "loiter/fixtures/target/target_file.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
+#include "loiter/suites/document/report.hpp"
+#include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/runner/target_choice.hpp"
 #include "matrix_table.hpp"
 #include "progress.hpp"
 

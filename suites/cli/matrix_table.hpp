@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "loiter/suites/run.hpp"
+#include "loiter/suites/runner/run.hpp"
 
 namespace loiter::cli {
 

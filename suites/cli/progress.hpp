@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "loiter/reports/run_report.hpp"
-#include "loiter/suites/run.hpp"
+#include "loiter/suites/runner/run.hpp"
 
 namespace loiter::cli {
 

@@ -9,7 +9,7 @@
 #include "finish.hpp"
 #include "loiter/reports/console.hpp"
 #include "loiter/reports/json.hpp"
-#include "loiter/suites/run_directory.hpp"
+#include "loiter/suites/document/run_directory.hpp"
 
 namespace loiter::cli {
 

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-#include "loiter/suites/target_choice.hpp"
+#include "loiter/suites/runner/target_choice.hpp"
 #include "self_test.hpp"
 
 namespace loiter::suites {

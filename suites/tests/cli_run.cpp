@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "loiter/fixtures/process.hpp"
+#include "loiter/fixtures/os/process.hpp"
 
 extern char** environ;
 

@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <string>
 
-#include "loiter/clients/load.hpp"
+#include "loiter/clients/load/load.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
-#include "loiter/suites/in_units.hpp"
+#include "loiter/suites/judge/in_units.hpp"
 #include "self_test.hpp"
 
 namespace loiter::suites {

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "loiter/fixtures/target_file.hpp"
+#include "loiter/fixtures/target/target_file.hpp"
 #include "self_test.hpp"
 
 namespace loiter::suites {

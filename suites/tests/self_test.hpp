@@ -3,8 +3,8 @@
 
 #include <fmt/ranges.h>
 
-#include "loiter/fixtures/target.hpp"
-#include "loiter/suites/run.hpp"
+#include "loiter/fixtures/target/target.hpp"
+#include "loiter/suites/runner/run.hpp"
 
 namespace loiter::suites::testing {
 

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <set>
 
-#include "loiter/suites/report.hpp"
+#include "loiter/suites/document/report.hpp"
 #include "self_test.hpp"
 
 namespace loiter::suites {

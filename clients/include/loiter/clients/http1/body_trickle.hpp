@@ -1,0 +1,38 @@
+// body-trickle: connects, sends a whole POST head declaring Content-Length, then the body
+// one byte per interval on its own timeline from its connect, until the body is complete,
+// the server ends it, or patience runs out. Observes: every send, any response (a 408, or
+// the answer once the body is whole), and when and how the server ended it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loiter/clients/http1/kind.hpp"
+
+namespace loiter::clients {
+
+inline constexpr std::string_view kBodyTrickle = "body-trickle";
+
+struct BodyTrickleOptions {
+  tcp::endpoint target;
+  std::size_t count = 100;
+  Duration patience = std::chrono::seconds(20);
+  Duration connect_timeout = std::chrono::seconds(5);
+  Pacing pacing{};
+  Duration hold_after_close{};    // keep the socket this long after the server's close
+  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  Duration interval = std::chrono::seconds(1);  // between body bytes
+  std::size_t content_length = 4096;            // declared, and trickled at most
+  std::string path = "/echo";
+  std::string host = "localhost";
+};
+
+awaitable<void> body_trickle_connection(Shared<BodyTrickleOptions> options, Slot slot);
+
+// Spawns options.count body-trickle connections on `io`; run `io` to collect them into `out`.
+void spawn_body_trickle(asio::io_context& io, const BodyTrickleOptions& options,
+                        std::vector<ConnectionRecord>& out);
+
+}  // namespace loiter::clients

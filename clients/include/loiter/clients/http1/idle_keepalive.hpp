@@ -1,0 +1,36 @@
+// idle-keepalive: connects, sends one complete request, reads the whole response (Beast
+// finds its end: Content-Length, chunked or close), then sends nothing and keeps reading.
+// Observes: the response and when it was complete (responses[0].complete), and when and how
+// the server ended the idle connection: the idle deadline runs from that completion.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loiter/clients/http1/kind.hpp"
+
+namespace loiter::clients {
+
+inline constexpr std::string_view kIdleKeepalive = "idle-keepalive";
+
+struct IdleKeepaliveOptions {
+  tcp::endpoint target;
+  std::size_t count = 100;
+  Duration patience = std::chrono::seconds(20);
+  Duration connect_timeout = std::chrono::seconds(5);
+  Pacing pacing{};
+  Duration hold_after_close{};    // keep the socket this long after the server's close
+  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  std::string path = "/health";
+  std::string host = "localhost";
+};
+
+awaitable<void> idle_keepalive_connection(Shared<IdleKeepaliveOptions> options, Slot slot);
+
+// Spawns options.count idle-keepalive connections on `io`; run `io` to collect them into `out`.
+void spawn_idle_keepalive(asio::io_context& io, const IdleKeepaliveOptions& options,
+                          std::vector<ConnectionRecord>& out);
+
+}  // namespace loiter::clients

@@ -1,0 +1,38 @@
+// partial-header: connects, sends a request head up to a stall point (nothing, the request
+// line, mid header name, mid header value, or all but the final CRLF) in one send, then
+// nothing more, keeping a read outstanding.
+// Observes: whether the server answers (408) and when and how it ends the connection.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loiter/clients/http1/kind.hpp"
+#include "loiter/clients/http1/requests.hpp"
+
+namespace loiter::clients {
+
+inline constexpr std::string_view kPartialHeader = "partial-header";
+
+struct PartialHeaderOptions {
+  tcp::endpoint target;
+  std::size_t count = 100;
+  Duration patience = std::chrono::seconds(20);
+  Duration connect_timeout = std::chrono::seconds(5);
+  Pacing pacing{};
+  Duration hold_after_close{};    // keep the socket this long after the server's close
+  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  StallPoint stall = StallPoint::mid_header_value;  // where the head stops
+  std::string path = "/health";
+  std::string host = "localhost";
+};
+
+awaitable<void> partial_header_connection(Shared<PartialHeaderOptions> options, Slot slot);
+
+// Spawns options.count partial-header connections on `io`; run `io` to collect them into `out`.
+void spawn_partial_header(asio::io_context& io, const PartialHeaderOptions& options,
+                          std::vector<ConnectionRecord>& out);
+
+}  // namespace loiter::clients

@@ -1,0 +1,31 @@
+// silent: connects, sends nothing, and keeps a read outstanding until the server closes or
+// resets the connection, or its patience (measured from its own connect) runs out.
+// Observes: when and how the server ended it, and any response (a 408) it sent first.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "loiter/clients/http1/kind.hpp"
+
+namespace loiter::clients {
+
+inline constexpr std::string_view kSilent = "silent";
+
+struct SilentOptions {
+  tcp::endpoint target;
+  std::size_t count = 100;
+  Duration patience = std::chrono::seconds(20);
+  Duration connect_timeout = std::chrono::seconds(5);
+  Pacing pacing{};
+  Duration hold_after_close{};    // keep the socket this long after the server's close
+  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+};
+
+awaitable<void> silent_connection(Shared<SilentOptions> options, Slot slot);
+
+// Spawns options.count silent connections on `io`; run `io` to collect them into `out`.
+void spawn_silent(asio::io_context& io, const SilentOptions& options,
+                  std::vector<ConnectionRecord>& out);
+
+}  // namespace loiter::clients

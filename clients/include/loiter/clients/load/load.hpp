@@ -1,0 +1,45 @@
+// The open-loop load generator: sends one pre-built request on an absolute timeline
+// (request i is due at start + i / rate) over a pool of keep-alive connections, reads each
+// whole response with Beast, and records latency both from the intended send time
+// (coordinated-omission-free, as wrk2 does) and from the actual write. When every connection
+// is busy, the next due request waits for the first free one and its lateness shows in the
+// latency from intended. Transport errors are counted by kind and the connection reconnects.
+// rate = 0 is a closed loop: each connection sends again as soon as its response is whole.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "loiter/clients/transport/asio.hpp"
+#include "loiter/clients/load/load_result.hpp"
+#include "loiter/clients/record.hpp"
+
+namespace loiter::clients {
+
+struct LoadOptions {
+  tcp::endpoint server;
+  double rate = 5000.0;  // requests/s on the absolute timeline; 0 = closed loop
+  Duration duration = std::chrono::seconds(25);
+  std::size_t connections = 32;  // keep-alive pool, as in the seed
+  std::string method = "GET";
+  std::string path = "/health";
+  std::string body;                                    // sent with Content-Length when non-empty
+  Duration request_timeout = std::chrono::seconds(5);  // no whole response by then: error "timeout"
+  Clock::time_point start =
+      Clock::now();               // t0 of the timeline: request i is due at start + i / rate
+  std::size_t source_offset = 0;  // first index given to source_for() (127.0.0.2 + …)
+  bool allow_non_loopback = false;
+  // A request due before start + duration that is still unsent at start + duration +
+  // send_grace is never sent (it stays requested, not dispatched).
+  Duration send_grace = std::chrono::seconds(1);
+};
+
+// Spawns the generator on `io`; `out` is complete once io has run (the generator stops by
+// itself: the schedule ends at start + duration, outstanding requests get request_timeout).
+// Throws std::invalid_argument for a non-loopback server (unless allowed), a negative rate
+// or an empty pool.
+void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& out);
+
+}  // namespace loiter::clients

@@ -1,0 +1,37 @@
+// What the open-loop load generator measured: plain data, no Asio.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "loiter/clients/load/latency_histogram.hpp"
+#include "loiter/clients/record.hpp"
+
+namespace loiter::clients {
+
+// One second of the run, by intended send time (second k = requests due in [k, k+1) s).
+struct LoadSecond {
+  std::uint64_t requested = 0, dispatched = 0, succeeded = 0, failed = 0;
+  Duration p50{}, p99{}, max{};  // latency from intended send time
+};
+
+struct LoadResult {
+  std::uint64_t requested = 0;   // due on the timeline within duration (closed loop: = dispatched)
+  std::uint64_t dispatched = 0;  // actually written to a socket
+  std::uint64_t succeeded = 0;   // 2xx, whole response
+  std::map<unsigned, std::uint64_t> non_2xx;  // status -> count
+  std::map<std::string, std::uint64_t>
+      errors;                      // "reset", "closed", "timeout", "connect-failed", ...
+  LatencyHistogram from_intended;  // coordinated-omission-free latency (every whole response)
+  LatencyHistogram from_sent;      // from the actual write
+  Duration max_send_lag{};         // largest actual-minus-intended send time
+  std::uint64_t max_sends_in_one_ms = 0;  // burstiness of actual sends (1 ms buckets)
+  std::uint64_t connections_opened = 0;   // pool connections, including reconnects after errors
+  Clock::time_point started{}, ended{};   // t0 and when the last outstanding request finished
+  std::vector<LoadSecond> seconds;
+  bool keeping_up() const { return dispatched == requested; }
+};
+
+}  // namespace loiter::clients

@@ -1,0 +1,115 @@
+// A client connection under observation: its socket and its record. Every client behaviour
+// is a short coroutine over these steps: connect, send, read while waiting, end; its long
+// waits (holding) hand the connection over to be held outside any coroutine frame, so a
+// held connection costs well under 1 KiB with its record (hold_until_closed, hold_until).
+// The connection always keeps a read outstanding while it waits, so the record says when
+// and how the server ended it, whatever the client was doing. Nothing here throws for what
+// the server does; a reset, an EOF, a 408 are data.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <string_view>
+
+#include "loiter/clients/transport/asio.hpp"
+#include "loiter/clients/record.hpp"
+#include "loiter/clients/http1/response_reader.hpp"
+
+namespace loiter::clients {
+
+// How and when one connection connects.
+struct ConnectPlan {
+  tcp::endpoint target;
+  asio::ip::address source;  // unspecified: the kernel chooses
+  Clock::time_point start;   // the connect starts then (its slot on the fleet's timeline)
+  Duration timeout = std::chrono::seconds(5);
+  int receive_buffer = 0;  // SO_RCVBUF set before connect; 0 keeps the default
+};
+
+// What a wait came to.
+enum class Wait {
+  done,      // the awaited responses are whole
+  deadline,  // the time came and the connection is still open
+  ended,     // the server ended the connection first (recorded; the socket is closed)
+};
+
+class Connection {
+ public:
+  static constexpr std::size_t kAnyResponses = std::numeric_limits<std::size_t>::max();
+
+  // Writes into `record` as the connection goes; `record` must outlive the connection.
+  // `hold_after_close`: after the server's close, keep the socket this long before closing
+  // it, so a test can see the server's FIN_WAIT2.
+  Connection(Executor executor, ConnectionRecord& record, std::string_view kind,
+             Duration hold_after_close = {});
+  Connection(Connection&&) noexcept = default;
+  Connection& operator=(Connection&&) noexcept = default;
+
+  // Waits for plan.start, then connects from plan.source. False if it did not connect
+  // within plan.timeout; the record then ends as connect_failed with the reason.
+  awaitable<bool> connect(const ConnectPlan& plan);
+
+  // Sends all of `bytes` (giving up at `until`) and records when it started;
+  // `completes_request` counts a request as sent. False if the send failed: the server has
+  // ended the connection, and the next read records how.
+  awaitable<bool> send(std::string_view bytes, Clock::time_point until,
+                       bool completes_request = false);
+
+  // Reads whatever arrives until `until`, or until `responses` responses are whole.
+  awaitable<Wait> read_until(Clock::time_point until, std::size_t responses = kAnyResponses);
+
+  // A behaviour's last step: reads until the server ends the connection or `until` passes;
+  // then the ending is `open` and the client closes its end. Not a coroutine: the
+  // connection moves into a small object owned by its one outstanding readiness wait, and
+  // the caller's coroutine frames can end at once. A held connection then costs its socket,
+  // its parser state, that wait and its deadline-queue entry, besides its record (see
+  // held.cpp).
+  static void hold_until_closed(Connection connection, Clock::time_point until);
+
+  // Holds it the same way until `at`, then hands it to `then` (called from the io_context,
+  // with the connection still open), unless the server ended it first, which is recorded.
+  // For a long wait in the middle of a behaviour: `then` may spawn the next steps.
+  using Continuation = std::function<void(Connection)>;
+  static void hold_until(Connection connection, Clock::time_point at, Continuation then);
+
+  // Waits until something is readable (or `until`), then reads at most `max_bytes` of it
+  // and notes the progress: for clients that read slowly on purpose. False once ended.
+  awaitable<bool> read_at_most(std::size_t max_bytes, Clock::time_point until);
+
+  // Waits without reading (a slow reader between its reads).
+  awaitable<void> pause_until(Clock::time_point until);
+
+  // The client ends it: an RST (SO_LINGER 0) or a FIN (shutdown, then close).
+  void abort();
+  void close_first();
+
+  bool is_open() const { return socket_.is_open(); }
+  Clock::time_point connected() const { return record_->connected(); }
+  Duration since_connect() const;
+  const ConnectionRecord& record() const { return *record_; }
+
+ private:
+  friend class HeldConnection;  // hold_until_closed()'s and hold_until()'s state, in held.cpp
+
+  // Bytes read in one turn before the client waits again, so a flood cannot starve others.
+  static constexpr std::size_t kReadBurst = 1024 * 1024;
+
+  awaitable<bool> wait_readable(Clock::time_point until);
+  boost::system::error_code read_available(std::size_t max_bytes);
+  awaitable<void> server_ended(const boost::system::error_code& ec);
+  // Records the server's ending; true if the socket is to stay open for hold_after_close.
+  bool note_server_end(const boost::system::error_code& ec);
+  // Keeps the socket open for hold_after_close, then closes it (the server's FIN_WAIT2
+  // stays visible meanwhile).
+  static awaitable<void> linger(Connection connection);
+  void end(Ending ending, const boost::system::error_code& ec);
+  void close_socket();
+
+  Socket socket_;
+  ConnectionRecord* record_;  // never null; a pointer so the connection can move
+  ResponseReader reader_;
+  Duration hold_after_close_;
+};
+
+}  // namespace loiter::clients

@@ -1,0 +1,38 @@
+// Where clients may connect from and to. Traffic goes to loopback only unless the user
+// explicitly allows otherwise; sources are spread over 127.0.0.2, .3, … so that the
+// ephemeral ports of one source address never run out.
+#pragma once
+
+#include <cstddef>
+
+#include "loiter/clients/transport/asio.hpp"
+
+namespace loiter::clients {
+
+// Throws std::invalid_argument naming the address unless it is in 127.0.0.0/8 or ::1,
+// or `allow_non_loopback` is set.
+void require_loopback(const tcp::endpoint& target, bool allow_non_loopback = false);
+
+// Connections per source address before the next one is used: well below the 28,232
+// ephemeral ports one source address has toward one destination.
+inline constexpr std::size_t kConnectionsPerSource = 16'000;
+
+// The source address for connection `index` toward `target`: 127.0.0.2 + index / 16,000
+// for an IPv4 loopback target, ::1 for IPv6, unspecified (the kernel chooses) otherwise.
+asio::ip::address source_for(const tcp::endpoint& target, std::size_t index);
+
+// Raises RLIMIT_NOFILE to its hard limit; returns the resulting soft limit.
+std::size_t raise_fd_limit();
+
+// Descriptors kept for the harness itself (pipes, the probe, logs) beside the connections.
+inline constexpr std::size_t kFdReserve = 64;
+
+// How many connections fit in this process: RLIMIT_NOFILE (raised to its hard limit) less
+// `reserve`.
+std::size_t fd_room(std::size_t reserve = kFdReserve);
+
+// Throws std::runtime_error naming the limit when `count` connections (plus `reserve` other
+// descriptors) cannot fit in this process's RLIMIT_NOFILE.
+void require_fd_room(std::size_t count, std::size_t reserve = kFdReserve);
+
+}  // namespace loiter::clients

@@ -1,0 +1,64 @@
+#include "loiter/clients/http1/held_recheck.hpp"
+
+#include "loiter/clients/http1/requests.hpp"
+
+namespace loiter::clients {
+
+namespace {
+
+// Sends one request and waits until `responses` responses are whole. Awaited values go
+// into locals first: g++ 12 miscompiles some co_await-in-condition forms.
+awaitable<bool> ask(Connection& connection, std::string_view head, std::size_t responses,
+                    Clock::time_point until) {
+  const bool sent = co_await connection.send(head, until, /*completes_request=*/true);
+  if (!sent) co_return false;
+  const Wait wait = co_await connection.read_until(until, responses);
+  co_return wait == Wait::done;
+}
+
+// After a request: if it was answered, holds the connection, reading, until `at`, outside
+// any coroutine, then `next`. If it was not, or `at` lies past `until`, holds it to the end
+// of its patience instead, which records the server's ending, if any came.
+void hold_then(bool answered, Connection connection, Clock::time_point at, Clock::time_point until,
+               Connection::Continuation next) {
+  if (!answered || at > until) {
+    Connection::hold_until_closed(std::move(connection), until);
+    return;
+  }
+  Connection::hold_until(std::move(connection), at, std::move(next));
+}
+
+// The re-check, on a connection still open at recheck_at; then the hold until release_at,
+// where the client closes it itself.
+awaitable<void> recheck(Shared<HeldRecheckOptions> options, Connection connection,
+                        Clock::time_point until) {
+  const auto head = request_head({.path = options->path, .host = options->host});
+  const bool answered = co_await ask(connection, head, 2, until);
+  hold_then(answered, std::move(connection), options->release_at, until,
+            [](Connection held) { held.close_first(); });
+}
+
+}  // namespace
+
+// Between its steps the connection is held outside coroutine frames (Connection::hold_until),
+// so the long waits cost the connection and its record, not two frames.
+awaitable<void> held_recheck_connection(Shared<HeldRecheckOptions> options, Slot slot) {
+  const auto executor = co_await asio::this_coro::executor;
+  auto connection = connection_for(executor, *options, slot, kHeldRecheck);
+  const bool connected = co_await connect_at_slot(connection, *options, slot);
+  if (!connected) co_return;
+  const auto until = connection.connected() + options->patience;
+  const auto head = request_head({.path = options->path, .host = options->host});
+  const bool answered = co_await ask(connection, head, 1, until);
+  hold_then(answered, std::move(connection), options->recheck_at, until,
+            [options, until, executor](Connection held) {
+              asio::co_spawn(executor, recheck(options, std::move(held), until), rethrow_error);
+            });
+}
+
+void spawn_held_recheck(asio::io_context& io, const HeldRecheckOptions& options,
+                        std::vector<ConnectionRecord>& out) {
+  spawn_kind(io, options, &held_recheck_connection, out);
+}
+
+}  // namespace loiter::clients

@@ -1,0 +1,20 @@
+#include "loiter/clients/http1/silent.hpp"
+
+namespace loiter::clients {
+
+awaitable<void> silent_connection(Shared<SilentOptions> options, Slot slot) {
+  auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kSilent);
+  // The awaited value goes into a local first: g++ 12 miscompiles co_await in a condition.
+  const bool connected = co_await connect_at_slot(connection, *options, slot);
+  if (!connected) co_return;
+  const auto until = connection.connected() + options->patience;
+  // The coroutine ends here; the connection is held outside it (a fraction of the memory).
+  Connection::hold_until_closed(std::move(connection), until);
+}
+
+void spawn_silent(asio::io_context& io, const SilentOptions& options,
+                  std::vector<ConnectionRecord>& out) {
+  spawn_kind(io, options, &silent_connection, out);
+}
+
+}  // namespace loiter::clients

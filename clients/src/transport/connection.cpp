@@ -1,0 +1,231 @@
+#include "loiter/clients/transport/connection.hpp"
+
+#include <fmt/format.h>
+#include <netinet/in.h>
+
+#include <algorithm>
+#include <array>
+#include <boost/asio/write.hpp>
+#include <span>
+
+#include "transport/deadlines.hpp"
+
+namespace loiter::clients {
+
+using boost::system::error_code;
+
+namespace {
+
+// Received bytes land here and are fed to the parser at once: a held connection owns no
+// receive buffer of its own. One buffer per thread, as one io_context runs on one thread.
+std::span<char> scratch() {
+  thread_local std::array<char, 64 * 1024> buffer;
+  return buffer;
+}
+
+error_code bind_source(Socket& socket, const asio::ip::address& source) {
+  error_code ec;
+  if (source.is_v4()) {
+    // Defer the port choice to connect(), so the 4-tuple, not the source port alone,
+    // must be unique: each source address then has the whole ephemeral range per target.
+    const int one = 1;
+    ::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+  }
+  socket.bind(tcp::endpoint(source, 0), ec);
+  return ec;
+}
+
+error_code prepare(Socket& socket, const ConnectPlan& plan) {
+  error_code ec;
+  socket.open(plan.target.protocol(), ec);
+  // Each send leaves at once, as recorded: no Nagle delay behind an unacknowledged byte.
+  if (!ec) socket.set_option(tcp::no_delay(true), ec);
+  if (!ec && plan.receive_buffer > 0) {
+    // Before connect, so the window the client advertises is small from the handshake on.
+    socket.set_option(asio::socket_base::receive_buffer_size(plan.receive_buffer), ec);
+  }
+  const auto& source = plan.source;
+  if (!ec && !source.is_unspecified() && source.is_v4() == plan.target.address().is_v4()) {
+    ec = bind_source(socket, source);
+  }
+  return ec;
+}
+
+// Waits on a timer of its own (its frame is gone once the time came): a held connection
+// owns no timer. Deadlines of waits for the server go through the deadline queue.
+awaitable<void> wait_until(Clock::time_point at) {
+  if (at <= Clock::now()) co_return;  // a late start goes at once: no timer round trip
+  Timer timer(co_await asio::this_coro::executor);
+  timer.expires_at(at);
+  co_await timer.async_wait(as_values);
+}
+
+}  // namespace
+
+Connection::Connection(Executor executor, ConnectionRecord& record, std::string_view kind,
+                       Duration hold_after_close)
+    : socket_(executor), record_(&record), hold_after_close_(hold_after_close) {
+  record_->kind = kind;
+}
+
+Duration Connection::since_connect() const { return Clock::now() - record_->connected(); }
+
+awaitable<bool> Connection::connect(const ConnectPlan& plan) {
+  co_await wait_until(plan.start);
+  record_->connect_start = Clock::now();
+  error_code ec = prepare(socket_, plan);
+  if (!ec) {
+    // The io_context's deadline queue cancels the connect at the timeout: no timer, parallel
+    // group or cancellation slots of its own while thousands of connects are in flight.
+    const Deadline deadline(socket_, record_->connect_start + plan.timeout);
+    const auto [connect_ec] = co_await socket_.async_connect(plan.target, as_values);
+    ec = connect_ec == asio::error::operation_aborted ? error_code(asio::error::timed_out)
+                                                      : connect_ec;
+  }
+  record_->connect_took = Clock::now() - record_->connect_start;
+  if (ec) {
+    end(Ending::connect_failed, ec);
+    co_return false;
+  }
+  const auto local = socket_.local_endpoint(ec);
+  record_->source = fmt::format("{}:{}", local.address().to_string(), local.port());
+  socket_.non_blocking(true, ec);
+  co_return true;
+}
+
+awaitable<bool> Connection::send(std::string_view bytes, Clock::time_point until,
+                                 bool completes_request) {
+  const Duration at = since_connect();
+  error_code ec;
+  std::size_t n = 0;
+  {
+    const Deadline deadline(socket_, until);  // cancels the write at `until`
+    const auto [write_ec, written] =
+        co_await asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()), as_values);
+    ec = write_ec;
+    n = written;
+  }
+  record_->sends.push_back({.at = at, .bytes = n});
+  const bool sent = !ec;
+  if (sent && completes_request) ++record_->requests;
+  co_return sent;
+}
+
+// Completes when the socket is readable (data, EOF or an error): true; or at `until`,
+// when the io_context's one deadline queue cancels the wait: false. Only a held
+// connection's own frame and its one wait operation stay allocated while it waits.
+awaitable<bool> Connection::wait_readable(Clock::time_point until) {
+  const Deadline deadline(socket_, until);
+  const auto [ec] = co_await socket_.async_wait(Socket::wait_read, as_values);
+  co_return ec != asio::error::operation_aborted;
+}
+
+// Reads what has arrived, up to max_bytes, without waiting. Returns the server's ending if
+// it came (eof, or the transport error); no error once drained or at max_bytes.
+error_code Connection::read_available(std::size_t max_bytes) {
+  const auto buffer = scratch();
+  std::size_t total = 0;
+  while (total < max_bytes) {  // bounded by max_bytes
+    error_code ec;
+    const std::size_t want = std::min(buffer.size(), max_bytes - total);
+    const std::size_t n = socket_.read_some(asio::buffer(buffer.data(), want), ec);
+    if (n > 0) {
+      const Duration at = since_connect();
+      if (!record_->first_byte) record_->first_byte = at;
+      record_->bytes_received += n;
+      reader_.feed({buffer.data(), n}, at, record_->responses);
+      total += n;
+    }
+    if (ec == asio::error::would_block) return {};
+    if (ec) return ec;
+  }
+  return {};
+}
+
+awaitable<Wait> Connection::read_until(Clock::time_point until, std::size_t responses) {
+  const auto all_whole = [&] {
+    return responses != kAnyResponses && complete_responses(*record_) >= responses;
+  };
+  // Each turn reads what arrived, or ends: bounded by `until` and by what the server sends.
+  for (;;) {
+    if (!is_open()) co_return Wait::ended;
+    if (all_whole()) co_return Wait::done;
+    // Inline, not wait_readable(): a waiting connection keeps one coroutine frame fewer.
+    bool readable = false;
+    if (Clock::now() < until) {  // once past, only what has arrived is read: bounded
+      const Deadline deadline(socket_, until);
+      const auto [ec] = co_await socket_.async_wait(Socket::wait_read, as_values);
+      readable = ec != asio::error::operation_aborted;
+    }
+    // Read even when the time came first: an EOF or RST that arrived with it counts.
+    if (const auto ended = read_available(kReadBurst)) {
+      co_await server_ended(ended);
+      co_return Wait::ended;
+    }
+    if (readable) continue;
+    if (all_whole()) co_return Wait::done;
+    co_return Wait::deadline;
+  }
+}
+
+awaitable<bool> Connection::read_at_most(std::size_t max_bytes, Clock::time_point until) {
+  if (!is_open()) co_return false;
+  co_await wait_readable(until);  // readable or not: read what is there
+  const auto ended = read_available(max_bytes);
+  record_->progress.push_back({.at = since_connect(), .bytes = record_->bytes_received});
+  if (ended) {
+    co_await server_ended(ended);
+    co_return false;
+  }
+  co_return true;
+}
+
+awaitable<void> Connection::pause_until(Clock::time_point until) { co_await wait_until(until); }
+
+awaitable<void> Connection::server_ended(const error_code& ec) {
+  if (note_server_end(ec)) {
+    co_await wait_until(Clock::now() + hold_after_close_);  // the server's FIN_WAIT2 stays visible
+  }
+  close_socket();
+}
+
+bool Connection::note_server_end(const error_code& ec) {
+  const bool eof = ec == asio::error::eof;
+  if (eof) reader_.feed_eof(since_connect(), record_->responses);
+  record_->ending = eof ? Ending::close : Ending::reset;
+  record_->ended_at = since_connect();
+  if (!eof) record_->error = ec.message();
+  return eof && hold_after_close_ > Duration::zero();
+}
+
+awaitable<void> Connection::linger(Connection connection) {
+  co_await wait_until(Clock::now() + connection.hold_after_close_);
+  connection.close_socket();
+}
+
+void Connection::abort() {
+  error_code ignored;
+  socket_.set_option(asio::socket_base::linger(true, 0), ignored);  // close() now sends RST
+  end(Ending::client_abort, {});
+}
+
+void Connection::close_first() {
+  error_code ignored;
+  socket_.shutdown(Socket::shutdown_send, ignored);
+  end(Ending::client_close, {});
+}
+
+void Connection::end(Ending ending, const error_code& ec) {
+  record_->ending = ending;
+  record_->ended_at = ending == Ending::connect_failed ? Duration{} : since_connect();
+  if (ec && ec != asio::error::eof) record_->error = ec.message();
+  close_socket();
+}
+
+void Connection::close_socket() {
+  error_code ignored;
+  socket_.close(ignored);
+  if (record_->ending != Ending::connect_failed) record_->client_closed = since_connect();
+}
+
+}  // namespace loiter::clients

@@ -1,0 +1,100 @@
+// A scenario of the catalogue = what to drive + what to expect, with a stable id.
+// Expectations derive from what the target declares; a scenario whose needs the target
+// does not declare is skipped with the reason.
+#pragma once
+
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loiter/clients/transport/asio.hpp"
+#include "loiter/clients/load/load.hpp"
+#include "loiter/clients/record.hpp"
+#include "loiter/fixtures/target/target.hpp"
+#include "loiter/suites/judge/observation.hpp"
+#include "loiter/suites/catalogue/timing.hpp"
+
+namespace loiter::suites {
+
+struct ScenarioParameters {
+  std::size_t count = 0;  // connections of the scenario's kind; 0: the scenario's default
+  // Regular traffic of load scenarios; 0: the scenario's default.
+  double load_rate = 0;            // requests per second
+  Duration load_duration{};        // how long the schedule runs
+  std::size_t load_connections = 0;  // the generator's keep-alive pool
+  // Where the server's run directory ({dir}: rendered files, stdout, stderr) is kept; empty:
+  // a temporary one, removed after the scenario.
+  std::filesystem::path server_dir;
+  // At most this many connections in one client process; beyond, a scenario without regular
+  // traffic is split over client processes. 0: what RLIMIT_NOFILE holds (tests set fewer).
+  std::size_t connections_per_process = 0;
+};
+
+// What a scenario's drive produces: one fleet of records per client kind it spawns (most
+// spawn one), and the regular traffic's result, if it runs any. A deque, so a fleet's
+// records stay where they are while the next fleet is added.
+struct DriveOutput {
+  std::deque<std::vector<clients::ConnectionRecord>> fleets;
+  std::optional<clients::LoadResult> load;
+
+  // A new fleet's output vector, to hand to one spawn_<kind>().
+  std::vector<clients::ConnectionRecord>& fleet() { return fleets.emplace_back(); }
+};
+
+// What a scenario's clients are driven against.
+struct DriveContext {
+  clients::tcp::endpoint server;
+  // The origin of the scenario's timeline: its fleets are paced from here, the same moment
+  // in every client process when the connections are split over several.
+  clients::Clock::time_point start;
+  const fixtures::Target& target;
+  const Expectations& expected;
+  const Timing& timing;
+  const ScenarioParameters& parameters;  // resolved: defaults filled in
+};
+
+// Connections one client process holds within a 20,000-descriptor RLIMIT_NOFILE, and the
+// most a scenario split over client processes is asked for.
+inline constexpr std::size_t kOneProcessCount = 19'000;
+inline constexpr std::size_t kSplitCount = 100'000;
+
+struct Scenario {
+  std::string_view id;
+  std::string_view family;  // ctest label: header, body, keepalive, abort, not-cut, load
+  std::string_view must;    // what the server must do, one sentence
+
+  // The reason to skip, or nullopt when the target declares what the scenario needs.
+  std::function<std::optional<std::string>(const fixtures::Target&)> unmet_need;
+  std::function<Expectations(const fixtures::Target&, const Timing&, const ScenarioParameters&)>
+      expect;
+  // Spawns the scenario's clients on `io`; their records land in `out` once `io` has run.
+  std::function<void(clients::asio::io_context& io, const DriveContext& context,
+                     DriveOutput& out)>
+      drive;
+  std::size_t default_count = 100;  // connections, as in the seed
+  // The most connections the command line accepts: one client process's worth, unless the
+  // scenario is meant to be split over client processes (no regular traffic beside it).
+  std::size_t most_count = kOneProcessCount;
+  ScenarioParameters load_defaults{};  // load scenarios: rate, duration, pool
+};
+
+// Every scenario, in catalogue order.
+const std::vector<Scenario>& catalogue();
+// The scenario ids, in catalogue order.
+std::vector<std::string> catalogue_ids();
+// nullptr if no scenario has this id.
+const Scenario* find_scenario(std::string_view id);
+// Why `count` connections are too many for the scenario (beyond its most_count), or nullopt.
+std::optional<std::string> count_problem(const Scenario& scenario, std::size_t count);
+
+// The scenarios a command line asked for: `ids` in their order, or, with none, the whole
+// catalogue (less the load family with `without_load`). Throws std::invalid_argument for an
+// unknown id, and when one cannot take `count` connections (0: each its own default).
+std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& ids,
+                                              std::size_t count, bool without_load = false);
+
+}  // namespace loiter::suites

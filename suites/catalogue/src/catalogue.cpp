@@ -1,0 +1,71 @@
+// The scenario catalogue (DESIGN.md, "Scenario catalogue"), in a stable order.
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "loiter/suites/catalogue/scenario.hpp"
+#include "scenarios.hpp"
+
+namespace loiter::suites {
+
+const std::vector<Scenario>& catalogue() {
+  static const std::vector<Scenario> scenarios = [] {
+    std::vector<Scenario> all;
+    for (auto family : {header_scenarios, body_scenarios, keepalive_scenarios, abort_scenarios,
+                        not_cut_scenarios, load_scenarios, capacity_scenarios}) {
+      for (auto& scenario : family()) all.push_back(std::move(scenario));
+    }
+    return all;
+  }();
+  return scenarios;
+}
+
+std::vector<std::string> catalogue_ids() {
+  std::vector<std::string> ids;
+  for (const auto& scenario : catalogue()) ids.emplace_back(scenario.id);
+  return ids;
+}
+
+const Scenario* find_scenario(std::string_view id) {
+  for (const auto& scenario : catalogue()) {
+    if (scenario.id == id) return &scenario;
+  }
+  return nullptr;
+}
+
+std::optional<std::string> count_problem(const Scenario& scenario, std::size_t count) {
+  if (count <= scenario.most_count) return std::nullopt;
+  if (scenario.most_count >= kSplitCount) {
+    return fmt::format("--count {}: {} takes at most {} connections", count, scenario.id,
+                       scenario.most_count);
+  }
+  return fmt::format(
+      "--count {}: {} runs in one client process, {} connections at most (only held-capacity "
+      "splits larger counts over client processes, up to {})",
+      count, scenario.id, scenario.most_count, kSplitCount);
+}
+
+std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& ids,
+                                              std::size_t count, bool without_load) {
+  std::vector<const Scenario*> chosen;
+  if (ids.empty()) {
+    for (const auto& scenario : catalogue()) {
+      if (!without_load || scenario.family != "load") chosen.push_back(&scenario);
+    }
+  }
+  for (const auto& id : ids) {
+    const auto* scenario = find_scenario(id);
+    if (scenario == nullptr) {
+      throw std::invalid_argument(
+          fmt::format("unknown scenario '{}' (loiter check --list shows them)", id));
+    }
+    chosen.push_back(scenario);
+  }
+  for (const auto* scenario : chosen) {
+    if (count == 0) break;  // each scenario's own default
+    if (auto problem = count_problem(*scenario, count)) throw std::invalid_argument(*problem);
+  }
+  return chosen;
+}
+
+}  // namespace loiter::suites

@@ -1,0 +1,64 @@
+// What scenario definitions share: needs checks, expectation builders, and the options
+// every client kind takes. Private to suites/src.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "loiter/clients/http1/kind.hpp"
+#include "loiter/fixtures/target/target.hpp"
+#include "loiter/suites/catalogue/scenario.hpp"
+
+namespace loiter::suites::kit {
+
+using clients::tcp;
+using fixtures::Target;
+using Need = std::optional<std::string>;
+
+// The reason to skip when a deadline or promise is not declared; nullopt when it is.
+Need need_deadline(const std::optional<Duration>& deadline, std::string_view name);
+Need need_path(const std::optional<std::string>& path, std::string_view name);
+Need need_promise(const std::optional<fixtures::OnTimeout>& promise, std::string_view name);
+// The first unmet need of several.
+Need first_unmet(std::initializer_list<Need> needs);
+
+// The ending labels a declared promise allows: "408+close" for 408, "close" for a plain close.
+std::vector<std::string> endings_for(fixtures::OnTimeout promise);
+
+// For a trickling client: a byte the client sent just before the server's close is unread
+// when the server closes, so the kernel sends RST instead of FIN (and an RST discards a 408
+// the client had not read yet). A reset inside the window is the same close, seen so.
+std::vector<std::string> endings_for_trickle(fixtures::OnTimeout promise);
+
+// Adds the trickle endings to expectations built by closure().
+Expectations allow_trickle_races(Expectations expected, fixtures::OnTimeout promise);
+
+// The server must close each connection `deadline` after `since`.
+Expectations closure(Since since, Duration deadline, std::vector<std::string> endings,
+                     const Timing& timing, const ScenarioParameters& parameters);
+
+// The server must not cut the exchange: `responses` whole 200s, outliving `outlives`.
+Expectations completion(std::size_t responses, Duration outlives, Duration patience,
+                        const Timing& timing, const ScenarioParameters& parameters);
+
+// Only FDs matter: every one given back after the clients end the connections themselves.
+Expectations recovery_only(Duration patience, const Timing& timing,
+                           const ScenarioParameters& parameters);
+
+// The longest request-wait deadline the target declares (header, idle): what a legitimate
+// long exchange must outlive.
+Duration request_wait(const Target& target);
+
+// Fills the fields every <Kind>Options shares.
+template <typename Options>
+Options options_for(const DriveContext& context) {
+  Options options;
+  options.target = context.server;
+  options.count = context.expected.connections;
+  options.patience = context.expected.patience;
+  options.connect_timeout = context.timing.connect;
+  options.pacing.start = context.start;  // one timeline, in however many client processes
+  return options;
+}
+
+}  // namespace loiter::suites::kit

@@ -1,0 +1,82 @@
+// held-capacity: how many working connections the server holds at once. Each connection
+// answers a first request, is held, answers a re-check on the same connection while every
+// other one is held too (a handshake alone is not a working connection), and is then
+// closed by the client; the server must answer all of them and give every FD back.
+
+#include "loiter/clients/http1/held_recheck.hpp"
+#include "scenario_kit.hpp"
+#include "scenarios.hpp"
+
+namespace loiter::suites {
+
+namespace {
+
+using namespace kit;
+using namespace std::chrono_literals;
+
+// Without an idle deadline to stay under, the phases take this long each.
+constexpr auto kPhaseWithoutIdle = 1s;
+constexpr double kLeastOpenRate = 1000.0;  // connections per second
+
+// The timeline of one held-capacity run. The idle deadline (if declared) would rightly end
+// a held connection, so every connection is opened within half of it and each phase of
+// holding lasts a quarter of it: no connection waits idle for as long as the deadline.
+struct CapacityPlan {
+  double rate = kLeastOpenRate;  // connections opened per second
+  Duration opening{};            // the whole fleet connects within this
+  Duration phase{};              // hold before the re-check, and again before the release
+};
+
+CapacityPlan capacity_plan(const Target& target, const Timing& timing, std::size_t count) {
+  const Duration idle = target.deadlines.idle.value_or(
+      std::chrono::duration_cast<Duration>(4 * kPhaseWithoutIdle * timing.scale));
+  CapacityPlan plan;
+  const double within = std::chrono::duration<double>(idle / 2).count();
+  plan.rate = std::max(kLeastOpenRate, static_cast<double>(count) / within);
+  plan.opening = std::chrono::duration_cast<Duration>(
+      std::chrono::duration<double>(static_cast<double>(count) / plan.rate));
+  plan.phase = idle / 4;
+  return plan;
+}
+
+Expectations expect_held(const Target& t, const Timing& timing, const ScenarioParameters& p) {
+  const auto plan = capacity_plan(t, timing, p.count);
+  // From a connection's own connect: at most the whole opening plus both phases, then
+  // room for the re-check's answer and the close.
+  const auto patience = plan.opening + 2 * plan.phase + timing.patience_for(plan.phase) +
+                        timing.connect;
+  auto expected = completion(2, Duration{}, patience, timing, p);
+  expected.completion->client_ends = true;
+  expected.completion->held_at_once = true;
+  return expected;
+}
+
+void drive_held(clients::asio::io_context& io, const DriveContext& c,
+                DriveOutput& out) {
+  const auto plan = capacity_plan(c.target, c.timing, c.expected.connections);
+  auto options = options_for<clients::HeldRecheckOptions>(c);
+  options.pacing = {.start = c.start + 20ms, .per_second = plan.rate};
+  options.recheck_at = options.pacing.start + plan.opening + plan.phase;
+  options.release_at = options.recheck_at + plan.phase;
+  if (c.target.paths.health) options.path = *c.target.paths.health;
+  clients::spawn_held_recheck(io, options, out.fleet());
+}
+
+Scenario held_capacity() {
+  return {.id = "held-capacity",
+          .family = "capacity",
+          .must =
+              "answer a first request and a re-check on every one of N connections held at "
+              "once, and give every FD back after they close",
+          .unmet_need = [](const Target& t) { return need_path(t.paths.health, "health"); },
+          .expect = expect_held,
+          .drive = drive_held,
+          .default_count = 1000,
+          .most_count = kSplitCount};  // beyond one process: split over client processes
+}
+
+}  // namespace
+
+std::vector<Scenario> capacity_scenarios() { return {held_capacity()}; }
+
+}  // namespace loiter::suites

@@ -1,0 +1,85 @@
+// The header family: stalled and trickled request heads, judged against the header
+// deadline measured from each connection's own connect.
+#include "loiter/clients/http1/header_trickle.hpp"
+#include "loiter/clients/http1/partial_header.hpp"
+#include "loiter/clients/http1/silent.hpp"
+#include "scenario_kit.hpp"
+#include "scenarios.hpp"
+
+namespace loiter::suites {
+
+namespace {
+
+using namespace kit;
+
+// A head that stalls is answered as the target declares (408 or close).
+Need needs_head_promise(const Target& target) {
+  return first_unmet({need_deadline(target.deadlines.header, "header"),
+                      need_promise(target.promises.on_header_timeout, "header")});
+}
+
+Expectations expect_head_timeout(const Target& target, const Timing& timing,
+                                 const ScenarioParameters& parameters) {
+  return closure(Since::connect, *target.deadlines.header,
+                 endings_for(*target.promises.on_header_timeout), timing, parameters);
+}
+
+Scenario silent() {
+  return {
+      .id = "silent",
+      .family = "header",
+      .must = "close a connection that sends nothing within its header deadline",
+      .unmet_need = [](const Target& t) { return need_deadline(t.deadlines.header, "header"); },
+      .expect =
+          [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+            // Nothing was asked, so a plain close is as good as a 408 here.
+            return closure(Since::connect, *t.deadlines.header, {"close", "408+close"}, timing, p);
+          },
+      .drive =
+          [](clients::asio::io_context& io, const DriveContext& c,
+             DriveOutput& out) {
+            clients::spawn_silent(io, options_for<clients::SilentOptions>(c), out.fleet());
+          }};
+}
+
+Scenario partial_header() {
+  return {.id = "partial-header",
+          .family = "header",
+          .must = "answer a head stalled mid-field as declared, within its header deadline",
+          .unmet_need = needs_head_promise,
+          .expect = expect_head_timeout,
+          .drive = [](clients::asio::io_context& io, const DriveContext& c,
+                      DriveOutput& out) {
+            auto options = options_for<clients::PartialHeaderOptions>(c);
+            options.stall = clients::StallPoint::mid_header_value;
+            clients::spawn_partial_header(io, options, out.fleet());
+          }};
+}
+
+Scenario header_trickle() {
+  return {.id = "header-trickle",
+          .family = "header",
+          .must =
+              "close a head trickled a byte at a time at the header deadline from connect: "
+              "progress must not extend it",
+          .unmet_need = needs_head_promise,
+          .expect =
+              [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+                return allow_trickle_races(expect_head_timeout(t, timing, p),
+                                           *t.promises.on_header_timeout);
+              },
+          .drive = [](clients::asio::io_context& io, const DriveContext& c,
+                      DriveOutput& out) {
+            auto options = options_for<clients::HeaderTrickleOptions>(c);
+            // About five bytes per deadline: progress well inside it, every time.
+            options.interval =
+                std::max<Duration>(*c.target.deadlines.header / 5, std::chrono::milliseconds(50));
+            clients::spawn_header_trickle(io, options, out.fleet());
+          }};
+}
+
+}  // namespace
+
+std::vector<Scenario> header_scenarios() { return {silent(), partial_header(), header_trickle()}; }
+
+}  // namespace loiter::suites

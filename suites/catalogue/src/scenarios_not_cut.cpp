@@ -1,0 +1,130 @@
+// The must-not-cut-off family: legitimate exchanges that outlast the request-wait deadlines
+// (a slow reader, a slow handler, a stream). The server must let them complete.
+#include "loiter/clients/http1/idle_keepalive.hpp"
+#include "loiter/clients/http1/slow_reader.hpp"
+#include "loiter/clients/http1/websocket_hold.hpp"
+#include "scenario_kit.hpp"
+#include "scenarios.hpp"
+
+namespace loiter::suites {
+
+namespace {
+
+using namespace kit;
+using namespace std::chrono_literals;
+
+// An exchange's own length is the target's business (its path decides it); clients wait
+// this much longer than the deadline it must outlive, and stop by themselves after.
+constexpr auto kExchangeAllowance = 20s;
+
+Need needs_request_wait(const Target& target) {
+  if (target.deadlines.header || target.deadlines.idle) return std::nullopt;
+  return "the target declares no header or idle deadline that could cut an exchange";
+}
+
+Expectations expect_whole_response(const Target& t, const Timing& timing,
+                                   const ScenarioParameters& p) {
+  const auto deadline = request_wait(t);
+  const auto allowance = std::chrono::duration_cast<Duration>(kExchangeAllowance * timing.scale);
+  return completion(1, deadline, timing.patience_for(deadline) + allowance, timing, p);
+}
+
+// GET `path`, read the whole response, then wait (the idle-keepalive client).
+void get_whole(clients::asio::io_context& io, const DriveContext& c, const std::string& path,
+               DriveOutput& out) {
+  auto options = options_for<clients::IdleKeepaliveOptions>(c);
+  options.path = path;
+  clients::spawn_idle_keepalive(io, options, out.fleet());
+}
+
+Scenario slow_reader() {
+  return {.id = "slow-reader",
+          .family = "not-cut",
+          .must =
+              "let a reader that keeps making progress, slowly, receive a large response "
+              "whole",
+          .unmet_need =
+              [](const Target& t) {
+                return first_unmet({need_path(t.paths.large, "large"), needs_request_wait(t)});
+              },
+          .expect = expect_whole_response,
+          .drive =
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 DriveOutput& out) {
+                auto options = options_for<clients::SlowReaderOptions>(c);
+                options.path = *c.target.paths.large;
+                options.read_size = 4096;
+                options.interval = 50ms;
+                clients::spawn_slow_reader(io, options, out.fleet());
+              }};
+}
+
+Scenario long_response() {
+  return {.id = "long-response",
+          .family = "not-cut",
+          .must = "answer a request whose handler takes longer than the request-wait deadline",
+          .unmet_need =
+              [](const Target& t) {
+                return first_unmet(
+                    {need_path(t.paths.long_response, "long-response"), needs_request_wait(t)});
+              },
+          .expect = expect_whole_response,
+          .drive =
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 DriveOutput& out) {
+                get_whole(io, c, *c.target.paths.long_response, out);
+              }};
+}
+
+Scenario stream() {
+  return {.id = "stream",
+          .family = "not-cut",
+          .must = "keep streaming a response past the request-wait deadline until it ends",
+          .unmet_need =
+              [](const Target& t) {
+                return first_unmet({need_path(t.paths.stream, "stream"), needs_request_wait(t)});
+              },
+          .expect = expect_whole_response,
+          .drive =
+              [](clients::asio::io_context& io, const DriveContext& c,
+                 DriveOutput& out) {
+                get_whole(io, c, *c.target.paths.stream, out);
+              }};
+}
+
+Scenario websocket() {
+  return {
+      .id = "websocket",
+      .family = "not-cut",
+      .must =
+          "keep an upgraded WebSocket open past the request-wait deadline until the "
+          "client closes it",
+      .unmet_need =
+          [](const Target& t) {
+            return first_unmet({need_path(t.paths.websocket, "websocket"), needs_request_wait(t)});
+          },
+      .expect =
+          [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+            const auto deadline = request_wait(t);
+            auto expected = completion(1, deadline, timing.patience_for(deadline) * 2, timing, p);
+            expected.completion->status = 101;
+            expected.completion->client_ends = true;
+            return expected;
+          },
+      .drive =
+          [](clients::asio::io_context& io, const DriveContext& c,
+             DriveOutput& out) {
+            auto options = options_for<clients::WebsocketHoldOptions>(c);
+            options.path = *c.target.paths.websocket;
+            options.hold = c.timing.patience_for(request_wait(c.target));  // 2x the deadline
+            clients::spawn_websocket_hold(io, options, out.fleet());
+          }};
+}
+
+}  // namespace
+
+std::vector<Scenario> not_cut_scenarios() {
+  return {slow_reader(), long_response(), stream(), websocket()};
+}
+
+}  // namespace loiter::suites

@@ -1,0 +1,169 @@
+#include "loiter/suites/document/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+
+#include "loiter/suites/judge/in_units.hpp"
+#include "loiter/suites/judge/load_figures.hpp"
+#include "loiter/suites/document/report_load.hpp"
+#include "report_plots.hpp"
+
+namespace loiter::suites {
+
+namespace {
+
+using clients::Ending;
+
+reports::FigureGroup closure_figures(const Observation& observation) {
+  std::vector<double> times;
+  for (const auto& record : observation.connections) {
+    if (record.ending == Ending::close || record.ending == Ending::reset) {
+      times.push_back(in_seconds(record.ended_at));
+    }
+  }
+  reports::FigureGroup group{.name = "closure", .unit = "s", .values = {}};
+  std::optional<double> min, median, max;
+  if (!times.empty()) {
+    std::ranges::sort(times);
+    min = times.front();
+    median = times[times.size() / 2];
+    max = times.back();
+  }
+  group.values = {{"min", min}, {"median", median}, {"max", max}};
+  return group;
+}
+
+reports::FigureGroup fd_figures(const FdObservation& fds) {
+  const auto as_number = [](std::size_t n) {
+    return std::optional<double>(static_cast<double>(n));
+  };
+  return {.name = "FDs",
+          .unit = "",
+          .values = {{"baseline", as_number(fds.baseline)},
+                     {"peak", as_number(fds.peak)},
+                     {fds.recovered ? "recovered" : "after", as_number(fds.after)}}};
+}
+
+std::optional<double> number(std::size_t n) { return static_cast<double>(n); }
+
+// The TCP states still present on both ends at the last sample, by name.
+std::optional<reports::FigureGroup> tcp_at_end(const Observation& o) {
+  if (o.timeline.empty() || !o.timeline.back().sample.tcp) return std::nullopt;
+  const auto& tcp = *o.timeline.back().sample.tcp;
+  reports::FigureGroup group{.name = "TCP at end", .unit = "", .values = {}};
+  for (std::size_t i = 0; i < fixtures::kTcpStateCount; ++i) {
+    const auto state = static_cast<fixtures::TcpState>(i);
+    if (state == fixtures::TcpState::listen) continue;
+    const auto name = std::string(fixtures::to_string(state));
+    if (const auto n = tcp.server.of(state)) group.values.emplace_back("server " + name, number(n));
+    if (const auto n = tcp.client.of(state)) group.values.emplace_back("client " + name, number(n));
+  }
+  return group;
+}
+
+// The seed's quantities of a load scenario, in its own words.
+std::vector<reports::FigureGroup> load_groups(const Observation& o) {
+  const auto figures = load_figures(o);
+  if (!figures) return {};
+  const auto& load = o.load->result;
+  const auto not_ok = load.dispatched - std::min(load.dispatched, load.succeeded);
+  std::optional<double> all_closed;
+  if (figures->all_waiting_closed) all_closed = in_seconds(*figures->all_waiting_closed);
+  const auto during = figures->fds_during ? number(*figures->fds_during) : std::nullopt;
+  std::vector<reports::FigureGroup> groups{
+      {.name = "regular",
+       .unit = "",
+       .values = {{"requested", number(load.requested)},
+                  {"dispatched", number(load.dispatched)},
+                  {"non-2xx", number(not_ok)}}},
+      {.name = "latency",
+       .unit = "ms",
+       .values = {{"p50", in_ms(load.from_intended.percentile(50.0))},
+                  {"p99", in_ms(load.from_intended.percentile(99.0))},
+                  {"max", in_ms(load.from_intended.max())}}},
+      {.name = "all waiting closed", .unit = "s", .values = {{"after load start", all_closed}}},
+      closure_figures(o),
+      {.name = "FDs",
+       .unit = "",
+       .values = {{"baseline", number(o.fds.baseline)},
+                  {"peak", number(o.fds.peak)},
+                  {"during load", during},
+                  {o.fds.recovered ? "recovered" : "after", number(o.fds.after)}}},
+      {.name = "RSS",
+       .unit = "KiB",
+       .values = {{"start", number(figures->rss_kib.start)},
+                  {"peak", number(figures->rss_kib.peak)},
+                  {"end", number(figures->rss_kib.end)}}},
+      {.name = "threads",
+       .unit = "",
+       .values = {{"start", number(figures->threads.start)},
+                  {"peak", number(figures->threads.peak)},
+                  {"end", number(figures->threads.end)}}}};
+  if (auto tcp = tcp_at_end(o)) groups.push_back(std::move(*tcp));
+  return groups;
+}
+
+}  // namespace
+
+reports::ScenarioReport to_report(const ScenarioResult& result) {
+  reports::ScenarioReport report{.id = result.id};
+  if (result.skipped) {
+    report.status = reports::Status::skip;
+    report.note = *result.skipped;
+    return report;
+  }
+  if (result.interrupted) {
+    report.status = reports::Status::error;
+    report.note = "interrupted by the user";
+    return report;
+  }
+  report.status = result.verdict.passed ? reports::Status::pass : reports::Status::fail;
+  report.findings = result.verdict.findings;
+  const auto& observation = result.observation;
+  if (observation.load) {
+    report.figures = load_groups(observation);
+  } else {
+    report.figures = {closure_figures(observation), fd_figures(observation.fds),
+                      plots::rss_figures(observation)};
+  }
+  if (observation.client_processes > 1) {  // a fleet split over client processes
+    report.figures.push_back({.name = "clients",
+                              .unit = "",
+                              .values = {{"processes", number(observation.client_processes)}}});
+  }
+  report.plots = plots::scenario_plots(observation, result.expectations);
+  add_load_report(report, observation, observation_origin(observation));
+  return report;
+}
+
+clients::Clock::time_point observation_origin(const Observation& observation) {
+  auto origin = clients::Clock::time_point::max();
+  if (!observation.timeline.empty()) origin = observation.timeline.front().at;
+  for (const auto& record : observation.connections) {
+    // A connection whose slot never came (an interrupted run) has no start.
+    if (record.connect_start == clients::Clock::time_point{}) continue;
+    origin = std::min(origin, record.connect_start);
+  }
+  return origin == clients::Clock::time_point::max() ? clients::Clock::time_point{} : origin;
+}
+
+reports::ScenarioReport error_report(std::string id, std::string error) {
+  return {.id = std::move(id),
+          .status = reports::Status::error,
+          .note = {},
+          .findings = {std::move(error)},
+          .figures = {}};
+}
+
+std::string utc_now(const char* format) {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, format, &utc);
+  return text;
+}
+
+}  // namespace loiter::suites

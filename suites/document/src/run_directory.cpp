@@ -1,0 +1,124 @@
+// The run directory: where a run's report, raw records, timelines, provenance and server
+// logs are kept.
+#include "loiter/suites/document/run_directory.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/json.hpp>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "loiter/reports/html.hpp"
+#include "loiter/reports/json.hpp"
+#include "loiter/suites/document/raw_json.hpp"
+#include "loiter/suites/runner/record_json.hpp"
+#include "loiter/suites/document/report.hpp"
+
+namespace loiter::suites {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Letters, digits, '.', '_', '+', '-'; anything else becomes '_'.
+std::string file_safe(std::string_view name) {
+  std::string out(name);
+  for (auto& c : out) {
+    const bool ok =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
+    if (!ok) c = '_';
+  }
+  return out.empty() ? "run" : out;
+}
+
+}  // namespace
+
+fs::path unused_run_path(const fs::path& root, std::string_view stamp, std::string_view target) {
+  const auto base = fmt::format("{}-{}", stamp, file_safe(target));
+  fs::path path = root / base;
+  for (int n = 2; fs::exists(path); ++n) path = root / fmt::format("{}-{}", base, n);
+  return path;
+}
+
+void write_file(const fs::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
+}
+
+void write_html(const fs::path& path, const reports::RunReport& report) {
+  std::ostringstream html;
+  reports::render_html(report, html);
+  write_file(path, html.str());
+}
+
+RunDirectory::RunDirectory(const fs::path& root, std::string_view target) {
+  std::error_code error;
+  fs::create_directories(root, error);
+  path_ = fs::absolute(unused_run_path(root, utc_now("%Y%m%dT%H%M%SZ"), target));
+  // create_directory, not create_directories: a directory made by someone else meanwhile
+  // is not ours to write into.
+  if (error || !fs::create_directory(path_, error) || error) {
+    throw std::runtime_error(fmt::format("cannot create the run directory {}: {}", path_.string(),
+                                         error ? error.message() : "it exists"));
+  }
+  fs::create_directory(path_ / "records");
+  fs::create_directory(path_ / "timeline");
+}
+
+fs::path RunDirectory::server_dir(std::string_view scenario) const {
+  return path_ / "servers" / file_safe(scenario);
+}
+
+std::optional<ScenarioResult> RunDirectory::run(const Scenario& scenario,
+                                                const fixtures::Target& target,
+                                                const Timing& timing, ScenarioParameters parameters,
+                                                std::string& error) {
+  try {
+    parameters.server_dir = server_dir(scenario.id);
+    auto result = run_scenario(scenario, target, timing, parameters);
+    if (!result.skipped) add_scenario(result);
+    return result;
+  } catch (const std::runtime_error& e) {  // HarnessError, or a limit (RLIMIT_NOFILE)
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
+void RunDirectory::add_scenario(const ScenarioResult& result) {
+  const auto& observation = result.observation;
+  const auto origin = observation_origin(observation);
+  std::string lines;
+  for (const auto& record : observation.connections) {
+    lines += reports::compact_text(record_to_json(record, origin)) + "\n";
+  }
+  const auto name = file_safe(result.id);
+  write_file(path_ / "records" / (name + ".jsonl"), lines);
+  // One sample per line.
+  const auto timeline = timeline_to_json(observation.timeline, origin).as_object();
+  std::string text =
+      fmt::format("{{\"unit\": {},\n\"samples\": [", boost::json::serialize(timeline.at("unit")));
+  const char* separator = "\n";
+  for (const auto& sample : timeline.at("samples").as_array()) {
+    text += separator + reports::compact_text(sample);
+    separator = ",\n";
+  }
+  write_file(path_ / "timeline" / (name + ".json"), text + "\n]}\n");
+  if (result.provenance) {
+    auto entry = provenance_to_json(*result.provenance);
+    entry.as_object().emplace("scenario", result.id);
+    provenance_.push_back(std::move(entry));
+  }
+}
+
+void RunDirectory::write_report(const reports::RunReport& report) const {
+  write_file(path_ / "report.json", reports::run_report_text(report));
+  write_html(path_ / "report.html", report);
+  std::ostringstream provenance;
+  reports::write_pretty(boost::json::object{{"servers", provenance_}}, provenance);
+  write_file(path_ / "provenance.json", provenance.str());
+}
+
+}  // namespace loiter::suites

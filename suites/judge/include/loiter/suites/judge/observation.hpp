@@ -1,0 +1,108 @@
+// What a scenario saw and what it expected: plain data, the only input of judge().
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "loiter/clients/load/load_result.hpp"
+#include "loiter/clients/record.hpp"
+#include "loiter/fixtures/probe/sample.hpp"
+#include "loiter/suites/judge/in_units.hpp"
+
+namespace loiter::suites {
+
+struct FdObservation {
+  std::size_t baseline = 0;
+  bool baseline_settled = false;
+  std::size_t peak = 0;
+  std::size_t after = 0;  // the last value seen while waiting for recovery
+  bool recovered = false;
+  std::optional<Duration> recovered_after;  // from the end of the clients' run
+  // The server's own RLIMIT_NOFILE (soft, of its root process) and the most FDs one of its
+  // processes held in any sample: a server at its limit cannot accept more.
+  std::optional<std::size_t> server_limit;
+  std::size_t peak_in_one_process = 0;
+};
+
+// The regular traffic a load scenario ran next to its waiting connections.
+struct LoadObservation {
+  clients::LoadResult result;
+  std::size_t pool = 0;  // keep-alive connections the generator was asked to use
+};
+
+struct Observation {
+  std::string scenario;
+  std::vector<clients::ConnectionRecord> connections;
+  std::optional<LoadObservation> load;
+  FdObservation fds;
+  std::vector<fixtures::TimedSample> timeline;
+  std::optional<std::string> server_exit;  // the server ended during the scenario
+  // Client processes the connections were split over (1: all in loiter's own process).
+  std::size_t client_processes = 1;
+};
+
+// Where a connection's deadline is measured from, in that connection's own record.
+enum class Since {
+  connect,        // the header deadline: from the handshake
+  first_send,     // the body deadline: from the request head the client sent first
+  last_response,  // the idle deadline: from the last response that arrived whole
+};
+
+// The server must end each connection within [deadline - slack, deadline + slack] of the
+// connection's own `since` point, in one of the allowed ways.
+struct ClosureExpectation {
+  std::string kind;  // only connections of this client kind ("silent"); empty: every one
+  Since since = Since::connect;
+  Duration deadline{};
+  Duration slack{};
+  std::vector<std::string> endings;  // allowed ending labels: "close", "408+close"
+};
+
+// The server must NOT cut the connection: each one receives `responses` whole responses
+// with `status`, and the exchange outlasts `outlives` (the request-wait deadline it must
+// survive; an exchange shorter than that would prove nothing).
+struct CompletionExpectation {
+  std::size_t responses = 1;
+  unsigned status = 200;
+  Duration outlives{};
+  // The client, not the server, ends the connection (a held WebSocket): any server ending
+  // before the client's own close is a cut.
+  bool client_ends = false;
+  // Every connection was held at the same time (held-capacity): the last first answer came
+  // before the first re-check was sent. A fleet that opened slower than planned re-checks
+  // its first connections while later ones are still connecting, and proves less.
+  bool held_at_once = false;
+};
+
+// Regular traffic next to the waiting connections: every dispatched request answered 2xx,
+// p99 (from intended send time) within the target's bound, and the server's FDs back to
+// baseline + the generator's pool once every waiting connection is closed, while the load
+// still runs.
+struct LoadExpectation {
+  std::optional<Duration> p99;  // nullopt: the target declares no bound (reported only)
+  std::size_t pool = 0;
+};
+
+struct Expectations {
+  std::size_t connections = 0;
+  Duration patience{};  // how long each client waits for the server, from its connect
+  std::optional<ClosureExpectation> closure;
+  // A scenario that mixes client kinds: one closure expectation per kind.
+  std::vector<ClosureExpectation> kind_closures;
+  std::optional<LoadExpectation> load;
+  std::optional<CompletionExpectation> completion;
+  std::size_t fds_after = 0;  // FDs the server may hold once recovered, above baseline
+  Duration recovery{};
+  // At the end, no server-side socket of the port may sit in CLOSE_WAIT (the client's FIN
+  // came and the server never closed). Judged on the last sample's TCP counts, if any.
+  bool no_server_close_wait = false;
+};
+
+struct Verdict {
+  bool passed = true;
+  std::vector<std::string> findings;  // what failed, and by how much
+};
+
+}  // namespace loiter::suites

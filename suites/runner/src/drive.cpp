@@ -1,0 +1,213 @@
+#include "drive.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <iterator>
+
+#include "client_processes.hpp"
+#include "loiter/clients/transport/share.hpp"
+#include "loiter/clients/transport/targets.hpp"
+#include "loiter/suites/runner/client_lines.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
+
+namespace loiter::suites {
+
+namespace {
+
+using namespace std::chrono_literals;
+using clients::Clock;
+
+constexpr auto kForkLead = 5ms;             // per client process, before the shared timeline starts
+constexpr auto kStopGrace = 1s;             // SIGTERM to SIGKILL, when the user interrupts
+constexpr auto kReapWithin = 5s;            // a client process that closed its pipe exits by then
+constexpr double kSlowestOpening = 1000.0;  // connections per second any scenario opens at least
+constexpr std::size_t kFlushBytes = 1 << 16;
+
+std::size_t connection_room(const ScenarioParameters& parameters) {
+  const std::size_t room = clients::fd_room();
+  const std::size_t asked = parameters.connections_per_process;
+  return asked != 0 ? std::min(asked, room) : room;
+}
+
+void move_fleets(std::deque<std::vector<clients::ConnectionRecord>>& fleets,
+                 Observation& observation) {
+  for (auto& fleet : fleets) std::ranges::move(fleet, std::back_inserter(observation.connections));
+}
+
+void drive_here(const Scenario& scenario, const DriveContext& context, Observation& observation,
+                OpenWatch& watch) {
+  clients::asio::io_context io(1);
+  DriveOutput out;
+  scenario.drive(io, context, out);
+  // Every client is bounded by its own patience; the loop also stops them early when the
+  // user interrupts the run (their sockets close as the io_context is destroyed).
+  while (!io.stopped()) {
+    io.run_for(50ms);
+    watch.poll();  // the kernel's view of the port, just before the clients give up
+    if (interrupted()) io.stop();
+  }
+  move_fleets(out.fleets, observation);
+  if (out.load) {
+    observation.load = LoadObservation{.result = std::move(*out.load),
+                                       .pool = context.parameters.load_connections};
+  }
+}
+
+void write_all(int fd, std::string& text) {
+  for (std::size_t done = 0; done < text.size();) {  // bounded: each write moves on or fails
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      throw std::runtime_error(fmt::format("cannot write to the parent: {}", std::strerror(errno)));
+    done += static_cast<std::size_t>(n);
+  }
+  text.clear();
+}
+
+// In a client process: its share of every fleet, driven to the end, then its records.
+int drive_share(const Scenario& scenario, const DriveContext& context, clients::FleetShare share,
+                int fd) {
+  std::string pending;
+  try {
+    clients::set_fleet_share(share);
+    clients::asio::io_context io(1);
+    DriveOutput out;
+    scenario.drive(io, context, out);
+    io.run();  // every client is bounded by its own patience
+    ShareEnd end;
+    for (std::size_t f = 0; f < out.fleets.size(); ++f) {
+      const auto& fleet = out.fleets[f];
+      end.fleets.push_back(fleet.size());
+      for (std::size_t i = share.part; i < fleet.size(); i += share.parts, ++end.records) {
+        pending += record_line(f, i, fleet[i], context.start);
+        if (pending.size() >= kFlushBytes) write_all(fd, pending);
+      }
+    }
+    pending += end_line(end);
+    write_all(fd, pending);
+    return 0;
+  } catch (const std::exception& e) {
+    pending = error_line(e.what());
+    try {
+      write_all(fd, pending);
+    } catch (...) {
+    }
+    return 1;
+  }
+}
+
+// What the parent has heard from each client process.
+struct Heard {
+  std::vector<FleetRecord> records;
+  std::vector<std::size_t> received;          // record lines, per process
+  std::vector<std::optional<ShareEnd>> ends;  // its last line, once it came
+  std::vector<std::string> errors;            // what a failed process said
+
+  explicit Heard(std::size_t parts) : received(parts), ends(parts), errors(parts) {}
+
+  void take(std::size_t process, ClientLine line) {
+    if (auto* record = std::get_if<FleetRecord>(&line)) {
+      records.push_back(std::move(*record));
+      ++received[process];
+    } else if (auto* end = std::get_if<ShareEnd>(&line)) {
+      ends[process] = std::move(*end);
+    } else {
+      errors[process] = std::get<ShareError>(line).message;
+    }
+  }
+};
+
+// Throws naming the first client process that failed, died, or sent less than it said.
+void require_whole_shares(const ClientProcesses& processes, const Heard& heard,
+                          const std::vector<std::string>& endings) {
+  const auto name = [&](std::size_t p) {
+    return fmt::format("client process {}/{} (pid {})", p + 1, processes.size(), processes.pid(p));
+  };
+  for (std::size_t p = 0; p < processes.size(); ++p) {
+    const auto said = heard.errors[p].empty() ? std::string() : ": " + heard.errors[p];
+    if (!endings[p].empty())
+      throw std::runtime_error(fmt::format("{} {}{}", name(p), endings[p], said));
+    if (!heard.ends[p]) {
+      throw std::runtime_error(
+          fmt::format("{} ended without sending its last line{}", name(p), said));
+    }
+    if (heard.ends[p]->fleets != heard.ends[0]->fleets ||
+        heard.received[p] != heard.ends[p]->records) {
+      throw std::runtime_error(fmt::format("{} sent {} records of the {} it counted", name(p),
+                                           heard.received[p], heard.ends[p]->records));
+    }
+  }
+}
+
+// A generous bound on the clients' run: every connection opened (at the slowest pace any
+// scenario opens at), then its patience and connect timeout. They end by themselves before.
+Clock::time_point give_up_at(const DriveContext& context) {
+  const auto opening = std::chrono::duration_cast<clients::Duration>(std::chrono::duration<double>(
+      static_cast<double>(context.expected.connections) / kSlowestOpening));
+  return context.start + opening + context.expected.patience + context.timing.connect +
+         std::chrono::duration_cast<clients::Duration>(30s * context.timing.scale);
+}
+
+void drive_split(const Scenario& scenario, const DriveContext& context, std::size_t parts,
+                 Observation& observation, OpenWatch& watch) {
+  ClientProcesses processes;  // kills and reaps every one on any way out
+  for (std::size_t part = 0; part < parts; ++part) {
+    processes.start([&, part](int fd) {
+      return drive_share(scenario, context, {.part = part, .parts = parts}, fd);
+    });
+  }
+  Heard heard(parts);
+  const auto pumped = processes.pump(
+      [&](std::size_t p, std::string_view line) {
+        heard.take(p, parse_client_line(line, context.start));
+      },
+      [&] { watch.poll(); }, [] { return interrupted(); }, give_up_at(context));
+  if (pumped == ClientProcesses::Pumped::stopped) {
+    processes.stop(kStopGrace);
+    return;  // interrupted: nothing is judged
+  }
+  if (pumped == ClientProcesses::Pumped::timed_out) {
+    processes.stop(kStopGrace);
+    throw std::runtime_error(fmt::format(
+        "the {} client processes were still running past the clients' patience", parts));
+  }
+  require_whole_shares(processes, heard, processes.reap(kReapWithin));
+  auto fleets = merge_fleets(std::move(heard.records), heard.ends[0]->fleets.size());
+  move_fleets(fleets, observation);
+  observation.client_processes = parts;
+}
+
+}  // namespace
+
+void drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
+           const Expectations& expected, const Timing& timing, const ScenarioParameters& parameters,
+           Observation& observation, OpenWatch& watch) {
+  const std::size_t needed = expected.connections + parameters.load_connections;
+  const std::size_t room = std::max<std::size_t>(connection_room(parameters), 1);
+  const std::size_t parts = expected.load ? 1 : (needed + room - 1) / room;
+  if (parts > kMostClientProcesses) {
+    throw std::runtime_error(fmt::format(
+        "{} connections would take {} client processes of {} each; at most {} are started", needed,
+        parts, room, kMostClientProcesses));
+  }
+  const auto lead = parts > 1 ? kForkLead * parts : clients::Duration{};
+  const DriveContext context{
+      .server = clients::tcp::endpoint(clients::asio::ip::make_address(sut.host()), sut.port()),
+      .start = Clock::now() + lead,
+      .target = sut.target(),
+      .expected = expected,
+      .timing = timing,
+      .parameters = parameters};
+  if (parts <= 1) {
+    clients::require_fd_room(needed);  // a load scenario beyond one process: a clear error
+    drive_here(scenario, context, observation, watch);
+    return;
+  }
+  drive_split(scenario, context, parts, observation, watch);
+}
+
+}  // namespace loiter::suites

@@ -1,0 +1,151 @@
+// Connection records as JSON and back: every field of the plain record, no judgement; what
+// the run directory keeps (records/<scenario>.jsonl) and what a client process sends its parent.
+#include "loiter/suites/runner/record_json.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/json.hpp>
+#include <cmath>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+
+#include "loiter/suites/judge/in_units.hpp"
+
+namespace loiter::suites {
+
+namespace json = boost::json;
+
+namespace {
+
+json::value maybe_seconds(const std::optional<clients::Duration>& d) {
+  if (!d) return nullptr;
+  return in_seconds(*d);
+}
+
+json::array responses_to_json(const std::vector<clients::Response>& responses) {
+  json::array out;
+  for (const auto& r : responses) {
+    json::array fields;
+    for (const auto& [name, value] : r.fields)
+      fields.push_back(json::array{json::string(name), json::string(value)});
+    out.push_back(json::object{{"status", r.status},
+                               {"reason", r.reason},
+                               {"fields", std::move(fields)},
+                               {"started", in_seconds(r.started)},
+                               {"complete", maybe_seconds(r.complete)},
+                               {"body_bytes", r.body_bytes}});
+  }
+  return out;
+}
+
+}  // namespace
+
+json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::time_point origin) {
+  json::array sends;
+  for (const auto& send : r.sends) sends.push_back(json::array{in_seconds(send.at), send.bytes});
+  json::array progress;
+  for (const auto& p : r.progress) progress.push_back(json::array{in_seconds(p.at), p.bytes});
+  return json::object{{"kind", r.kind},
+                      {"source", r.source},
+                      {"connect_start", r.connect_start == clients::Clock::time_point{}
+                                            ? json::value(nullptr)  // its slot never came
+                                            : json::value(in_seconds(r.connect_start - origin))},
+                      {"connect_took", in_seconds(r.connect_took)},
+                      {"sends", std::move(sends)},
+                      {"requests", r.requests},
+                      {"first_byte", maybe_seconds(r.first_byte)},
+                      {"bytes_received", r.bytes_received},
+                      {"responses", responses_to_json(r.responses)},
+                      {"progress", std::move(progress)},
+                      {"ending", clients::to_string(r.ending)},
+                      {"ending_label", clients::ending_label(r)},
+                      {"ended_at", in_seconds(r.ended_at)},
+                      {"client_closed", in_seconds(r.client_closed)},
+                      {"error", r.error}};
+}
+
+namespace {
+
+clients::Duration from_seconds(const json::value& v) {
+  return clients::Duration(std::llround(v.to_number<double>() * 1e9));
+}
+
+std::optional<clients::Duration> maybe_from_seconds(const json::value& v) {
+  if (v.is_null()) return std::nullopt;
+  return from_seconds(v);
+}
+
+std::size_t count_of(const json::value& v) { return v.to_number<std::size_t>(); }
+
+// The clients' kinds are static strings; a kind read back is kept as long as they are.
+std::string_view interned_kind(std::string_view kind) {
+  static std::mutex mutex;
+  static std::set<std::string, std::less<>> kinds;
+  const std::scoped_lock lock(mutex);
+  auto it = kinds.find(kind);
+  if (it == kinds.end()) it = kinds.emplace(kind).first;
+  return *it;
+}
+
+clients::Ending ending_from(std::string_view text) {
+  using clients::Ending;
+  for (const auto ending : {Ending::close, Ending::reset, Ending::open, Ending::connect_failed,
+                            Ending::client_abort, Ending::client_close}) {
+    if (clients::to_string(ending) == text) return ending;
+  }
+  throw std::invalid_argument(fmt::format("unknown ending '{}'", text));
+}
+
+clients::Response response_from(const json::object& o) {
+  clients::Response r{.status = o.at("status").to_number<unsigned>(),
+                      .reason = std::string(o.at("reason").as_string()),
+                      .fields = {},
+                      .started = from_seconds(o.at("started")),
+                      .complete = maybe_from_seconds(o.at("complete")),
+                      .body_bytes = count_of(o.at("body_bytes"))};
+  for (const auto& field : o.at("fields").as_array()) {
+    const auto& pair = field.as_array();
+    r.fields.add(pair.at(0).as_string(), pair.at(1).as_string());
+  }
+  return r;
+}
+
+clients::ConnectionRecord record_from(const json::object& o, clients::Clock::time_point origin) {
+  clients::ConnectionRecord r;
+  r.kind = interned_kind(o.at("kind").as_string());
+  r.source = std::string(o.at("source").as_string());
+  const auto& start = o.at("connect_start");
+  if (!start.is_null()) r.connect_start = origin + from_seconds(start);  // else: never came
+  r.connect_took = from_seconds(o.at("connect_took"));
+  for (const auto& send : o.at("sends").as_array()) {
+    r.sends.push_back({.at = from_seconds(send.at(0)), .bytes = count_of(send.at(1))});
+  }
+  r.requests = count_of(o.at("requests"));
+  r.first_byte = maybe_from_seconds(o.at("first_byte"));
+  r.bytes_received = count_of(o.at("bytes_received"));
+  for (const auto& response : o.at("responses").as_array()) {
+    r.responses.push_back(response_from(response.as_object()));
+  }
+  for (const auto& p : o.at("progress").as_array()) {
+    r.progress.push_back({.at = from_seconds(p.at(0)), .bytes = count_of(p.at(1))});
+  }
+  r.ending = ending_from(o.at("ending").as_string());
+  r.ended_at = from_seconds(o.at("ended_at"));
+  r.client_closed = from_seconds(o.at("client_closed"));
+  r.error = std::string(o.at("error").as_string());
+  return r;
+}
+
+}  // namespace
+
+clients::ConnectionRecord record_from_json(const json::value& v,
+                                           clients::Clock::time_point origin) {
+  try {
+    return record_from(v.as_object(), origin);
+  } catch (const std::exception& e) {  // a missing field, one of the wrong type, an ending
+    throw std::invalid_argument(fmt::format("a connection record cannot be read: {}", e.what()));
+  }
+}
+
+}  // namespace loiter::suites

@@ -1,0 +1,133 @@
+#include "loiter/suites/runner/run.hpp"
+
+#include <algorithm>
+
+#include "drive.hpp"
+#include "explanations.hpp"
+#include "loiter/fixtures/probe/probe.hpp"
+#include "loiter/fixtures/provenance.hpp"
+#include "loiter/fixtures/probe/sampler.hpp"
+#include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
+#include "loiter/suites/judge/judge.hpp"
+
+namespace loiter::suites {
+
+namespace {
+
+using std::chrono::duration_cast;
+using std::chrono::milliseconds;
+
+// How much longer than the recovery window FDs are watched once they are late.
+constexpr std::chrono::seconds kLateFdsLook{10};
+
+std::size_t peak_in_one_process(const std::vector<fixtures::TimedSample>& timeline) {
+  std::size_t peak = 0;
+  for (const auto& s : timeline) {
+    for (const auto& process : s.sample.per_process) peak = std::max(peak, process.fds);
+  }
+  return peak;
+}
+
+std::size_t peak_fds(const std::vector<fixtures::TimedSample>& timeline) {
+  std::size_t peak = 0;
+  for (const auto& s : timeline) peak = std::max(peak, s.sample.fds);
+  return peak;
+}
+
+}  // namespace
+
+ScenarioParameters resolve_parameters(const Scenario& scenario, const ScenarioParameters& asked) {
+  ScenarioParameters resolved = scenario.load_defaults;
+  resolved.count = asked.count != 0 ? asked.count : scenario.default_count;
+  if (asked.load_rate > 0) resolved.load_rate = asked.load_rate;
+  if (asked.load_duration > Duration{}) resolved.load_duration = asked.load_duration;
+  if (asked.load_connections != 0) resolved.load_connections = asked.load_connections;
+  resolved.server_dir = asked.server_dir;
+  resolved.connections_per_process = asked.connections_per_process;
+  return resolved;
+}
+
+std::optional<Duration> longest_run(const Scenario& scenario, const fixtures::Target& target,
+                                    const Timing& timing, const ScenarioParameters& asked) {
+  if (scenario.unmet_need(target)) return std::nullopt;
+  const auto parameters = resolve_parameters(scenario, asked);
+  const auto expected = scenario.expect(target, timing, parameters);
+  const auto clients = expected.load ? std::max(expected.patience, parameters.load_duration +
+                                                                       std::chrono::seconds(2))
+                                     : expected.patience;
+  return clients + expected.recovery;
+}
+
+ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& target,
+                            const Timing& timing, const ScenarioParameters& parameters) {
+  ScenarioResult result{.id = std::string(scenario.id)};
+  if (auto reason = scenario.unmet_need(target)) {
+    result.skipped = std::move(reason);
+    return result;
+  }
+  const ScenarioParameters resolved = resolve_parameters(scenario, parameters);
+  result.expectations = scenario.expect(target, timing, resolved);
+  fixtures::ServerUnderTest sut(target,
+                                {.ready_timeout = duration_cast<milliseconds>(timing.ready),
+                                 .stop_grace = duration_cast<milliseconds>(timing.stop_grace),
+                                 .log_dir = parameters.server_dir});
+  const fixtures::Probe probe = sut.probe();  // the process tree, and TCP states on both ends
+  auto& fds = result.observation.fds;
+  const auto settled =
+      fixtures::settle_fds(probe, duration_cast<milliseconds>(timing.settle_window),
+                           duration_cast<milliseconds>(timing.settle_timeout));
+  fds.baseline = settled.fds;
+  fds.baseline_settled = settled.settled;
+  result.provenance = fixtures::gather_provenance(sut);
+  if (const auto& nofile = result.provenance->server_nofile; nofile && nofile->soft) {
+    fds.server_limit = static_cast<std::size_t>(*nofile->soft);  // read once, for both
+  }
+  OpenWatch watch(probe, snapshot_due(clients::Clock::now(), result.expectations.patience));
+  {
+    fixtures::Sampler sampler(probe);
+    drive(scenario, sut, result.expectations, timing, resolved, result.observation, watch);
+    if (interrupted()) {
+      result.interrupted = true;
+      return result;  // the server is stopped on the way out; nothing is judged
+    }
+    const auto recovery =
+        fixtures::wait_for_fds_at_most(probe, fds.baseline + result.expectations.fds_after,
+                                       duration_cast<milliseconds>(timing.recovery_stay),
+                                       duration_cast<milliseconds>(result.expectations.recovery));
+    fds.recovered = recovery.recovered;
+    fds.after = recovery.last_fds;
+    if (recovery.recovered) fds.recovered_after = recovery.after;
+    result.observation.timeline = sampler.stop();
+  }
+  // FDs not back in time: look a while longer, to say how late (the verdict stays a failure).
+  std::optional<std::string> late_fds;
+  if (!fds.recovered) {
+    const auto look = duration_cast<milliseconds>(kLateFdsLook * timing.scale);
+    const auto late = fixtures::wait_for_fds_at_most(
+        probe, fds.baseline + result.expectations.fds_after,
+        duration_cast<milliseconds>(timing.recovery_stay), look);
+    FdObservation seen = fds;
+    seen.recovered = late.recovered;
+    seen.after = late.last_fds;
+    if (late.recovered) seen.recovered_after = result.expectations.recovery + late.after;
+    late_fds = late_fds_finding(seen, result.expectations.recovery,
+                                result.expectations.recovery + look);
+  }
+  fds.peak = peak_fds(result.observation.timeline);
+  fds.peak_in_one_process = peak_in_one_process(result.observation.timeline);
+  result.observation.scenario = result.id;
+  result.observation.server_exit = sut.exit_description();
+  result.verdict = judge(result.observation, result.expectations);
+  if (!result.verdict.passed) {
+    const fixtures::TcpEndpoint server(clients::asio::ip::make_address(sut.host()), sut.port());
+    for (auto& line :
+         watch.findings(result.observation.connections, server, result.expectations.patience)) {
+      result.verdict.findings.push_back(std::move(line));
+    }
+    if (late_fds) result.verdict.findings.push_back(*late_fds);
+  }
+  return result;
+}
+
+}  // namespace loiter::suites
