@@ -1,5 +1,5 @@
 // What scenario definitions share: needs checks, expectation builders, and the options
-// every client kind takes. Private to suites/src.
+// every client kind takes. Private to the catalogue.
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// The catalogue's scenarios by family (one file each). Private to suites/src.
+// The catalogue's scenarios by family (one file each). Private to the catalogue.
 #pragma once
 
 #include <vector>

@@ -1,6 +1,6 @@
 // The plots of a scenario's report, derived from its plain observations: server FDs, open
 // connections by kind and ending, the closure strip against the deadline window, TCP states,
-// RSS. Times on the x axis are seconds since the observation's origin. Private to suites/src.
+// RSS. Times on the x axis are seconds since the observation's origin. Private to the document.
 #pragma once
 
 #include <optional>

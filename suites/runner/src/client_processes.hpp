@@ -2,7 +2,7 @@
 // owner of every one of them: stop() ends them by PID (SIGTERM, then SIGKILL after a grace),
 // reap() waits for them, and the destructor kills and reaps any not reaped yet, so no client
 // process outlives this object, whatever path (an exception too) leaves it. Private to
-// suites/src.
+// the runner.
 #pragma once
 
 #include <sys/types.h>

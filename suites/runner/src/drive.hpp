@@ -3,7 +3,7 @@
 // process's RLIMIT_NOFILE; otherwise, for a scenario without regular traffic, split over
 // as many forked client processes as they need (connection i of every fleet in process
 // i % K, on one shared timeline), whose records come back over pipes and are merged so the
-// observation reads as one process's. Private to suites/src.
+// observation reads as one process's. Private to the runner.
 #pragma once
 
 #include "explanations.hpp"
