@@ -84,3 +84,15 @@ function(_loiter_check_layers)
 endfunction()
 
 cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR} CALL _loiter_check_layers)
+
+# loiter_room_library(<room> SOURCES <file>... [LINK <lib>...] [PRIVATE_LINK <lib>...])
+#
+# One layer's library: loiter_<room> (alias loiter::<room>), its interface in include/,
+# its private headers in src/.
+function(loiter_room_library room)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;LINK;PRIVATE_LINK")
+  add_library(loiter_${room} ${ARG_SOURCES})
+  add_library(loiter::${room} ALIAS loiter_${room})
+  target_include_directories(loiter_${room} PUBLIC include PRIVATE src)
+  target_link_libraries(loiter_${room} PUBLIC ${ARG_LINK} PRIVATE ${ARG_PRIVATE_LINK})
+endfunction()
