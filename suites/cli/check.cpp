@@ -146,6 +146,7 @@ int run_check(const CheckOptions& options) {
   }
   reports::RunReport report{.loiter_version = LOITER_VERSION,
                             .target = target.name,
+                            .target_description = target.description,
                             .started_at = suites::utc_now(),
                             .scenarios = {}};
   suites::install_interrupt_handlers();
