@@ -54,6 +54,7 @@ std::string status_label(Status status, ConsoleStyle style) {
 void render_console(const RunReport& report, std::ostream& out, ConsoleStyle style) {
   fmt::print(out, "loiter {} against {} ({})\n", report.loiter_version, report.target,
              report.started_at);
+  if (!report.not_run.empty()) fmt::print(out, "not run: {}\n", report.not_run);
   int passed = 0, failed = 0, skipped = 0, observed = 0;
   for (const auto& scenario : report.scenarios) {
     std::string line = fmt::format("{} {:<16}", status_label(scenario.status, style), scenario.id);

@@ -116,6 +116,10 @@ void render_html(const RunReport& report, std::ostream& out) {
              "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              "<title>{0}</title><style>{1}</style></head><body>\n<h1>{0}</h1>\n",
              title, kStyle);
+  for (const auto& line : {report.target_version, report.target_description}) {
+    if (!line.empty()) fmt::print(out, "<p>{}</p>\n", escape_html(line));
+  }
+  if (!report.not_run.empty()) fmt::print(out, "<p>not run: {}</p>\n", escape_html(report.not_run));
   summary(report, out);
   for (const auto& scenario : report.scenarios) section(scenario, out);
   fmt::print(out, "</body></html>\n");

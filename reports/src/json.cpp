@@ -64,16 +64,25 @@ ScenarioReport scenario_from_json(const json::value& value) {
   return scenario;
 }
 
+// A key a document written before it was added lacks: read as empty.
+std::string text_or_empty(const json::object& object, std::string_view key) {
+  return object.contains(key) ? text(object, key, "report") : std::string();
+}
+
 }  // namespace
 
 json::value to_json(const RunReport& report) {
   json::array scenarios;
   for (const auto& scenario : report.scenarios) scenarios.push_back(scenario_to_json(scenario));
-  return json::object{{"schema", kSchema},
-                      {"loiter_version", report.loiter_version},
-                      {"target", report.target},
-                      {"started_at", report.started_at},
-                      {"scenarios", std::move(scenarios)}};
+  json::object document{{"schema", kSchema},
+                        {"loiter_version", report.loiter_version},
+                        {"target", report.target},
+                        {"target_version", report.target_version},
+                        {"target_description", report.target_description}};
+  if (!report.not_run.empty()) document["not_run"] = report.not_run;
+  document["started_at"] = report.started_at;
+  document["scenarios"] = std::move(scenarios);
+  return document;
 }
 
 RunReport run_report_from_json(const json::value& document) {
@@ -85,6 +94,9 @@ RunReport run_report_from_json(const json::value& document) {
   }
   RunReport report{.loiter_version = text(object, "loiter_version", "report"),
                    .target = text(object, "target", "report"),
+                   .target_version = text_or_empty(object, "target_version"),
+                   .target_description = text_or_empty(object, "target_description"),
+                   .not_run = text_or_empty(object, "not_run"),
                    .started_at = text(object, "started_at", "report"),
                    .scenarios = {}};
   for (const auto& scenario : array(object, "scenarios", "report")) {

@@ -53,5 +53,12 @@ TEST(Html, ShowsFindingsAndSkipReasons) {
   EXPECT_THAT(html, HasSubstr("the target declares no stream path"));
 }
 
+// The page names the target's version and description under its title.
+TEST(Html, ShowsTheTargetsVersionAndDescription) {
+  const auto html = page();
+  EXPECT_THAT(html, HasSubstr("<p>reference 0.1.0</p>"));
+  EXPECT_THAT(html, HasSubstr("<p>the bundled reference server, 1 s deadlines</p>"));
+}
+
 }  // namespace
 }  // namespace loiter::reports

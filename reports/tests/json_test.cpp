@@ -58,5 +58,24 @@ TEST(Json, NamesAMalformedPlot) {
               ::testing::ThrowsMessage<std::runtime_error>(::testing::HasSubstr("plot 'fds'")));
 }
 
+// A target that was not run keeps why, with no scenarios; a document written before the
+// target's version and description were kept still reads, with them empty.
+TEST(Json, KeepsWhyATargetWasNotRunAndReadsDocumentsWithoutItsVersion) {
+  const RunReport skipped{.loiter_version = "0.1.0",
+                          .target = "apache",
+                          .target_version = "not installed",
+                          .not_run = "apache2 is not installed",
+                          .started_at = "2026-12-01T02:00:00Z"};
+  EXPECT_TRUE(run_report_from_json(to_json(skipped)) == skipped);
+  auto older = to_json(testing::sample_report());
+  older.as_object().erase("target_version");
+  older.as_object().erase("target_description");
+  const auto back = run_report_from_json(older);
+  EXPECT_EQ(back.target_version, "");
+  EXPECT_EQ(back.target_description, "");
+  EXPECT_THAT(boost::json::serialize(to_json(testing::sample_report())),
+              ::testing::Not(::testing::HasSubstr("not_run")));
+}
+
 }  // namespace
 }  // namespace loiter::reports

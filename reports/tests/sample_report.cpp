@@ -30,6 +30,8 @@ RunReport sample_report() {
   return RunReport{
       .loiter_version = "0.1.0",
       .target = "reference",
+      .target_version = "reference 0.1.0",
+      .target_description = "the bundled reference server, 1 s deadlines",
       .started_at = "2026-12-01T02:00:00Z",
       .scenarios = {
           {.id = "silent",

@@ -16,6 +16,7 @@
 #include "loiter/suites/document/run_directory.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "progress.hpp"
+#include "run_one.hpp"
 
 namespace loiter::cli {
 
@@ -30,17 +31,6 @@ int list_scenarios() {
     fmt::print("{:<16} the server must {}\n", scenario.id, scenario.must);
   }
   return kPassed;
-}
-
-// Runs one scenario, keeping its raw observations and server files in the run directory.
-reports::ScenarioReport run_one(const suites::Scenario& scenario, const fixtures::Target& target,
-                                const suites::Timing& timing,
-                                const suites::ScenarioParameters& parameters,
-                                suites::RunDirectory& directory) {
-  std::string error;
-  const auto result = directory.run(scenario, target, timing, parameters, error);
-  return result ? suites::to_report(*result)
-                : suites::error_report(std::string(scenario.id), error);
 }
 
 // The reference server takes faults and deadlines from the command line; any other target
@@ -146,6 +136,7 @@ int run_check(const CheckOptions& options) {
   }
   reports::RunReport report{.loiter_version = LOITER_VERSION,
                             .target = target.name,
+                            .target_description = target.description,
                             .started_at = suites::utc_now(),
                             .scenarios = {}};
   suites::install_interrupt_handlers();

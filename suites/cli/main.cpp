@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
       "  loiter check --list\n"
       "  loiter matrix                                # every installed real server, one table\n"
       "  loiter report loiter-runs/20261201T020000Z-reference   # console + report.html again\n"
+      "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the matrix of stored runs\n"
       "  loiter compare BASELINE_RUN CURRENT_RUN      # exit 1 on a regression\n"
       "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234   # debug your own server\n"
       "\nExit codes: 0 passed, 1 a scenario failed (compare: a regression), 2 usage error,\n"
@@ -39,7 +40,9 @@ int main(int argc, char** argv) {
   loiter::cli::add_matrix_options(*matrix_command, matrix);
   loiter::cli::ReportOptions report;
   auto* report_command =
-      app.add_subcommand("report", "render a stored run (console summary, report.html)");
+      app.add_subcommand("report",
+                         "render a stored run (console summary, report.html), or with "
+                         "--matrix the matrix of stored runs (Markdown, matrix.html)");
   loiter::cli::add_report_options(*report_command, report);
   loiter::cli::CompareOptions compare;
   auto* compare_command =

@@ -1,13 +1,13 @@
 // `loiter matrix`: every installed bundled target (or the ones named) through the chosen
 // scenarios, one fresh server per scenario as in `loiter check`; a run directory per server
-// inside the matrix's own, and the table printed and saved there.
+// inside the matrix's own (a server not installed leaves one too, with why), then the table
+// rendered from those run documents alone, printed and saved there.
 #include "matrix.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <array>
-#include <boost/json/serialize.hpp>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -15,12 +15,13 @@
 #include "finish.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/target/target_file.hpp"
-#include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
-#include "matrix_table.hpp"
+#include "matrix_render.hpp"
 #include "progress.hpp"
+#include "run_one.hpp"
 
 namespace loiter::cli {
 
@@ -94,47 +95,43 @@ std::string version_of(const fixtures::Target& target) {
   return "(no version printed)";
 }
 
-struct Ran {
-  MatrixCell cell;
-  reports::ScenarioReport report;
-};
-
-Ran run_one(const suites::Scenario& scenario, const fixtures::Target& target,
-            const suites::Timing& timing, const suites::ScenarioParameters& parameters,
-            suites::RunDirectory& directory) {
-  std::string error;
-  const auto result = directory.run(scenario, target, timing, parameters, error);
-  if (!result) {
-    return {error_cell(std::string(scenario.id), error),
-            suites::error_report(std::string(scenario.id), error)};
-  }
-  return {cell_of(*result), suites::to_report(*result)};
+// The run directory of the table's `row`th server: its name sorts in the table's order.
+suites::RunDirectory row_directory(const fs::path& matrix_dir, std::size_t row,
+                                   const fixtures::Target& target) {
+  return suites::RunDirectory(matrix_dir, fmt::format("{:02}-{}", row + 1, target.name));
 }
 
-MatrixRow run_target(const fixtures::Target& target,
-                     const std::vector<const suites::Scenario*>& scenarios,
-                     const suites::Timing& timing, const MatrixOptions& options,
-                     const fs::path& matrix_dir, Progress& progress) {
-  MatrixRow row{
-      .target = target.name, .description = target.description, .version = version_of(target)};
-  suites::RunDirectory directory(matrix_dir, target.name);
-  row.run_directory = directory.path().string();
-  reports::RunReport report{.loiter_version = LOITER_VERSION,
-                            .target = target.name,
-                            .started_at = suites::utc_now(),
-                            .scenarios = {}};
+reports::RunReport target_report(const fixtures::Target& target, std::string version) {
+  return {.loiter_version = LOITER_VERSION,
+          .target = target.name,
+          .target_version = std::move(version),
+          .target_description = target.description,
+          .started_at = suites::utc_now(),
+          .scenarios = {}};
+}
+
+void run_target(const fixtures::Target& target, suites::RunDirectory& directory,
+                const std::vector<const suites::Scenario*>& scenarios, const suites::Timing& timing,
+                const MatrixOptions& options, Progress& progress) {
+  auto report = target_report(target, version_of(target));
   const suites::ScenarioParameters parameters{.count = options.count};  // the rest: defaults
   for (const auto* scenario : scenarios) {
     if (suites::interrupted()) break;
     progress.start(scenario->id, target.name,
                    expected_seconds(*scenario, target, timing, parameters));
-    auto ran = run_one(*scenario, target, timing, parameters, directory);
-    progress.done(ran.report);
-    row.cells.push_back(std::move(ran.cell));
-    report.scenarios.push_back(std::move(ran.report));
+    report.scenarios.push_back(run_one(*scenario, target, timing, parameters, directory));
+    progress.done(report.scenarios.back());
   }
   directory.write_report(report);
-  return row;
+}
+
+// A server that is not installed still has its row: a run document that says why.
+void record_not_installed(const fixtures::Target& target, const std::string& program,
+                          suites::RunDirectory& directory) {
+  std::cerr << fmt::format("{}: skipped, {} is not installed\n", target.name, program);
+  auto report = target_report(target, "not installed");
+  report.not_run = fmt::format("{} is not installed", program);
+  directory.write_report(report);
 }
 
 }  // namespace
@@ -172,8 +169,6 @@ int run_matrix(const MatrixOptions& options) {
     std::cerr << "loiter: " << e.what() << "\n";
     return kUsage;
   }
-  Matrix matrix{.loiter_version = LOITER_VERSION, .started_at = suites::utc_now()};
-  for (const auto* scenario : scenarios) matrix.scenarios.emplace_back(scenario->id);
   std::optional<suites::RunDirectory> directory;
   try {
     directory.emplace(options.runs_root, "matrix");
@@ -186,23 +181,21 @@ int run_matrix(const MatrixOptions& options) {
   for (const auto& target : targets) runnable += missing_program(target) ? 0 : scenarios.size();
   Progress progress(runnable);
   try {
-    for (const auto& target : targets) {
-      if (suites::interrupted()) break;
+    std::size_t row = 0;
+    for (; row < targets.size() && !suites::interrupted(); ++row) {
+      const auto& target = targets[row];
+      auto server = row_directory(directory->path(), row, target);
       if (const auto program = missing_program(target)) {
-        std::cerr << fmt::format("{}: skipped, {} is not installed\n", target.name, *program);
-        matrix.rows.push_back({.target = target.name,
-                               .description = target.description,
-                               .version = "not installed",
-                               .skipped = fmt::format("{} is not installed", *program)});
-        continue;
+        record_not_installed(target, *program, server);
+      } else {
+        run_target(target, server, scenarios, timing, options, progress);
       }
-      matrix.rows.push_back(
-          run_target(target, scenarios, timing, options, directory->path(), progress));
     }
-    const auto markdown = matrix_markdown(matrix);
+    if (row == 0) return kInterrupted;  // before the first server: no table to make
+    // The table from the run documents just written, as `loiter report --matrix` renders it.
+    const auto markdown = render_matrix(matrix_run_directories({directory->path()}),
+                                        directory->path() / "matrix.html");
     suites::write_file(directory->path() / "matrix.md", markdown);
-    suites::write_file(directory->path() / "matrix.json",
-                       boost::json::serialize(matrix_json(matrix)) + "\n");
     std::cout << markdown << std::flush;
   } catch (const std::exception& e) {
     std::cerr << "loiter: " << e.what() << "\n";

@@ -1,6 +1,7 @@
 // `loiter matrix`: the catalogue against every installed bundled target (a real server per
-// row, the reference server first), one table of verdicts with each cell's key figure,
-// printed and saved as matrix.md and matrix.json in the run directory.
+// row, the reference server first), a run directory per server, and one table of verdicts
+// with each cell's key figure, rendered from those run directories' report.json alone:
+// printed, and saved as matrix.md and matrix.html in the matrix's directory.
 #pragma once
 
 #include <CLI/App.hpp>

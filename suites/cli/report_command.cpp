@@ -1,4 +1,5 @@
-// `loiter report` and `loiter compare`: stored runs read back, rendered, compared.
+// `loiter report` and `loiter compare`: stored runs read back, rendered (one run, or the
+// matrix of several), compared.
 #include "report_command.hpp"
 
 #include <unistd.h>
@@ -10,15 +11,25 @@
 #include "loiter/reports/console.hpp"
 #include "loiter/reports/json.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "matrix_render.hpp"
 
 namespace loiter::cli {
 
 namespace fs = std::filesystem;
 
 void add_report_options(CLI::App& command, ReportOptions& options) {
-  command.add_option("RUN", options.run, "a run directory, or its report.json")->required();
+  command.add_option("RUN", options.run, "a run directory, or its report.json");
+  command.add_option("--matrix", options.matrix,
+                     "render the matrix of these stored runs instead: each a server's run "
+                     "directory, or a matrix directory holding them (Markdown on stdout)");
   command.add_option("--html", options.html,
-                     "where to write the HTML report (default: report.html beside report.json)");
+                     "where to write the HTML page (default: report.html beside report.json; "
+                     "with --matrix, ./matrix.html)");
+  command.footer(
+      "Examples:\n"
+      "  loiter report loiter-runs/20261201T020000Z-reference        # console + report.html\n"
+      "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the table + matrix.html\n"
+      "  loiter report --matrix runs/A-nginx runs/B-caddy --html /tmp/two.html");
 }
 
 void add_compare_options(CLI::App& command, CompareOptions& options) {
@@ -45,7 +56,29 @@ void add_compare_options(CLI::App& command, CompareOptions& options) {
       ->capture_default_str();
 }
 
+namespace {
+
+int report_matrix(const ReportOptions& options) {
+  try {
+    const std::vector<fs::path> named(options.matrix.begin(), options.matrix.end());
+    const fs::path html = options.html.empty() ? fs::path("matrix.html") : fs::path(options.html);
+    std::cout << render_matrix(matrix_run_directories(named), html) << std::flush;
+    std::cerr << "wrote " << html.string() << "\n";
+    return kPassed;
+  } catch (const std::exception& e) {
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kUsage;
+  }
+}
+
+}  // namespace
+
 int run_report(const ReportOptions& options) {
+  if (options.run.empty() == options.matrix.empty()) {
+    std::cerr << "loiter: report takes a RUN or --matrix DIR..., one of the two\n";
+    return kUsage;
+  }
+  if (!options.matrix.empty()) return report_matrix(options);
   try {
     const auto report = reports::read_run_report(options.run);
     reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});

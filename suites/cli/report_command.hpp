@@ -1,18 +1,21 @@
 // `loiter report RUN_DIR` renders a stored run again (console summary and report.html)
-// without running anything; `loiter compare BASELINE CURRENT` gates a run against a
+// without running anything; `loiter report --matrix DIR...` renders the matrix of stored
+// runs (Markdown on stdout, matrix.html); `loiter compare BASELINE CURRENT` gates a run against a
 // baseline run.
 #pragma once
 
 #include <CLI/App.hpp>
 #include <string>
+#include <vector>
 
 #include "loiter/reports/compare.hpp"
 
 namespace loiter::cli {
 
 struct ReportOptions {
-  std::string run;   // a run directory or a report.json
-  std::string html;  // default: report.html next to the report.json
+  std::string run;                  // a run directory or a report.json
+  std::vector<std::string> matrix;  // or: run directories, or matrix directories holding them
+  std::string html;  // default: report.html next to the report.json; ./matrix.html for --matrix
 };
 
 struct CompareOptions {

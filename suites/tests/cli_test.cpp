@@ -1,17 +1,20 @@
 // The loiter command line end to end against the reference server (1 s deadlines): the run
-// directory and its HTML report as a browser renders it, the regression gate, and drive's
-// clean stop on Ctrl-C. Each test starts its own servers and leaves none behind.
+// directory and its HTML report as a browser renders it, the matrix rendered again from its
+// stored runs and its page in a browser, the regression gate, and drive's clean stop on
+// Ctrl-C. Each test starts its own servers and leaves none behind.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <boost/json.hpp>
 #include <filesystem>
+#include <fstream>
 
 #include "cli_run.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/reports/html.hpp"
 #include "loiter/reports/json.hpp"
+#include "loiter/reports/matrix.hpp"
 #include "png_check.hpp"
 #include "self_test.hpp"
 
@@ -84,6 +87,89 @@ TEST(Cli, CheckRunDirectoryRendersEveryPlotInChromium) {
   EXPECT_FALSE(problem.has_value()) << *problem;
 }
 
+// Target files for the matrix: the reference server with 1 s deadlines and its header
+// deadline planted away (silent fails; partial-header is skipped: no promise declared), and a
+// server that is not installed.
+void write_matrix_targets(const fs::path& dir) {
+  std::ofstream(dir / "faulty.toml") << R"(name = "faulty"
+description = "the reference server without its header deadline"
+command = ["{reference_server}", "--host", "{host}", "--port", "{port}", "--threads", "1",
+           "--header-timeout", "1", "--body-timeout", "1", "--idle-timeout", "1",
+           "--fault", "no-header-deadline"]
+[deadlines]
+header = 1
+)";
+  std::ofstream(dir / "ghost.toml") << R"(name = "ghost"
+description = "a server that is not installed"
+command = ["/nonexistent/loiter-ghost-server", "--port", "{port}"]
+[deadlines]
+header = 1
+)";
+}
+
+// Every link of the page (less its #fragment) names a file beside or below it.
+void expect_links_resolve(const std::string& dom, const fs::path& page_dir) {
+  std::size_t links = 0;
+  for (auto at = dom.find("href=\""); at != std::string::npos; at = dom.find("href=\"", at + 1)) {
+    const auto end = dom.find_first_of("#\"", at + 6);
+    const auto target = page_dir / dom.substr(at + 6, end - at - 6);
+    EXPECT_TRUE(fs::exists(target)) << target;
+    ++links;
+  }
+  EXPECT_GE(links, 7u);  // 3 servers, 4 judged or skipped cells
+}
+
+// A matrix of three servers (passing, failing with a skipped scenario, not installed) is
+// rendered again from its run directories alone, the same table as `loiter matrix` printed,
+// and its page renders in a browser with every verdict's colour and every link resolving.
+TEST(Cli, MatrixRendersFromStoredRunsAndItsPageInChromium) {
+  TempDir tmp;
+  write_matrix_targets(tmp.path());
+  const auto targets = fmt::format("reference,{},{}", (tmp.path() / "faulty.toml").string(),
+                                   (tmp.path() / "ghost.toml").string());
+  ASSERT_EQ(run({LOITER_BINARY, "matrix", "--runs", (tmp.path() / "runs").string(), "--targets",
+                 targets, "--scenario", "silent", "--scenario", "partial-header", "--count", "20"},
+                tmp.path() / "matrix.out", 150),
+            0)
+      << read_text(tmp.path() / "matrix.out");
+  const auto dir = only_run_directory(tmp.path() / "runs");
+  EXPECT_FALSE(fs::exists(dir / "matrix.json"));
+  const auto table = read_text(dir / "matrix.md");
+  EXPECT_THAT(table, HasSubstr("| ghost | not installed | - | - |"));
+  EXPECT_THAT(table, HasSubstr("| **FAIL** none closed / 1 s, 20/20 open | skip |"));
+  fs::create_directory(tmp.path() / "page");
+  const auto page = tmp.path() / "page" / "matrix.html";
+  ASSERT_EQ(run({LOITER_BINARY, "report", "--matrix", dir.string(), "--html", page.string()},
+                tmp.path() / "report.out"),
+            0)
+      << read_text(tmp.path() / "report.out");
+  EXPECT_TRUE(read_text(tmp.path() / "report.out").starts_with(table));  // then "wrote ..."
+  if (!fs::exists("/usr/bin/chromium"))
+    GTEST_SKIP() << "chromium is not installed (scripts/setup installs it)";
+  auto argv = chromium(tmp.path() / "profile");
+  argv.insert(argv.end(), {"--dump-dom", "file://" + page.string()});
+  ASSERT_EQ(run(argv, tmp.path() / "dom.html", 150), 0) << read_text(tmp.path() / "dom.html");
+  const auto dom = read_text(tmp.path() / "dom.html");
+  for (const char* verdict : {"pass", "fail", "skip"}) {
+    EXPECT_THAT(dom, HasSubstr(fmt::format("<td class=\"{}\"", verdict)));
+  }
+  expect_links_resolve(dom, page.parent_path());
+  argv = chromium(tmp.path() / "profile");
+  const auto shot = tmp.path() / "shot.png";
+  argv.insert(argv.end(), {"--force-color-profile=srgb", "--screenshot=" + shot.string(),
+                           "--window-size=1400,900", "file://" + page.string()});
+  ASSERT_EQ(run(argv, tmp.path() / "shot.out", 150), 0) << read_text(tmp.path() / "shot.out");
+  const auto blank = png_problem(shot);
+  EXPECT_FALSE(blank.has_value()) << *blank;
+  const auto colours =
+      png_colour_problem(shot,
+                         {std::string(reports::verdict_colour(reports::Status::pass)),
+                          std::string(reports::verdict_colour(reports::Status::fail)),
+                          std::string(reports::verdict_colour(reports::Status::skip))},
+                         200);
+  EXPECT_FALSE(colours.has_value()) << *colours;
+}
+
 // compare exits 1 for a run of the FD-leaking server against a clean baseline, 0 for two
 // clean runs.
 TEST(Cli, CompareGatesAnFdLeakAgainstACleanBaseline) {
@@ -126,7 +212,8 @@ TEST(Cli, DriveStopsCleanlyOnCtrlC) {
       sut.probe(), [&](const auto& s) { return s.fds >= baseline.sample.fds + 20; }, 0ms, 5s);
   ASSERT_TRUE(held.met) << "the server never held the 20 connections";
   ASSERT_TRUE(output_shows(tmp.path() / "out", "opened 20  waiting 20", 5s))
-      << "no live line within 5 s:\n" << read_text(tmp.path() / "out");
+      << "no live line within 5 s:\n"
+      << read_text(tmp.path() / "out");
   drive.signal(SIGINT);
   EXPECT_EQ(drive.wait(20), 130) << read_text(tmp.path() / "out");
   const auto out = read_text(tmp.path() / "out");

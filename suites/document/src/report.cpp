@@ -1,13 +1,15 @@
+// Scenario results as run-document entries: the verdict, findings, key figures and plots.
 #include "loiter/suites/document/report.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <ctime>
+#include <map>
 
+#include "loiter/suites/document/report_load.hpp"
 #include "loiter/suites/judge/in_units.hpp"
 #include "loiter/suites/judge/load_figures.hpp"
-#include "loiter/suites/document/report_load.hpp"
 #include "report_plots.hpp"
 
 namespace loiter::suites {
@@ -105,6 +107,63 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
   return groups;
 }
 
+// The declared deadline and its slack, when the scenario judges a closure (the first kind's,
+// where it mixes kinds).
+std::optional<reports::FigureGroup> deadline_figures(const Expectations& e) {
+  const auto* closure = e.closure                 ? &*e.closure
+                        : e.kind_closures.empty() ? nullptr
+                                                  : &e.kind_closures.front();
+  if (closure == nullptr) return std::nullopt;
+  return reports::FigureGroup{.name = "deadline",
+                              .unit = "s",
+                              .values = {{"declared", in_seconds(closure->deadline)},
+                                         {"slack", in_seconds(closure->slack)}}};
+}
+
+// When the FDs were back, from the end of the clients' run.
+std::optional<reports::FigureGroup> fds_back_figures(const FdObservation& fds) {
+  if (!fds.recovered || !fds.recovered_after) return std::nullopt;
+  return reports::FigureGroup{
+      .name = "FDs back", .unit = "s", .values = {{"after", in_seconds(*fds.recovered_after)}}};
+}
+
+// Connections by ending label ("close", "408+close", "open", ...), in label order.
+std::optional<reports::FigureGroup> ending_figures(const Observation& o) {
+  if (o.connections.empty()) return std::nullopt;
+  std::map<std::string, std::size_t> counts;
+  for (const auto& record : o.connections) ++counts[clients::ending_label(record)];
+  reports::FigureGroup group{.name = "endings", .unit = "", .values = {}};
+  for (const auto& [label, n] : counts) group.values.emplace_back(label, number(n));
+  return group;
+}
+
+// A scenario the server must not cut: connections answered whole, of all.
+std::optional<reports::FigureGroup> completion_figures(const Observation& o,
+                                                       const Expectations& e) {
+  if (!e.completion) return std::nullopt;
+  const auto answered = std::ranges::count_if(o.connections, [&](const auto& record) {
+    return clients::complete_responses(record) >= e.completion->responses;
+  });
+  return reports::FigureGroup{.name = "completion",
+                              .unit = "",
+                              .values = {{"answered", number(static_cast<std::size_t>(answered))},
+                                         {"connections", number(o.connections.size())}}};
+}
+
+// What a matrix cell shows, beside the figures above: the deadline, FDs back, endings,
+// answers, and how many client processes the fleet was split over.
+void add_cell_figures(std::vector<reports::FigureGroup>& figures, const ScenarioResult& result) {
+  const auto& o = result.observation;
+  for (auto group : {deadline_figures(result.expectations), fds_back_figures(o.fds),
+                     ending_figures(o), completion_figures(o, result.expectations)}) {
+    if (group) figures.push_back(std::move(*group));
+  }
+  if (o.client_processes > 1) {  // a fleet split over client processes
+    figures.push_back(
+        {.name = "clients", .unit = "", .values = {{"processes", number(o.client_processes)}}});
+  }
+}
+
 }  // namespace
 
 reports::ScenarioReport to_report(const ScenarioResult& result) {
@@ -128,11 +187,7 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
     report.figures = {closure_figures(observation), fd_figures(observation.fds),
                       plots::rss_figures(observation)};
   }
-  if (observation.client_processes > 1) {  // a fleet split over client processes
-    report.figures.push_back({.name = "clients",
-                              .unit = "",
-                              .values = {{"processes", number(observation.client_processes)}}});
-  }
+  add_cell_figures(report.figures, result);
   report.plots = plots::scenario_plots(observation, result.expectations);
   add_load_report(report, observation, observation_origin(observation));
   return report;

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "canned_results.hpp"
+
 namespace loiter::suites {
 namespace {
 
@@ -24,7 +28,8 @@ TEST(ToReport, SummarisesClosureTimesAndFds) {
                             .recovered_after = 1ms};
   const auto report = to_report(result);
   EXPECT_EQ(report.status, reports::Status::pass);
-  ASSERT_EQ(report.figures.size(), 3u);  // closure, FDs, RSS
+  ASSERT_GE(report.figures.size(), 3u);  // closure, FDs, RSS first
+  EXPECT_EQ(report.figures[2].name, "RSS");
   EXPECT_DOUBLE_EQ(*report.figures[0].values[0].second, 1.0);  // min
   EXPECT_DOUBLE_EQ(*report.figures[0].values[1].second, 1.1);  // median
   EXPECT_DOUBLE_EQ(*report.figures[0].values[2].second, 1.2);  // max
@@ -35,6 +40,37 @@ TEST(ToReport, ASkippedScenarioCarriesItsReason) {
   const auto report = to_report({.id = "stream", .skipped = "the target declares no stream path"});
   EXPECT_EQ(report.status, reports::Status::skip);
   EXPECT_EQ(report.note, "the target declares no stream path");
+}
+
+// A closure scenario records what a matrix cell shows: the declared deadline and slack, and
+// how many connections ended each way (a 408 before the close is its own label).
+TEST(ToReport, AClosureScenarioCarriesItsDeadlineAndEndingsByLabel) {
+  const auto report = to_report(testing::plain_result());
+  EXPECT_EQ(reports::figure(report, "deadline", "declared"), 2.0);
+  EXPECT_EQ(reports::figure(report, "deadline", "slack"), 0.25);
+  const auto endings = std::ranges::find(report.figures, "endings", &reports::FigureGroup::name);
+  ASSERT_NE(endings, report.figures.end());
+  using Value = std::pair<std::string, std::optional<double>>;
+  EXPECT_EQ(endings->values,
+            (std::vector<Value>{{"408+close", 1}, {"close", 1}, {"open", 1}, {"reset", 1}}));
+  EXPECT_FALSE(reports::figure(report, "FDs back", "after"));  // not recovered
+  EXPECT_FALSE(reports::figure(report, "completion", "answered"));
+}
+
+// A scenario the server must not cut counts the connections answered whole (every response
+// asked for), and says when the FDs were back and over how many client processes it ran.
+TEST(ToReport, AMustNotCutScenarioCountsTheConnectionsAnsweredWhole) {
+  const auto report = to_report(testing::split_fleet_result());
+  EXPECT_EQ(reports::figure(report, "completion", "answered"), 1.0);
+  EXPECT_EQ(reports::figure(report, "completion", "connections"), 2.0);
+  EXPECT_EQ(reports::figure(report, "FDs back", "after"), 0.3);
+  EXPECT_EQ(reports::figure(report, "clients", "processes"), 3.0);
+  EXPECT_FALSE(reports::figure(report, "deadline", "declared"));
+}
+
+// A scenario that mixes kinds declares its first kind's deadline.
+TEST(ToReport, AMixedKindScenarioShowsItsFirstKindsDeadline) {
+  EXPECT_EQ(reports::figure(to_report(testing::load_result()), "deadline", "declared"), 2.0);
 }
 
 }  // namespace

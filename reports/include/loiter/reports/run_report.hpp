@@ -74,7 +74,10 @@ struct ScenarioReport {
 struct RunReport {
   std::string loiter_version;
   std::string target;
-  std::string started_at;  // UTC, ISO 8601
+  std::string target_version;      // the first line of its version command; may be empty
+  std::string target_description;  // the target file's description; may be empty
+  std::string not_run;             // why the target was not run at all (then no scenarios)
+  std::string started_at;          // UTC, ISO 8601
   std::vector<ScenarioReport> scenarios;
   bool operator==(const RunReport&) const = default;
 };

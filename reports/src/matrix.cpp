@@ -1,0 +1,135 @@
+// The cells of the matrix from each scenario's figures in the run document, and the table
+// of several runs.
+#include "loiter/reports/matrix.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace loiter::reports {
+
+namespace {
+
+// The one place the matrix reads a finding: its text, one line of the findings list.
+std::string finding_line(const std::string& finding) { return finding; }
+
+const FigureGroup* group_of(const ScenarioReport& s, std::string_view name) {
+  const auto it = std::ranges::find(s.figures, name, &FigureGroup::name);
+  return it == s.figures.end() ? nullptr : &*it;
+}
+
+bool has_value(const FigureGroup* group, std::string_view name) {
+  return group != nullptr &&
+         std::ranges::any_of(group->values, [&](const auto& v) { return v.first == name; });
+}
+
+// Whether the FDs came back ("recovered") or not ("after"); nullopt when not recorded.
+std::optional<bool> fds_recovered(const ScenarioReport& s) {
+  const auto* fds = group_of(s, "FDs");
+  if (has_value(fds, "recovered")) return true;
+  if (has_value(fds, "after")) return false;
+  return std::nullopt;
+}
+
+long long count(std::optional<double> value) { return value ? static_cast<long long>(*value) : 0; }
+
+std::string fds_text(const ScenarioReport& s, bool recovered) {
+  if (!recovered) {
+    const auto baseline = count(figure(s, "FDs", "baseline"));
+    const auto after = count(figure(s, "FDs", "after"));
+    return fmt::format("FDs not back (+{})", after > baseline ? after - baseline : 0);
+  }
+  if (const auto back = figure(s, "FDs back", "after")) {
+    return fmt::format("FDs back in {:.1f} s", *back);
+  }
+  return "FDs back";
+}
+
+// Connections whose ending label `fits`, and all connections, from the endings group.
+template <typename Fits>
+std::pair<long long, long long> endings(const ScenarioReport& s, Fits fits) {
+  long long some = 0, all = 0;
+  if (const auto* group = group_of(s, "endings")) {
+    for (const auto& [label, n] : group->values) {
+      all += count(n);
+      if (fits(label)) some += count(n);
+    }
+  }
+  return {some, all};
+}
+
+std::vector<std::string> closure_parts(const ScenarioReport& s, double deadline) {
+  std::vector<std::string> parts;
+  const auto median = figure(s, "closure", "median");
+  parts.push_back(median ? fmt::format("{:.2f} s / {:g} s", *median, deadline)
+                         : fmt::format("none closed / {:g} s", deadline));
+  const auto [saw_408, _] = endings(s, [](const auto& label) { return label.starts_with("408"); });
+  if (saw_408 > 0) parts.emplace_back("408");
+  const auto [open, all] = endings(s, [](const auto& label) { return label == "open"; });
+  if (open > 0) parts.push_back(fmt::format("{}/{} open", open, all));
+  return parts;
+}
+
+std::string figure_text(const ScenarioReport& s) {
+  std::vector<std::string> parts;
+  const auto recovered = fds_recovered(s);
+  if (const auto deadline = figure(s, "deadline", "declared")) {
+    parts = closure_parts(s, *deadline);
+    if (recovered == false) parts.push_back(fds_text(s, false));
+  } else if (const auto answered = figure(s, "completion", "answered")) {
+    parts.push_back(fmt::format("{}/{} answered", count(answered),
+                                count(figure(s, "completion", "connections"))));
+    if (recovered == false) parts.push_back(fds_text(s, false));
+  } else if (recovered) {
+    parts.push_back(fds_text(s, *recovered));
+  }
+  std::string text;
+  for (const auto& part : parts) text += (text.empty() ? "" : ", ") + part;
+  return text;
+}
+
+}  // namespace
+
+MatrixCell matrix_cell(const ScenarioReport& scenario) {
+  MatrixCell cell{.scenario = scenario.id, .status = scenario.status};
+  if (scenario.status == Status::skip) {
+    cell.note = scenario.note;
+    return cell;
+  }
+  if (scenario.status == Status::error) {  // the harness error: its note, or its findings
+    cell.note = scenario.note;
+    for (const auto& finding : scenario.findings) {
+      cell.note += (cell.note.empty() ? "" : "; ") + finding_line(finding);
+    }
+    return cell;
+  }
+  for (const auto& finding : scenario.findings) cell.findings.push_back(finding_line(finding));
+  cell.figure = figure_text(scenario);
+  return cell;
+}
+
+Matrix build_matrix(const std::vector<MatrixRun>& runs) {
+  Matrix matrix;
+  for (const auto& [report, directory] : runs) {
+    if (matrix.loiter_version.empty()) matrix.loiter_version = report.loiter_version;
+    if (matrix.started_at.empty() || report.started_at < matrix.started_at) {
+      matrix.started_at = report.started_at;
+    }
+    MatrixRow row{.target = report.target,
+                  .version = report.target_version,
+                  .description = report.target_description,
+                  .not_run = report.not_run,
+                  .directory = directory,
+                  .cells = {}};
+    for (const auto& scenario : report.scenarios) {
+      if (std::ranges::find(matrix.scenarios, scenario.id) == matrix.scenarios.end()) {
+        matrix.scenarios.push_back(scenario.id);
+      }
+      row.cells.push_back(matrix_cell(scenario));
+    }
+    matrix.rows.push_back(std::move(row));
+  }
+  return matrix;
+}
+
+}  // namespace loiter::reports

@@ -1,0 +1,88 @@
+// report.json and SCHEMA.md agree key by key: every key to_json writes is documented, and
+// every documented key is written. A renamed key fails here.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "loiter/reports/json.hpp"
+#include "sample_report.hpp"
+#include "schema_doc.hpp"
+
+namespace loiter::reports {
+namespace {
+
+using testing::Documented;
+using ::testing::HasSubstr;
+namespace json = boost::json;
+
+using Written = std::map<std::string, std::set<std::string>>;  // table -> keys seen
+
+void keys_of(const json::value& value, const std::string& table, Written& written) {
+  for (const auto& [key, _] : value.as_object()) written[table].insert(std::string(key));
+}
+
+// The keys of every object in report.json, by the SCHEMA.md table that documents them.
+Written written_keys(const json::value& document) {
+  Written written;
+  keys_of(document, "Report", written);
+  for (const auto& scenario : document.at("scenarios").as_array()) {
+    keys_of(scenario, "Scenario", written);
+    for (const auto& group : scenario.at("figures").as_array()) {
+      keys_of(group, "FigureGroup", written);
+      for (const auto& value : group.at("values").as_array()) keys_of(value, "Value", written);
+    }
+    for (const auto& plot : scenario.at("plots").as_array()) {
+      keys_of(plot, "Plot", written);
+      for (const auto& series : plot.at("series").as_array()) keys_of(series, "Series", written);
+      for (const auto& mark : plot.at("marks").as_array()) keys_of(mark, "Mark", written);
+    }
+  }
+  return written;
+}
+
+std::vector<std::string> key_problems(const testing::SchemaDoc& doc, const Written& written) {
+  std::vector<std::string> problems;
+  for (const auto& [table, documented] : doc.keys) {
+    const auto seen = written.contains(table) ? written.at(table) : std::set<std::string>{};
+    auto more = testing::differences(table + " key", documented, seen);
+    problems.insert(problems.end(), more.begin(), more.end());
+  }
+  return problems;
+}
+
+// Every key of the sample run document is documented in SCHEMA.md, and every documented key
+// is written.
+TEST(Schema, EveryKeyWrittenIsDocumentedAndEveryDocumentedKeyIsWritten) {
+  const auto doc = testing::parse_schema(testing::schema_markdown());
+  const auto problems = key_problems(doc, written_keys(to_json(testing::sample_report())));
+  EXPECT_THAT(problems, ::testing::IsEmpty());
+}
+
+// A key renamed in the document (or the writer) is reported both ways, by name.
+TEST(Schema, ARenamedKeyIsReportedBothWays) {
+  auto markdown = testing::schema_markdown();
+  const std::string key = "| `started_at` |";
+  ASSERT_NE(markdown.find(key), std::string::npos);
+  markdown.replace(markdown.find(key), key.size(), "| `started` |");
+  const auto problems = key_problems(testing::parse_schema(markdown),
+                                     written_keys(to_json(testing::sample_report())));
+  EXPECT_THAT(problems, ::testing::UnorderedElementsAre(
+                            HasSubstr("Report key 'started_at' is written but not in SCHEMA.md"),
+                            HasSubstr("Report key 'started' is in SCHEMA.md but never written")));
+}
+
+// Placeholders in documented names stand for any text; optional names need not be written.
+TEST(Schema, PlaceholdersFitAnyTextAndOptionalNamesMayBeAbsent) {
+  EXPECT_TRUE(testing::fits("closure-<kind>", "closure-silent"));
+  EXPECT_FALSE(testing::fits("closure-<kind>", "closure-"));
+  EXPECT_TRUE(testing::fits("server <STATE>", "server CLOSE_WAIT"));
+  EXPECT_FALSE(testing::fits("fds", "fds2"));
+  const std::vector<Documented> documented{{"id", false}, {"extra", true}};
+  EXPECT_THAT(testing::differences("key", documented, {"id"}), ::testing::IsEmpty());
+  EXPECT_THAT(testing::differences("key", documented, {}),
+              ::testing::ElementsAre("key 'id' is in SCHEMA.md but never written"));
+}
+
+}  // namespace
+}  // namespace loiter::reports

@@ -1,0 +1,91 @@
+// The canned results: small, but each writes every figure group and plot of its kind.
+#include "canned_results.hpp"
+
+namespace loiter::suites::testing {
+
+namespace {
+
+using namespace std::chrono_literals;
+using clients::ConnectionRecord;
+using clients::Ending;
+
+const auto kT0 = clients::Clock::now();
+
+ConnectionRecord ended(std::string_view kind, Ending ending, Duration at, unsigned status = 0) {
+  ConnectionRecord record;
+  record.kind = kind;
+  record.connect_start = kT0 + 10ms;
+  record.connect_took = 1ms;
+  record.ending = ending;
+  record.ended_at = at;
+  if (status != 0) record.responses.push_back({.status = status, .started = at, .complete = at});
+  return record;
+}
+
+fixtures::TimedSample sample(Duration at, std::size_t fds) {
+  fixtures::TimedSample s{.at = kT0 + at, .sample = {}};
+  s.sample = {.processes = 1, .fds = fds, .rss_kib = 4096, .threads = 2};
+  fixtures::TcpCounts tcp;
+  tcp.server.by_state[static_cast<std::size_t>(fixtures::TcpState::established)] = 1;
+  tcp.client.by_state[static_cast<std::size_t>(fixtures::TcpState::established)] = 1;
+  s.sample.tcp = tcp;
+  return s;
+}
+
+}  // namespace
+
+ScenarioResult plain_result() {
+  ScenarioResult result{.id = "silent"};
+  result.expectations.closure = ClosureExpectation{
+      .since = Since::connect, .deadline = 2s, .slack = 250ms, .endings = {"close", "408+close"}};
+  result.observation.connections = {
+      ended("silent", Ending::close, 2100ms), ended("silent", Ending::close, 2000ms, 408),
+      ended("silent", Ending::reset, 2200ms), ended("silent", Ending::open, 4s)};
+  result.observation.fds = {.baseline = 10, .peak = 14, .after = 11, .recovered = false};
+  result.observation.timeline = {sample(0s, 10), sample(1s, 14), sample(5s, 11)};
+  result.verdict = {.passed = false, .findings = {"silent: 1/4 connections still open"}};
+  return result;
+}
+
+ScenarioResult load_result() {
+  ScenarioResult result{.id = "idle-under-load"};
+  for (const char* kind : {"silent", "partial-header"}) {
+    result.expectations.kind_closures.push_back({.kind = kind,
+                                                 .since = Since::connect,
+                                                 .deadline = 2s,
+                                                 .slack = 250ms,
+                                                 .endings = {"close"}});
+    result.observation.connections.push_back(ended(kind, Ending::close, 2s));
+  }
+  result.expectations.load = LoadExpectation{.p99 = 200ms, .pool = 2};
+  clients::LoadResult load;
+  load.requested = load.dispatched = 10;
+  load.succeeded = 9;
+  for (int i = 0; i < 10; ++i) load.from_intended.record(1ms);
+  load.started = kT0;
+  load.ended = kT0 + 3s;
+  load.seconds.resize(3);
+  result.observation.load = LoadObservation{.result = load, .pool = 2};
+  result.observation.fds = {
+      .baseline = 10, .peak = 14, .after = 10, .recovered = true, .recovered_after = 20ms};
+  result.observation.timeline = {sample(0s, 10), sample(2s, 14), sample(4s, 10)};
+  result.verdict = {.passed = true, .findings = {}};
+  return result;
+}
+
+ScenarioResult split_fleet_result() {
+  ScenarioResult result{.id = "held-capacity"};
+  result.expectations.completion = CompletionExpectation{.responses = 2, .held_at_once = true};
+  auto answered = ended("held-recheck", Ending::client_close, 3s, 200);
+  answered.requests = 2;
+  answered.responses.push_back({.status = 200, .started = 3s, .complete = 3s});
+  result.observation.connections = {answered, ended("held-recheck", Ending::reset, 1s)};
+  result.observation.fds = {
+      .baseline = 10, .peak = 12, .after = 10, .recovered = true, .recovered_after = 300ms};
+  result.observation.timeline = {sample(0s, 10), sample(1s, 12)};
+  result.observation.client_processes = 3;
+  result.verdict = {.passed = false, .findings = {"1/2 connections were cut"}};
+  return result;
+}
+
+}  // namespace loiter::suites::testing
