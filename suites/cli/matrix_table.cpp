@@ -94,7 +94,7 @@ MatrixCell cell_of(const suites::ScenarioResult& result) {
   }
   if (result.interrupted) return error_cell(result.id, "interrupted by the user");
   cell.status = result.verdict.passed ? "pass" : "fail";
-  cell.findings = result.verdict.findings;
+  for (const auto& f : result.verdict.findings) cell.findings.push_back(reports::text(f));
   const auto& observation = result.observation;
   if (const auto deadline = closure_deadline(result.expectations)) {
     cell.deadline_s = in_seconds(*deadline);

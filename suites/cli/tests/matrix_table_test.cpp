@@ -29,7 +29,9 @@ suites::ScenarioResult closure_result() {
   result.observation.connections = {ended(Ending::close, 2100ms), ended(Ending::close, 2000ms, 408),
                                     ended(Ending::reset, 2200ms), ended(Ending::open, 4s)};
   result.observation.fds = {.baseline = 10, .peak = 14, .after = 11, .recovered = false};
-  result.verdict = {.passed = false, .findings = {"silent: 1/4 connections still open"}};
+  result.verdict = {.passed = false,
+                    .findings = {{.code = reports::codes::kText,
+                                  .sentence = "silent: 1/4 connections still open"}}};
   return result;
 }
 
