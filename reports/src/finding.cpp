@@ -125,93 +125,89 @@ using Render = std::string (*)(const Finding&);
 constexpr std::size_t kRendered = 24;  // every code but "text"
 
 // One sentence per code, in the order the judge checks.
-const std::array<std::pair<std::string_view, Render>, kRendered>& renderers() {
-  static const std::array<std::pair<std::string_view, Render>, kRendered> table{{
-      {codes::kServerExited,
-       [](const Finding& f) { return fmt::format("the server {} during the scenario", f.error); }},
-      {codes::kDrivenCount,
-       [](const Finding& f) {
-         return fmt::format("{} connections were driven, {} expected", f.count.value_or(0),
-                            f.of.value_or(0));
-       }},
-      {codes::kConnectFailed,
-       [](const Finding& f) {
-         return fmt::format("{} connections could not connect: {}{}", ratio(f), f.error,
-                            limit_words(f.limit));
-       }},
-      {codes::kStillOpen, still_open},
-      {codes::kEndedBeforeOrigin, ended_before_origin},
-      {codes::kClosedEarly,
-       [](const Finding& f) { return closed_outside(f, "early, before", "earliest"); }},
-      {codes::kClosedLate,
-       [](const Finding& f) { return closed_outside(f, "late, after", "latest"); }},
-      {codes::kWrongEnding, wrong_ending},
-      {codes::kCutOff, cut_off},
-      {codes::kProvesNothing,
-       [](const Finding& f) {
-         return fmt::format(
-             "an exchange completed after only {:.3f} s, within the {:.3f} s it must outlive: "
-             "the scenario proves nothing (lengthen the target's path)",
-             measured(f), bound(f));
-       }},
-      {codes::kNotHeldAtOnce, not_held_at_once},
-      {codes::kNoLoad,
-       [](const Finding&) {
-         return std::string("the scenario expects regular traffic but none ran");
-       }},
-      {codes::kNoLoadDispatched,
-       [](const Finding&) { return std::string("no regular request was dispatched"); }},
-      {codes::kNon2xx, non_2xx},
-      {codes::kP99OverBound,
-       [](const Finding& f) {
-         return fmt::format(
-             "regular p99 {:.2f} ms (from intended send time) exceeds the target's bound {:.2f} ms",
-             measured(f), bound(f));
-       }},
-      {codes::kLoadTooShort,
-       [](const Finding& f) {
-         return fmt::format(
-             "the last waiting connection was closed {:.3f} s after the load started, after the "
-             "load ended ({:.3f} s): lengthen the load to judge FDs during it",
-             measured(f), bound(f));
-       }},
-      {codes::kFdsDuringLoad, fds_during_load},
-      {codes::kFdsNotRecovered, fds_not_recovered},
-      {codes::kServerFdLimit,
-       [](const Finding& f) {
-         return fmt::format(
-             "a server process held {} FDs, at its RLIMIT_NOFILE of {}: that limit stopped it",
-             whole(measured(f)), whole(bound(f)));
-       }},
-      {codes::kCloseWait,
-       [](const Finding& f) {
-         return fmt::format(
-             "{} server-side sockets still in CLOSE_WAIT at the end: the client's FIN arrived "
-             "and the server never closed them",
-             f.count.value_or(0));
-       }},
-      {codes::kKernelView,
-       [](const Finding& f) {
-         return fmt::format("kernel {:.1f} s before the clients gave up: {} connections {}",
-                            measured(f), ratio(f), f.explanation);
-       }},
-      {codes::kFdsBackLate,
-       [](const Finding& f) {
-         return fmt::format(
-             "FDs came back {:.1f} s after the clients ended: {:.1f} s later than the {:.1f} s "
-             "allowed",
-             measured(f), measured(f) - bound(f), bound(f));
-       }},
-      {codes::kFdsStillHeld,
-       [](const Finding& f) {
-         return fmt::format(
-             "FDs still not back {:.1f} s after the clients ended ({} above baseline)", measured(f),
-             f.count.value_or(0));
-       }},
-      {codes::kHarnessError, [](const Finding& f) { return f.error; }},
-  }};
-  return table;
-}
+constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{{
+    {codes::kServerExited,
+     [](const Finding& f) { return fmt::format("the server {} during the scenario", f.error); }},
+    {codes::kDrivenCount,
+     [](const Finding& f) {
+       return fmt::format("{} connections were driven, {} expected", f.count.value_or(0),
+                          f.of.value_or(0));
+     }},
+    {codes::kConnectFailed,
+     [](const Finding& f) {
+       return fmt::format("{} connections could not connect: {}{}", ratio(f), f.error,
+                          limit_words(f.limit));
+     }},
+    {codes::kStillOpen, still_open},
+    {codes::kEndedBeforeOrigin, ended_before_origin},
+    {codes::kClosedEarly,
+     [](const Finding& f) { return closed_outside(f, "early, before", "earliest"); }},
+    {codes::kClosedLate,
+     [](const Finding& f) { return closed_outside(f, "late, after", "latest"); }},
+    {codes::kWrongEnding, wrong_ending},
+    {codes::kCutOff, cut_off},
+    {codes::kProvesNothing,
+     [](const Finding& f) {
+       return fmt::format(
+           "an exchange completed after only {:.3f} s, within the {:.3f} s it must outlive: "
+           "the scenario proves nothing (lengthen the target's path)",
+           measured(f), bound(f));
+     }},
+    {codes::kNotHeldAtOnce, not_held_at_once},
+    {codes::kNoLoad,
+     [](const Finding&) {
+       return std::string("the scenario expects regular traffic but none ran");
+     }},
+    {codes::kNoLoadDispatched,
+     [](const Finding&) { return std::string("no regular request was dispatched"); }},
+    {codes::kNon2xx, non_2xx},
+    {codes::kP99OverBound,
+     [](const Finding& f) {
+       return fmt::format(
+           "regular p99 {:.2f} ms (from intended send time) exceeds the target's bound {:.2f} ms",
+           measured(f), bound(f));
+     }},
+    {codes::kLoadTooShort,
+     [](const Finding& f) {
+       return fmt::format(
+           "the last waiting connection was closed {:.3f} s after the load started, after the "
+           "load ended ({:.3f} s): lengthen the load to judge FDs during it",
+           measured(f), bound(f));
+     }},
+    {codes::kFdsDuringLoad, fds_during_load},
+    {codes::kFdsNotRecovered, fds_not_recovered},
+    {codes::kServerFdLimit,
+     [](const Finding& f) {
+       return fmt::format(
+           "a server process held {} FDs, at its RLIMIT_NOFILE of {}: that limit stopped it",
+           whole(measured(f)), whole(bound(f)));
+     }},
+    {codes::kCloseWait,
+     [](const Finding& f) {
+       return fmt::format(
+           "{} server-side sockets still in CLOSE_WAIT at the end: the client's FIN arrived "
+           "and the server never closed them",
+           f.count.value_or(0));
+     }},
+    {codes::kKernelView,
+     [](const Finding& f) {
+       return fmt::format("kernel {:.1f} s before the clients gave up: {} connections {}",
+                          measured(f), ratio(f), f.explanation);
+     }},
+    {codes::kFdsBackLate,
+     [](const Finding& f) {
+       return fmt::format(
+           "FDs came back {:.1f} s after the clients ended: {:.1f} s later than the {:.1f} s "
+           "allowed",
+           measured(f), measured(f) - bound(f), bound(f));
+     }},
+    {codes::kFdsStillHeld,
+     [](const Finding& f) {
+       return fmt::format("FDs still not back {:.1f} s after the clients ended ({} above baseline)",
+                          measured(f), f.count.value_or(0));
+     }},
+    {codes::kHarnessError, [](const Finding& f) { return f.error; }},
+}};
 
 }  // namespace
 
@@ -230,19 +226,20 @@ std::optional<FindingClass> finding_class_from_string(std::string_view text) {
 }
 
 std::string text(const Finding& finding) {
-  for (const auto& [code, render] : renderers()) {
+  for (const auto& [code, render] : kRenderers) {
     if (code == finding.code) return render(finding);
   }
   return finding.sentence.empty() ? finding.code : finding.sentence;
 }
 
 std::span<const std::string_view> known_codes() {
-  static const auto codes = [] {
-    std::array<std::string_view, kRendered> all{};
-    std::ranges::transform(renderers(), all.begin(), [](const auto& entry) { return entry.first; });
-    return all;
+  static const auto all = [] {
+    std::array<std::string_view, kRendered> rendered{};
+    std::ranges::transform(kRenderers, rendered.begin(),
+                           [](const auto& entry) { return entry.first; });
+    return rendered;
   }();
-  return codes;
+  return all;
 }
 
 std::ostream& operator<<(std::ostream& out, const Finding& finding) {

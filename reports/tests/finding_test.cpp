@@ -1,10 +1,14 @@
 // text(): the sentence a reader sees says what the finding's data says (same facts, same
-// figures), for findings as the judge makes them; classes name themselves and back.
+// figures), for findings as the judge makes them; classes name themselves and back; SCHEMA.md
+// lists every code.
 #include "loiter/reports/finding.hpp"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace loiter::reports {
@@ -135,6 +139,16 @@ TEST(FindingText, EveryKnownCodeRendersASentence) {
     EXPECT_NE(text(Finding{.code = std::string(code)}), code) << code;
   }
   EXPECT_EQ(known_codes().size(), 24u);
+}
+
+// SCHEMA.md's findings table names every code loiter makes.
+TEST(FindingText, TheSchemaListsEveryCode) {
+  std::ifstream in(LOITER_SCHEMA_MD);
+  ASSERT_TRUE(in) << "cannot read " << LOITER_SCHEMA_MD;
+  const std::string schema{std::istreambuf_iterator<char>(in), {}};
+  for (const auto code : known_codes()) {
+    EXPECT_THAT(schema, HasSubstr(fmt::format("| `{}` |", code))) << code;
+  }
 }
 
 TEST(FindingClass, NamesItselfAndBack) {
