@@ -1,4 +1,5 @@
-// compare(): verdicts and key figures of two runs, each figure against its threshold.
+// compare(): verdicts and key figures of two runs, each figure against its threshold, and
+// each scenario's findings by code: one that appeared is a regression, one gone an improvement.
 #include "loiter/reports/compare.hpp"
 
 #include <fmt/format.h>
@@ -87,6 +88,60 @@ std::optional<ComparisonRow> figure_row(const FigureRule& rule, const ScenarioRe
   return row;
 }
 
+// A finding's key within its scenario: its code, and the kind it is about in a mix.
+std::string finding_key(const Finding& f) {
+  return f.subject.empty() ? f.code : fmt::format("{} ({})", f.code, f.subject);
+}
+
+// The first finding of `s` with `key`, if any.
+const Finding* with_key(const ScenarioReport& s, const std::string& key) {
+  const auto found = std::ranges::find(s.findings, key, finding_key);
+  return found == s.findings.end() ? nullptr : &*found;
+}
+
+bool coded(const ScenarioReport& s) {
+  return std::ranges::none_of(s.findings, [](const Finding& f) { return f.code == codes::kText; });
+}
+
+// One row per finding key in `from` and not in `other`: appeared (a regression) when `from`
+// is the current run, gone (an improvement) when it is the baseline.
+void finding_rows(const ScenarioReport& from, const ScenarioReport& other, bool appeared,
+                  std::vector<ComparisonRow>& rows) {
+  std::vector<std::string> seen;
+  for (const auto& f : from.findings) {
+    const auto key = finding_key(f);
+    if (with_key(other, key) != nullptr || std::ranges::find(seen, key) != seen.end()) continue;
+    seen.push_back(key);
+    rows.push_back({.scenario = from.id,
+                    .what = "finding " + key,
+                    .unit = "",
+                    .baseline = appeared ? "-" : "found",
+                    .current = appeared ? "found" : "-",
+                    .delta = appeared ? "appeared" : "gone",
+                    .regressed = appeared,
+                    .note = appeared ? "appeared: " + text(f) : "improved"});
+  }
+}
+
+// The findings of one scenario in both runs, by code; a run whose findings have no codes
+// (a loiter-run/2 document) cannot be diffed by code: one row says so.
+void compare_findings(const ScenarioReport& b, const ScenarioReport& c,
+                      std::vector<ComparisonRow>& rows) {
+  if (!coded(b) || !coded(c)) {
+    rows.push_back({.scenario = b.id,
+                    .what = "findings",
+                    .unit = "",
+                    .baseline = std::to_string(b.findings.size()),
+                    .current = std::to_string(c.findings.size()),
+                    .delta = "",
+                    .regressed = false,
+                    .note = "not compared by code: a run's findings have none (loiter-run/2)"});
+    return;
+  }
+  finding_rows(c, b, true, rows);
+  finding_rows(b, c, false, rows);
+}
+
 }  // namespace
 
 Comparison compare(const RunReport& baseline, const RunReport& current,
@@ -112,6 +167,7 @@ Comparison compare(const RunReport& baseline, const RunReport& current,
     for (const auto& rule : rules()) {
       if (auto row = figure_row(rule, b, *c, thresholds)) result.rows.push_back(std::move(*row));
     }
+    compare_findings(b, *c, result.rows);
   }
   for (const auto& c : current.scenarios) {
     if (std::ranges::find(baseline.scenarios, c.id, &ScenarioReport::id) !=

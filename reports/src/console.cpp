@@ -69,7 +69,9 @@ void render_console(const RunReport& report, std::ostream& out, ConsoleStyle sty
   for (const auto& scenario : report.scenarios) {
     if (scenario.findings.empty()) continue;
     fmt::print(out, "\n{} {}:\n", scenario.id, to_string(scenario.status));
-    for (const auto& finding : scenario.findings) fmt::print(out, "  - {}\n", finding);
+    for (const auto& finding : scenario.findings) {
+      fmt::print(out, "  - [{}] {}\n", to_string(finding.klass), text(finding));
+    }
   }
   fmt::print(out, "\n{} passed, {} failed, {} skipped{}\n", passed, failed, skipped,
              observed > 0 ? fmt::format(", {} observed (not judged)", observed) : "");

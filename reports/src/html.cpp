@@ -15,6 +15,7 @@ body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}
 table{border-collapse:collapse}td,th{padding:3px 10px;border-bottom:1px solid #ddd;text-align:left}
 .pass{color:#1a7f37}.fail,.error{color:#c62828}.skip{color:#9a6700}.info{color:#0a6e8a}
 section{margin-top:28px}h2{margin-bottom:4px}ul.findings{color:#c62828}
+.finding-class{font-size:11px;font-weight:600;text-transform:uppercase;color:#555;margin-right:6px}
 svg.plot{display:block;margin:10px 0;background:#fff}
 .grid{stroke:#eee}.frame{fill:none;stroke:#999}
 .xt{font-size:11px;text-anchor:middle}.yt{font-size:11px;text-anchor:end}
@@ -59,7 +60,12 @@ void section(const ScenarioReport& s, std::ostream& out) {
   if (!s.note.empty()) fmt::print(out, "<p>{}</p>\n", escape_html(s.note));
   if (!s.findings.empty()) {
     fmt::print(out, "<ul class=\"findings\">\n");
-    for (const auto& f : s.findings) fmt::print(out, "<li>{}</li>\n", escape_html(f));
+    for (const auto& f : s.findings) {
+      const auto klass = to_string(f.klass);
+      fmt::print(out,
+                 "<li class=\"finding-{0}\"><span class=\"finding-class\">{0}</span> {1}</li>\n",
+                 klass, escape_html(text(f)));
+    }
     fmt::print(out, "</ul>\n");
   }
   for (const auto& plot : s.plots) {

@@ -2,6 +2,7 @@
 #include "loiter/reports/json.hpp"
 
 #include "json_access.hpp"
+#include "json_finding.hpp"
 #include "json_plot.hpp"
 
 namespace loiter::reports {
@@ -19,7 +20,8 @@ json::object group_to_json(const FigureGroup& group) {
 }
 
 json::object scenario_to_json(const ScenarioReport& scenario) {
-  json::array findings(scenario.findings.begin(), scenario.findings.end());
+  json::array findings;
+  for (const auto& finding : scenario.findings) findings.push_back(json_finding::to_json(finding));
   json::array figures;
   for (const auto& group : scenario.figures) figures.push_back(group_to_json(group));
   json::array plots;
@@ -43,7 +45,10 @@ FigureGroup group_from_json(const json::value& value, const std::string& where) 
   return group;
 }
 
-ScenarioReport scenario_from_json(const json::value& value) {
+// The schema before findings were data (findings as sentences), still read.
+constexpr std::string_view kSentenceSchema = "loiter-run/2";
+
+ScenarioReport scenario_from_json(const json::value& value, bool sentences) {
   const auto& object = object_of(value, "scenario");
   ScenarioReport scenario{.id = text(object, "id", "scenario")};
   const auto& where = scenario.id;
@@ -52,8 +57,15 @@ ScenarioReport scenario_from_json(const json::value& value) {
   scenario.status = *status;
   scenario.note = text(object, "note", where);
   for (const auto& finding : array(object, "findings", where)) {
-    if (!finding.is_string()) throw std::runtime_error(where + ": a finding must be a string");
-    scenario.findings.emplace_back(finding.get_string());
+    if (!sentences) {
+      scenario.findings.push_back(json_finding::finding_from_json(finding, where));
+    } else if (finding.is_string()) {
+      scenario.findings.push_back(json_finding::finding_from_sentence(
+          std::string(finding.get_string()), where, scenario.status));
+    } else {
+      throw std::runtime_error(where + ": a " + std::string(kSentenceSchema) +
+                               " finding must be a string");
+    }
   }
   for (const auto& group : array(object, "figures", where)) {
     scenario.figures.push_back(group_from_json(group, where + ": figure"));
@@ -88,9 +100,10 @@ json::value to_json(const RunReport& report) {
 RunReport run_report_from_json(const json::value& document) {
   const auto& object = object_of(document, "report");
   const auto schema = text(object, "schema", "report");
-  if (schema != kSchema) {
+  if (schema != kSchema && schema != kSentenceSchema) {
     throw std::runtime_error(
-        fmt::format("report: schema '{}' is not one this loiter reads ('{}')", schema, kSchema));
+        fmt::format("report: schema '{}' is not one this loiter reads ('{}', '{}')", schema,
+                    kSchema, kSentenceSchema));
   }
   RunReport report{.loiter_version = text(object, "loiter_version", "report"),
                    .target = text(object, "target", "report"),
@@ -100,7 +113,7 @@ RunReport run_report_from_json(const json::value& document) {
                    .started_at = text(object, "started_at", "report"),
                    .scenarios = {}};
   for (const auto& scenario : array(object, "scenarios", "report")) {
-    report.scenarios.push_back(scenario_from_json(scenario));
+    report.scenarios.push_back(scenario_from_json(scenario, schema == kSentenceSchema));
   }
   return report;
 }

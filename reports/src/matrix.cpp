@@ -11,7 +11,7 @@ namespace loiter::reports {
 namespace {
 
 // The one place the matrix reads a finding: its text, one line of the findings list.
-std::string finding_line(const std::string& finding) { return finding; }
+std::string finding_line(const Finding& finding) { return text(finding); }
 
 const FigureGroup* group_of(const ScenarioReport& s, std::string_view name) {
   const auto it = std::ranges::find(s.figures, name, &FigureGroup::name);

@@ -1,5 +1,5 @@
-// compare(): a pass turning into a fail, or a figure worse than its threshold, is a
-// regression; the same run twice is not.
+// compare(): a pass turning into a fail, a figure worse than its threshold, or a finding
+// (by code) the baseline did not have, is a regression; the same run twice is not.
 #include "loiter/reports/compare.hpp"
 
 #include <gmock/gmock.h>
@@ -90,6 +90,68 @@ TEST(Compare, TableShowsBothRunsSideBySide) {
   EXPECT_THAT(out.str(), HasSubstr("closure max (s)"));
   EXPECT_THAT(out.str(), HasSubstr("REGRESSED"));
   EXPECT_THAT(out.str(), HasSubstr("2 regression(s)"));
+}
+
+Finding found(std::string code, std::string subject = {}) {
+  return {.code = std::move(code),
+          .scenario = "silent",
+          .klass = FindingClass::deadline,
+          .subject = std::move(subject),
+          .count = 1,
+          .of = 100,
+          .measured = 2.1,
+          .bound = 2.0,
+          .unit = "s",
+          .since = "connect",
+          .deadline = 2.0,
+          .slack = 0.1};
+}
+
+ScenarioReport failing(std::vector<Finding> findings) {
+  auto s = scenario(Status::fail, 2.1, 6, 4000);
+  s.findings = std::move(findings);
+  return s;
+}
+
+// A code the baseline's scenario did not have is a regression row, though the verdict
+// (fail both times) did not change; one it had and the current run has not is an improvement.
+TEST(Compare, AFindingThatAppearedIsARegressionAndOneGoneIsNot) {
+  const auto result =
+      compare(run(failing({found(codes::kClosedLate)})), run(failing({found(codes::kStillOpen)})));
+  EXPECT_TRUE(result.regressed);
+  EXPECT_FALSE(row(result, "verdict").regressed);
+  const auto& appeared = row(result, "finding still-open");
+  EXPECT_TRUE(appeared.regressed);
+  EXPECT_EQ(appeared.delta, "appeared");
+  EXPECT_THAT(appeared.note, HasSubstr("1/100 connections still open at 2.100 s"));
+  const auto& gone = row(result, "finding closed-late");
+  EXPECT_FALSE(gone.regressed);
+  EXPECT_EQ(gone.delta, "gone");
+  EXPECT_EQ(gone.note, "improved");
+}
+
+// Findings are told apart by code (and the kind they are about), not by their figures.
+TEST(Compare, TheSameCodesWithOtherFiguresAreNoRegression) {
+  auto later = found(codes::kClosedLate);
+  later.measured = 2.3;
+  later.count = 40;
+  const auto result = compare(run(failing({found(codes::kClosedLate)})), run(failing({later})));
+  EXPECT_FALSE(result.regressed);
+  EXPECT_EQ(result.rows.size(), 4u);  // the verdict and three figures: no finding row
+  // The same code about another kind of a mix is a finding of its own.
+  const auto mixed = compare(run(failing({found(codes::kStillOpen, "silent")})),
+                             run(failing({found(codes::kStillOpen, "partial-header")})));
+  EXPECT_TRUE(row(mixed, "finding still-open (partial-header)").regressed);
+  EXPECT_FALSE(row(mixed, "finding still-open (silent)").regressed);
+}
+
+// A loiter-run/2 baseline has sentences, not codes: its findings are not diffed, and say so.
+TEST(Compare, FindingsWithoutCodesAreNotComparedByCode) {
+  const auto result =
+      compare(run(failing({{.code = codes::kText, .sentence = "1/100 connections closed late"}})),
+              run(failing({found(codes::kClosedLate)})));
+  EXPECT_FALSE(result.regressed);
+  EXPECT_THAT(row(result, "findings").note, HasSubstr("loiter-run/2"));
 }
 
 TEST(Compare, AScenarioMissingFromTheCurrentRunIsShownNotFailed) {

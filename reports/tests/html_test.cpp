@@ -47,9 +47,11 @@ TEST(Html, SvgIdsKeepOnlySafeCharacters) {
   EXPECT_EQ(svg_id("Idle Under/Load", "fds"), "plot-idle-under-load-fds");
 }
 
-TEST(Html, ShowsFindingsAndSkipReasons) {
+// Each finding shows its sentence under a label and CSS class of its class.
+TEST(Html, ShowsFindingsWithTheirClassAndSkipReasons) {
   const auto html = page();
-  EXPECT_THAT(html, HasSubstr("<li>100/100 connections still open"));
+  EXPECT_THAT(html, HasSubstr(R"(<li class="finding-deadline"><span class="finding-class">)"
+                              R"(deadline</span> 100/100 connections still open)"));
   EXPECT_THAT(html, HasSubstr("the target declares no stream path"));
 }
 

@@ -32,8 +32,87 @@ TEST(Json, ReportTextMatchesGolden) {
 TEST(Json, WritesUnmeasuredFiguresAsNull) {
   const auto text = boost::json::serialize(to_json(testing::sample_report()));
   EXPECT_THAT(text, ::testing::HasSubstr(R"("name":"min","value":null)"));
-  EXPECT_THAT(text, ::testing::HasSubstr(R"("schema":"loiter-run/2")"));
+  EXPECT_THAT(text, ::testing::HasSubstr(R"("schema":"loiter-run/3")"));
   EXPECT_THAT(text, ::testing::HasSubstr(R"("name":"peak","value":106})"));
+}
+
+// A finding is an object: its code, class and figures as JSON values, its sentence beside.
+TEST(Json, WritesEachFindingAsDataWithItsText) {
+  const auto text = boost::json::serialize(to_json(testing::sample_report()));
+  EXPECT_THAT(text, ::testing::HasSubstr(
+                        R"({"code":"still-open","class":"deadline","scenario":"silent-again",)"
+                        R"("subject":"","count":100,"of":100,"measured":2,"bound":1,"unit":"s",)"
+                        R"("since":"connect","text":"100/100 connections still open at 2.000 s)"));
+}
+
+// Every detail a finding can carry comes back as it was written.
+TEST(Json, RoundTripsEveryDetailOfAFinding) {
+  auto report = testing::sample_report();
+  report.scenarios[1].findings.push_back({.code = codes::kNon2xx,
+                                          .scenario = "silent-again",
+                                          .klass = FindingClass::answer,
+                                          .subject = "silent",
+                                          .count = 10,
+                                          .of = 5000,
+                                          .measured = 0.25,
+                                          .bound = std::nullopt,
+                                          .unit = "ms",
+                                          .since = "request-head",
+                                          .deadline = 1.5,
+                                          .slack = 0.25,
+                                          .ending = "408+close",
+                                          .expected_endings = {"close", "408+close"},
+                                          .error = "Connection refused",
+                                          .limit = "server",
+                                          .responses = 2,
+                                          .status = 200,
+                                          .failures = {{"503", 7}, {"reset", 3}},
+                                          .baseline = 6,
+                                          .peak = 106,
+                                          .pool = 32,
+                                          .connected_late = 1,
+                                          .most_at_once = 2,
+                                          .connections = 3,
+                                          .explanation = "open on both ends"});
+  const auto back = run_report_from_json(boost::json::parse(run_report_text(report)));
+  EXPECT_EQ(back.scenarios[1].findings, report.scenarios[1].findings);
+}
+
+// A newer loiter's code this one cannot word: the sentence written beside it is shown.
+TEST(Json, KeepsTheSentenceOfACodeItDoesNotKnow) {
+  auto document = to_json(testing::sample_report());
+  auto& finding = document.at("scenarios").at(1).at("findings").at(0).as_object();
+  finding["code"] = "from-the-future";
+  finding["text"] = "something new";
+  const auto back = run_report_from_json(document);
+  EXPECT_EQ(text(back.scenarios[1].findings.at(0)), "something new");
+}
+
+// Stored loiter-run/2 documents still read: each sentence a finding with code "text", its
+// class from the scenario's status.
+TEST(Json, ReadsLoiterRun2FindingsAsSentences) {
+  auto document = to_json(testing::sample_report());
+  document.as_object()["schema"] = "loiter-run/2";
+  auto& scenarios = document.at("scenarios").as_array();
+  scenarios.at(1).as_object()["findings"] = boost::json::array{"100/100 connections still open"};
+  scenarios.at(2).as_object()["status"] = "error";
+  scenarios.at(2).as_object()["findings"] = boost::json::array{"the server never answered"};
+  const auto back = run_report_from_json(document);
+  const auto& failed = back.scenarios.at(1).findings.at(0);
+  EXPECT_EQ(failed.code, "text");
+  EXPECT_EQ(failed.scenario, "silent-again");
+  EXPECT_EQ(failed.klass, FindingClass::deadline);
+  EXPECT_EQ(text(failed), "100/100 connections still open");
+  EXPECT_EQ(back.scenarios.at(2).findings.at(0).klass, FindingClass::infrastructure);
+}
+
+// A loiter-run/3 finding is an object; a bare sentence there is malformed.
+TEST(Json, NamesAFindingThatIsNotAnObject) {
+  auto document = to_json(testing::sample_report());
+  document.at("scenarios").at(1).as_object()["findings"] = boost::json::array{"a sentence"};
+  EXPECT_THAT([&] { run_report_from_json(document); },
+              ::testing::ThrowsMessage<std::runtime_error>(
+                  ::testing::HasSubstr("silent-again: finding: not a JSON object")));
 }
 
 TEST(Json, RejectsAnotherSchemaByName) {

@@ -22,7 +22,10 @@ FigureGroup group(std::string name, std::string unit,
 
 // A finding as the run document holds it.
 ScenarioReport with_finding(ScenarioReport scenario, std::string text) {
-  scenario.findings.push_back(std::move(text));
+  Finding finding;  // a finding the reporter words from its stored sentence
+  finding.code = "text";
+  finding.sentence = std::move(text);
+  scenario.findings.push_back(std::move(finding));
   return scenario;
 }
 

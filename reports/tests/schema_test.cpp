@@ -28,6 +28,9 @@ Written written_keys(const json::value& document) {
   keys_of(document, "Report", written);
   for (const auto& scenario : document.at("scenarios").as_array()) {
     keys_of(scenario, "Scenario", written);
+    for (const auto& finding : scenario.at("findings").as_array()) {
+      keys_of(finding, "Finding", written);
+    }
     for (const auto& group : scenario.at("figures").as_array()) {
       keys_of(group, "FigureGroup", written);
       for (const auto& value : group.at("values").as_array()) keys_of(value, "Value", written);

@@ -1,5 +1,5 @@
 // Meta-tests: each scenario FAILS against the reference-server fault it exists to catch,
-// with a finding that names the symptom. A check that cannot fail is a defect.
+// with a finding whose code names the symptom. A check that cannot fail is a defect.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -10,15 +10,19 @@
 namespace loiter::suites {
 namespace {
 
+using reports::Finding;
+using ::testing::AllOf;
 using ::testing::Contains;
+using ::testing::Field;
 using testing::findings_of;
-using ::testing::HasSubstr;
 using testing::self_test_reference;
+namespace codes = reports::codes;
 
 struct FaultCase {
   std::string scenario;
-  std::string fault;    // the reference server's --fault switch
-  std::string finding;  // a substring of the finding that must name the symptom
+  std::string fault;                // the reference server's --fault switch
+  std::string code;                 // the code of the finding that must name the symptom
+  std::string subject{};            // the client kind it is about in a mix; empty: every connection
   ScenarioParameters parameters{};  // defaults, unless the row makes the run shorter
 };
 
@@ -31,48 +35,45 @@ const ScenarioParameters kShortLoad{.count = 300,
 // One row per (scenario, the fault it exists to catch).
 const std::vector<FaultCase> kFaultCases = {
     // No header deadline: silent and stalled heads are never closed.
-    {"silent", "no-header-deadline", "100/100 connections still open at"},
-    {"partial-header", "no-header-deadline", "100/100 connections still open at"},
+    {"silent", "no-header-deadline", codes::kStillOpen},
+    {"partial-header", "no-header-deadline", codes::kStillOpen},
     // A deadline at 3x the declared one: past the clients' patience of 2x.
-    {"silent", "late-deadline", "100/100 connections still open at"},
+    {"silent", "late-deadline", codes::kStillOpen},
     // Each trickled byte re-arms the header deadline: the trickle is never cut.
-    {"header-trickle", "deadline-resets-on-progress", "100/100 connections still open at"},
+    {"header-trickle", "deadline-resets-on-progress", codes::kStillOpen},
     // A stalled body is closed in time, but without the 408 the target promises.
-    {"partial-body", "no-408-on-body-timeout",
-     "100/100 connections ended as close, expected "
-     "408+close"},
+    {"partial-body", "no-408-on-body-timeout", codes::kWrongEnding},
     // Idle keep-alive connections are never closed, or closed before their deadline.
-    {"idle-keepalive", "no-idle-deadline", "100/100 connections still open at"},
-    {"idle-keepalive", "early-idle-close", "100/100 connections closed early"},
-    {"keepalive-reuse", "early-idle-close", "connections were cut off: fewer than 2 whole 200"},
+    {"idle-keepalive", "no-idle-deadline", codes::kStillOpen},
+    {"idle-keepalive", "early-idle-close", codes::kClosedEarly},
+    {"keepalive-reuse", "early-idle-close", codes::kCutOff},
     // FDs of aborted connections are never given back.
-    {"rst-abort", "leak-fd-on-reset", "not back to"},
+    {"rst-abort", "leak-fd-on-reset", codes::kFdsNotRecovered},
     // Closure is observed, but the FDs stay: shutdown() without close().
-    {"silent", "shutdown-without-close", "not back to"},
+    {"silent", "shutdown-without-close", codes::kFdsNotRecovered},
     // The client's FIN is ignored: CLOSE_WAIT, FDs kept.
-    {"fin-close", "close-wait-leak", "server-side sockets still in CLOSE_WAIT at the end"},
+    {"fin-close", "close-wait-leak", codes::kCloseWait},
     // The request-wait deadline also cuts legitimate long exchanges.
-    {"stream", "cuts-streams", "connections were cut off"},
-    {"long-response", "cuts-streams", "connections were cut off"},
-    {"slow-reader", "cuts-streams", "connections were cut off"},
-    {"websocket", "cuts-streams", "ended by the server before the client closed it"},
+    {"stream", "cuts-streams", codes::kCutOff},
+    {"long-response", "cuts-streams", codes::kCutOff},
+    {"slow-reader", "cuts-streams", codes::kCutOff},
+    {"websocket", "cuts-streams", codes::kCutOff},
     // Held connections dropped before their re-check: held, but not working.
-    {"held-capacity", "early-idle-close", "ended by the server before the client closed it"},
+    {"held-capacity", "early-idle-close", codes::kCutOff},
     // An accept loop slower than the opening: the last connections are answered only after
     // the first re-checks, so the fleet was never held at once.
-    {"held-capacity", "slow-accept", "not every connection was held at once"},
+    {"held-capacity", "slow-accept", codes::kNotHeldAtOnce},
     // Under load: unused keep-alives never closed; FDs kept after a shutdown without close.
-    {"idle-under-load", "no-idle-deadline", "idle-keepalive: 100/100 connections still open",
-     kShortLoad},
-    {"idle-under-load", "shutdown-without-close", "FDs while the load still ran came back only",
-     kShortLoad},
+    {"idle-under-load", "no-idle-deadline", codes::kStillOpen, "idle-keepalive", kShortLoad},
+    {"idle-under-load", "shutdown-without-close", codes::kFdsDuringLoad, "", kShortLoad},
     // O(n) work per request over every open connection: waiting connections slow the rest.
-    {"idle-under-load", "scans-every-connection", "exceeds the target's bound", kShortLoad},
+    {"idle-under-load", "scans-every-connection", codes::kP99OverBound, "", kShortLoad},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
 
-// The scenario fails, and its findings say what the planted bug does.
+// The scenario fails, and a finding's code (and the kind it is about) names what the
+// planted bug does.
 TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
   const auto result =
@@ -80,7 +81,10 @@ TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
                    c.parameters);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
-  EXPECT_THAT(result.verdict.findings, Contains(HasSubstr(c.finding))) << findings_of(result);
+  EXPECT_THAT(result.verdict.findings,
+              Contains(AllOf(Field("code", &Finding::code, c.code),
+                             Field("subject", &Finding::subject, c.subject))))
+      << findings_of(result);
 }
 
 std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) {

@@ -1,7 +1,7 @@
 // The reference server as self-tests run it: short deadlines (1 s), faults as asked.
 #pragma once
 
-#include <fmt/ranges.h>
+#include <fmt/format.h>
 
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/runner/run.hpp"
@@ -14,8 +14,13 @@ inline fixtures::Target self_test_reference(std::vector<std::string> faults = {}
       {.header = 1s, .body = 1s, .idle = 1s, .threads = 1, .faults = std::move(faults)});
 }
 
+// "findings:\n  [deadline] still-open: 100/100 connections still open ...", one a line.
 inline std::string findings_of(const ScenarioResult& result) {
-  return fmt::format("findings:\n  {}", fmt::join(result.verdict.findings, "\n  "));
+  std::string out = "findings:";
+  for (const auto& f : result.verdict.findings) {
+    out += fmt::format("\n  [{}] {}: {}", reports::to_string(f.klass), f.code, reports::text(f));
+  }
+  return out;
 }
 
 }  // namespace loiter::suites::testing

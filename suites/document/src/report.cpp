@@ -205,10 +205,14 @@ clients::Clock::time_point observation_origin(const Observation& observation) {
 }
 
 reports::ScenarioReport error_report(std::string id, std::string error) {
+  reports::Finding finding{.code = reports::codes::kHarnessError,
+                           .scenario = id,
+                           .klass = reports::FindingClass::infrastructure,
+                           .error = std::move(error)};
   return {.id = std::move(id),
           .status = reports::Status::error,
           .note = {},
-          .findings = {std::move(error)},
+          .findings = {std::move(finding)},
           .figures = {}};
 }
 

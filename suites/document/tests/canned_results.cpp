@@ -43,7 +43,13 @@ ScenarioResult plain_result() {
       ended("silent", Ending::reset, 2200ms), ended("silent", Ending::open, 4s)};
   result.observation.fds = {.baseline = 10, .peak = 14, .after = 11, .recovered = false};
   result.observation.timeline = {sample(0s, 10), sample(1s, 14), sample(5s, 11)};
-  result.verdict = {.passed = false, .findings = {"silent: 1/4 connections still open"}};
+  result.verdict = {.passed = false,
+                    .findings = {{.code = "still-open",
+                                  .scenario = "silent",
+                                  .klass = reports::FindingClass::deadline,
+                                  .subject = "silent",
+                                  .count = 1,
+                                  .of = 4}}};
   return result;
 }
 
@@ -84,7 +90,12 @@ ScenarioResult split_fleet_result() {
       .baseline = 10, .peak = 12, .after = 10, .recovered = true, .recovered_after = 300ms};
   result.observation.timeline = {sample(0s, 10), sample(1s, 12)};
   result.observation.client_processes = 3;
-  result.verdict = {.passed = false, .findings = {"1/2 connections were cut"}};
+  result.verdict = {.passed = false,
+                    .findings = {{.code = "cut-off",
+                                  .scenario = "held-capacity",
+                                  .klass = reports::FindingClass::deadline,
+                                  .count = 1,
+                                  .of = 2}}};
   return result;
 }
 

@@ -60,7 +60,7 @@ TEST(RunDirectory, KeepsOneRecordLinePerConnectionAndTheReports) {
   const auto records = read(first.path() / "records/silent.jsonl");
   EXPECT_EQ(std::ranges::count(records, '\n'), 3);
   EXPECT_THAT(records, ::testing::HasSubstr(R"("ending": "close")"));
-  EXPECT_THAT(read(first.path() / "report.json"), ::testing::HasSubstr("loiter-run/2"));
+  EXPECT_THAT(read(first.path() / "report.json"), ::testing::HasSubstr("loiter-run/3"));
   EXPECT_THAT(read(first.path() / "report.html"), ::testing::HasSubstr("<!DOCTYPE html>"));
   EXPECT_TRUE(fs::exists(first.path() / "timeline/silent.json"));
   EXPECT_TRUE(fs::exists(first.path() / "provenance.json"));

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "finding_matchers.hpp"
 #include "loiter/suites/judge/judge.hpp"
 #include "loiter/suites/judge/load_figures.hpp"
 
@@ -13,10 +14,20 @@ using namespace std::chrono_literals;
 using clients::Clock;
 using clients::ConnectionRecord;
 using clients::Ending;
-using ::testing::Contains;
+using reports::FindingClass;
+using ::testing::AllOf;
+using testing::counted;
 using ::testing::ElementsAre;
-using ::testing::HasSubstr;
+using ::testing::Field;
+using testing::figure;
+using testing::Finding;
+using ::testing::Gt;
+using testing::has_code;
 using ::testing::IsEmpty;
+using ::testing::Optional;
+using ::testing::Pair;
+using testing::with_class;
+namespace codes = reports::codes;
 
 const auto kT0 = Clock::time_point{} + 1000s;  // the load's start
 
@@ -87,7 +98,9 @@ TEST(JudgeLoad, NamesTheKindWhoseConnectionsStayedOpen) {
                           waiting("partial-header", Ending::open, 3s)},
                          healthy_load(), 42);
   EXPECT_THAT(judge(o, expect_mix()).findings,
-              ElementsAre(HasSubstr("partial-header: 1/1 connections still open at 3.000 s")));
+              ElementsAre(AllOf(counted(codes::kStillOpen, 1, 1),
+                                Field(&Finding::subject, "partial-header"),
+                                Field(&Finding::measured, Optional(3.0)))));
 }
 
 // Asserted on dispatched, never on requested; what failed is named by status and error.
@@ -97,22 +110,29 @@ TEST(JudgeLoad, CountsDispatchedRequestsNotAnswered2xx) {
   load.succeeded = 4990;
   load.non_2xx[503] = 7;
   load.errors["reset"] = 3;
-  const auto o = observe({waiting("silent", Ending::close, 1s),
-                          waiting("partial-header", Ending::close, 1s)},
-                         load, 42);
-  EXPECT_THAT(judge(o, expect_mix()).findings,
-              ElementsAre("10/5000 dispatched regular requests were not answered 2xx: 503×7, "
-                          "reset×3"));
+  const auto o =
+      observe({waiting("silent", Ending::close, 1s), waiting("partial-header", Ending::close, 1s)},
+              load, 42);
+  EXPECT_THAT(
+      judge(o, expect_mix()).findings,
+      ElementsAre(with_class(
+          FindingClass::answer,
+          AllOf(counted(codes::kNon2xx, 10, 5000),
+                Field(&Finding::failures, ElementsAre(Pair("503", 7u), Pair("reset", 3u)))))));
 }
 
 TEST(JudgeLoad, FailsAP99AboveTheTargetsBound) {
   auto load = healthy_load();
   for (int i = 0; i < 100; ++i) load.from_intended.record(900ms);
-  const auto o = observe({waiting("silent", Ending::close, 1s),
-                          waiting("partial-header", Ending::close, 1s)},
-                         load, 42);
-  EXPECT_THAT(judge(o, expect_mix()).findings,
-              ElementsAre(HasSubstr("exceeds the target's bound 50.00 ms")));
+  const auto o =
+      observe({waiting("silent", Ending::close, 1s), waiting("partial-header", Ending::close, 1s)},
+              load, 42);
+  EXPECT_THAT(
+      judge(o, expect_mix()).findings,
+      ElementsAre(with_class(
+          FindingClass::capacity,
+          AllOf(has_code(codes::kP99OverBound), Field(&Finding::measured, Optional(Gt(50.0))),
+                Field(&Finding::bound, Optional(50.0)), Field(&Finding::unit, "ms")))));
 }
 
 // Closure observed, FDs kept: while the load still ran the server held more than its pool.
@@ -121,8 +141,10 @@ TEST(JudgeLoad, FailsFdsNotBackToBaselinePlusPoolWhileTheLoadRan) {
                           waiting("partial-header", Ending::close, 1s)},
                          healthy_load(), 44);
   EXPECT_THAT(judge(o, expect_mix()).findings,
-              ElementsAre("FDs while the load still ran came back only to 44, not to baseline 10 "
-                          "+ 32 regular connections: 2 held"));
+              ElementsAre(with_class(FindingClass::resources,
+                                     AllOf(has_code(codes::kFdsDuringLoad), figure(44, 42),
+                                           Field(&Finding::baseline, Optional(10u)),
+                                           Field(&Finding::pool, Optional(32u))))));
 }
 
 TEST(LoadFigures, TakesTheSeedsQuantitiesFromTheObservation) {

@@ -1,8 +1,11 @@
-// judge() on canned observations: each finding names what failed and by how much.
+// judge() on canned observations: each finding's code says what failed, its figures by how
+// much (the sentences are text()'s, tested in reports/tests).
 #include "loiter/suites/judge/judge.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "finding_matchers.hpp"
 
 namespace loiter::suites {
 namespace {
@@ -10,11 +13,20 @@ namespace {
 using namespace std::chrono_literals;
 using clients::ConnectionRecord;
 using clients::Ending;
+using reports::FindingClass;
+using ::testing::AllOf;
 using ::testing::Contains;
+using testing::counted;
 using ::testing::ElementsAre;
-using ::testing::HasSubstr;
+using ::testing::Field;
+using testing::figure;
+using testing::Finding;
+using testing::has_code;
 using ::testing::IsEmpty;
 using ::testing::Not;
+using ::testing::Optional;
+using testing::with_class;
+namespace codes = reports::codes;
 
 Expectations expect_silent(std::size_t count) {
   return {.connections = count,
@@ -69,24 +81,31 @@ TEST(Judge, CountsConnectionsStillOpenAtPatience) {
             expect_silent(3));
   EXPECT_FALSE(verdict.passed);
   EXPECT_THAT(verdict.findings,
-              ElementsAre("2/3 connections still open at 2.000 s after connect (deadline 1.000 s "
-                          "from connect)"));
+              ElementsAre(with_class(
+                  FindingClass::deadline,
+                  AllOf(counted(codes::kStillOpen, 2, 3), figure(2.0, 1.0),
+                        Field(&Finding::unit, "s"), Field(&Finding::since, "connect"),
+                        Field(&Finding::subject, ""), Field(&Finding::scenario, "silent")))));
 }
 
 TEST(Judge, FlagsEarlyAndLateClosuresOnBothSidesOfTheWindow) {
   const auto verdict = judge(observe({ended(Ending::close, 100ms), ended(Ending::close, 1300ms),
                                       ended(Ending::close, 1s)}),
                              expect_silent(3));
-  EXPECT_THAT(
-      verdict.findings,
-      ElementsAre(HasSubstr("1/3 connections closed early, before 0.750 s (earliest 0.100 s"),
-                  HasSubstr("1/3 connections closed late, after 1.250 s (latest 1.300 s")));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(counted(codes::kClosedEarly, 1, 3), figure(0.1, 0.75)),
+                          AllOf(counted(codes::kClosedLate, 1, 3), figure(1.3, 1.25),
+                                Field(&Finding::deadline, Optional(1.0)),
+                                Field(&Finding::slack, Optional(0.25)))));
 }
 
 TEST(Judge, AResetIsNotAClose) {
   const auto verdict = judge(observe({ended(Ending::reset, 1s)}), expect_silent(1));
   EXPECT_THAT(verdict.findings,
-              ElementsAre("1/1 connections ended as reset, expected close or 408+close"));
+              ElementsAre(with_class(
+                  FindingClass::answer,
+                  AllOf(counted(codes::kWrongEnding, 1, 1), Field(&Finding::ending, "reset"),
+                        Field(&Finding::expected_endings, ElementsAre("close", "408+close"))))));
 }
 
 TEST(Judge, ReportsFdsThatDoNotComeBack) {
@@ -98,7 +117,12 @@ TEST(Judge, ReportsFdsThatDoNotComeBack) {
                      .recovered = false,
                      .recovered_after = std::nullopt};
   const auto verdict = judge(observation, expect_silent(1));
-  EXPECT_THAT(verdict.findings, ElementsAre("FDs 19→39, not back to 19 within 5.000 s: 20 left"));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(with_class(FindingClass::resources,
+                                     AllOf(has_code(codes::kFdsNotRecovered), figure(39, 19),
+                                           Field(&Finding::baseline, Optional(19u)),
+                                           Field(&Finding::peak, Optional(39u)),
+                                           Field(&Finding::deadline, Optional(5.0))))));
 }
 
 TEST(Judge, NamesConnectFailuresAndAServerThatDied) {
@@ -107,10 +131,15 @@ TEST(Judge, NamesConnectFailuresAndAServerThatDied) {
   auto observation = observe({failed});
   observation.server_exit = "killed by signal 11 (Segmentation fault)";
   const auto verdict = judge(observation, expect_silent(1));
-  EXPECT_THAT(verdict.findings,
-              ElementsAre("the server killed by signal 11 (Segmentation fault) during the scenario",
-                          "1/1 connections could not connect: Connection refused (the server: "
-                          "listen backlog full or its own FD limit; see its log)"));
+  EXPECT_THAT(
+      verdict.findings,
+      ElementsAre(
+          with_class(FindingClass::infrastructure,
+                     AllOf(has_code(codes::kServerExited),
+                           Field(&Finding::error, "killed by signal 11 (Segmentation fault)"))),
+          with_class(FindingClass::capacity, AllOf(counted(codes::kConnectFailed, 1, 1),
+                                                   Field(&Finding::error, "Connection refused"),
+                                                   Field(&Finding::limit, "server")))));
 }
 
 // Connect failures are grouped by error, each with the limit it points at.
@@ -121,10 +150,12 @@ TEST(Judge, GroupsConnectFailuresByTheLimitTheyPointAt) {
   no_port.error = "Cannot assign requested address";
   const auto verdict = judge(observe({no_fd, no_port, no_fd}), expect_silent(3));
   EXPECT_THAT(verdict.findings,
-              ElementsAre("1/3 connections could not connect: Cannot assign requested address "
-                          "(the client's ephemeral ports)",
-                          "2/3 connections could not connect: Too many open files (the "
-                          "client's RLIMIT_NOFILE)"));
+              ElementsAre(AllOf(counted(codes::kConnectFailed, 1, 3),
+                                Field(&Finding::error, "Cannot assign requested address"),
+                                Field(&Finding::limit, "client-ports")),
+                          AllOf(counted(codes::kConnectFailed, 2, 3),
+                                Field(&Finding::error, "Too many open files"),
+                                Field(&Finding::limit, "client-nofile"))));
 }
 
 TEST(Judge, MeasuresTheIdleDeadlineFromTheLastWholeResponse) {
@@ -139,17 +170,17 @@ TEST(Judge, MeasuresTheIdleDeadlineFromTheLastWholeResponse) {
   cut_early.responses = {whole(200, 300ms)};
   const auto verdict = judge(observe({in_time, cut_early}), expectations);
   EXPECT_THAT(verdict.findings,
-              ElementsAre(HasSubstr("1/2 connections closed early, before 0.750 s (earliest "
-                                    "0.300 s; deadline 1.000 s ± 0.250 s from the last response")));
+              ElementsAre(AllOf(counted(codes::kClosedEarly, 1, 2), figure(0.3, 0.75),
+                                Field(&Finding::since, "last-response"))));
 }
 
 TEST(Judge, AConnectionClosedBeforeItsResponseCannotBeMeasuredFromIt) {
   auto expectations = expect_silent(1);
   expectations.closure->since = Since::last_response;
   const auto verdict = judge(observe({ended(Ending::close, 1s)}), expectations);
-  EXPECT_THAT(verdict.findings,
-              ElementsAre("1/1 connections ended (close) before the last response it is "
-                          "measured from"));
+  EXPECT_THAT(verdict.findings, ElementsAre(AllOf(counted(codes::kEndedBeforeOrigin, 1, 1),
+                                                  Field(&Finding::ending, "close"),
+                                                  Field(&Finding::since, "last-response"))));
 }
 
 Expectations expect_completion(std::size_t responses) {
@@ -170,10 +201,12 @@ TEST(Judge, ACutStreamIsAFindingWithItsEnding) {
   cut.requests = 1;
   cut.responses = {clients::Response{.status = 200}};  // head arrived, body never finished
   const auto verdict = judge(observe({complete, cut}), expect_completion(1));
-  EXPECT_THAT(
-      verdict.findings,
-      ElementsAre("1/2 connections were cut off: fewer than 1 whole 200 response(s), "
-                  "ended as close (median 1.002 s after connect; it must outlive 1.000 s)"));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(with_class(
+                  FindingClass::deadline,
+                  AllOf(counted(codes::kCutOff, 1, 2), figure(1.002, 1.0),
+                        Field(&Finding::ending, "close"), Field(&Finding::responses, Optional(1u)),
+                        Field(&Finding::status, Optional(200u))))));
 }
 
 TEST(Judge, AnExchangeShorterThanTheDeadlineProvesNothing) {
@@ -182,7 +215,9 @@ TEST(Judge, AnExchangeShorterThanTheDeadlineProvesNothing) {
   quick.responses = {whole(200, 100ms)};
   auto also_quick = quick;
   const auto verdict = judge(observe({quick, also_quick}), expect_completion(1));
-  EXPECT_THAT(verdict.findings, ElementsAre(HasSubstr("the scenario proves nothing")));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(with_class(FindingClass::infrastructure,
+                                     AllOf(has_code(codes::kProvesNothing), figure(0.1, 1.0)))));
 }
 
 TEST(Judge, KeepaliveReuseNeedsBothResponses) {
@@ -193,8 +228,9 @@ TEST(Judge, KeepaliveReuseNeedsBothResponses) {
   refused.requests = 2;
   refused.responses = {whole(200, 10ms)};
   const auto verdict = judge(observe({reused, refused}), expect_completion(2));
-  EXPECT_THAT(verdict.findings, ElementsAre(HasSubstr("1/2 connections were cut off: fewer than "
-                                                      "2 whole 200 response(s), ended as close")));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(counted(codes::kCutOff, 1, 2), Field(&Finding::ending, "close"),
+                                Field(&Finding::responses, Optional(2u)))));
 }
 
 // Failures with a server process at its RLIMIT_NOFILE: the finding names the limit.
@@ -203,11 +239,11 @@ TEST(Judge, NamesTheServersFdLimitWhenItWasReached) {
   observation.fds.server_limit = 1024;
   observation.fds.peak_in_one_process = 1020;
   EXPECT_THAT(judge(observation, expect_silent(1)).findings,
-              Contains("a server process held 1020 FDs, at its RLIMIT_NOFILE of 1024: that "
-                       "limit stopped it"));
+              Contains(with_class(FindingClass::capacity,
+                                  AllOf(has_code(codes::kServerFdLimit), figure(1020, 1024)))));
   observation.fds.peak_in_one_process = 500;
   EXPECT_THAT(judge(observation, expect_silent(1)).findings,
-              Not(Contains(HasSubstr("RLIMIT_NOFILE"))));
+              Not(Contains(has_code(codes::kServerFdLimit))));
 }
 
 // The client's FIN came and the server never closed: CLOSE_WAIT at the end is a finding,
@@ -222,8 +258,9 @@ TEST(Judge, NamesServerSocketsLeftInCloseWait) {
   last.sample.tcp->server.by_state[static_cast<std::size_t>(fixtures::TcpState::close_wait)] = 3;
   observation.timeline = {last};
   EXPECT_THAT(judge(observation, expectations).findings,
-              ElementsAre("3 server-side sockets still in CLOSE_WAIT at the end: the client's FIN "
-                          "arrived and the server never closed them"));
+              ElementsAre(with_class(
+                  FindingClass::resources,
+                  AllOf(has_code(codes::kCloseWait), Field(&Finding::count, Optional(3u))))));
   observation.timeline.back().sample.tcp->server.by_state = {};
   EXPECT_THAT(judge(observation, expectations).findings, IsEmpty());
 }
@@ -252,21 +289,20 @@ TEST(Judge, HeldCapacityNeedsEveryConnectionHeldAtOnce) {
   // The third connected only after the re-checks had begun: never all three held together.
   const auto one_late = {held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms), held(t0, 2000ms, 2500ms)};
   EXPECT_THAT(judge(observe(one_late), expectations).findings,
-              ElementsAre("not every connection was held at once: 1/3 answered their first "
-                          "request only after the first re-check was sent (the last 0.510 s "
-                          "after it); 1 connected only after it, and at most 2 of 3 were "
-                          "connected at the same time: the fleet opened slower than planned; ask "
-                          "fewer connections, or declare a longer idle deadline (--idle-timeout) "
-                          "for a slower opening"));
+              ElementsAre(with_class(FindingClass::capacity,
+                                     AllOf(counted(codes::kNotHeldAtOnce, 1, 3),
+                                           Field(&Finding::measured, Optional(0.51)),
+                                           Field(&Finding::connected_late, Optional(1u)),
+                                           Field(&Finding::most_at_once, Optional(2u)),
+                                           Field(&Finding::connections, Optional(3u))))));
   // All connected in time, the third answered late: the server's doing.
   auto slow_answer = held(t0, 900ms, 1610ms);  // its re-check follows its late first answer
   slow_answer.responses[0].complete = 700ms;   // answered at 1.6 s, after the re-checks began
   const auto answered_late = {held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms), slow_answer};
   EXPECT_THAT(judge(observe(answered_late), expectations).findings,
-              ElementsAre(HasSubstr("1/3 answered their first request only after the first "
-                                    "re-check was sent (the last 0.100 s after it); all had "
-                                    "connected before it: the server answered their first request "
-                                    "late")));
+              ElementsAre(AllOf(counted(codes::kNotHeldAtOnce, 1, 3),
+                                Field(&Finding::measured, Optional(0.1)),
+                                Field(&Finding::connected_late, Optional(0u)))));
 }
 
 }  // namespace

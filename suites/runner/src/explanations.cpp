@@ -41,9 +41,9 @@ void OpenWatch::poll() {
   }
 }
 
-std::vector<std::string> OpenWatch::findings(const std::vector<clients::ConnectionRecord>& records,
-                                             const fixtures::TcpEndpoint& server,
-                                             Duration patience) const {
+std::vector<reports::Finding> OpenWatch::findings(
+    const std::vector<clients::ConnectionRecord>& records, const fixtures::TcpEndpoint& server,
+    Duration patience) const {
   if (!snapshot_) return {};
   std::map<std::string, std::size_t> counts;
   std::size_t open = 0;
@@ -58,12 +58,17 @@ std::vector<std::string> OpenWatch::findings(const std::vector<clients::Connecti
   }
   std::vector<std::pair<std::string, std::size_t>> sorted(counts.begin(), counts.end());
   std::ranges::sort(sorted, [](const auto& a, const auto& b) { return a.second > b.second; });
-  std::vector<std::string> lines;
+  std::vector<reports::Finding> found;
   for (const auto& [explanation, n] : sorted) {
-    lines.push_back(fmt::format("kernel {:.1f} s before the clients gave up: {}/{} connections {}",
-                                in_seconds(before), n, open, explanation));
+    found.push_back({.code = reports::codes::kKernelView,
+                     .klass = reports::FindingClass::deadline,
+                     .count = n,
+                     .of = open,
+                     .measured = in_seconds(before),
+                     .unit = "s",
+                     .explanation = explanation});
   }
-  return lines;
+  return found;
 }
 
 clients::Clock::time_point snapshot_due(clients::Clock::time_point start, Duration patience) {
@@ -71,16 +76,19 @@ clients::Clock::time_point snapshot_due(clients::Clock::time_point start, Durati
   return start + patience - early;
 }
 
-std::string late_fds_finding(const FdObservation& fds, Duration allowed, Duration looked) {
+reports::Finding late_fds_finding(const FdObservation& fds, Duration allowed, Duration looked) {
   if (fds.recovered && fds.recovered_after) {
-    return fmt::format("FDs came back {:.1f} s after the clients ended: {:.1f} s later than the "
-                       "{:.1f} s allowed",
-                       in_seconds(*fds.recovered_after), in_seconds(*fds.recovered_after - allowed),
-                       in_seconds(allowed));
+    return {.code = reports::codes::kFdsBackLate,
+            .klass = reports::FindingClass::resources,
+            .measured = in_seconds(*fds.recovered_after),
+            .bound = in_seconds(allowed),
+            .unit = "s"};
   }
-  const auto above = fds.after > fds.baseline ? fds.after - fds.baseline : 0;
-  return fmt::format("FDs still not back {:.1f} s after the clients ended ({} above baseline)",
-                     in_seconds(looked), above);
+  return {.code = reports::codes::kFdsStillHeld,
+          .klass = reports::FindingClass::resources,
+          .count = fds.after > fds.baseline ? fds.after - fds.baseline : 0,
+          .measured = in_seconds(looked),
+          .unit = "s"};
 }
 
 }  // namespace loiter::suites

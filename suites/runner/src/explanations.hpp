@@ -11,6 +11,7 @@
 
 #include "loiter/clients/record.hpp"
 #include "loiter/fixtures/probe/probe.hpp"
+#include "loiter/reports/finding.hpp"
 #include "loiter/suites/judge/observation.hpp"
 
 namespace loiter::suites {
@@ -24,12 +25,13 @@ class OpenWatch {
   // Called from the clients' loop: takes the snapshot once, when due. Never throws.
   void poll();
 
-  // "kernel 0.4 s before the clients gave up: 100/100 connections server ESTABLISHED /
-  // client ESTABLISHED: open on both ends: ...", one line per distinct explanation; empty
-  // when no connection ended `open` or no snapshot was taken.
-  std::vector<std::string> findings(const std::vector<clients::ConnectionRecord>& records,
-                                    const fixtures::TcpEndpoint& server,
-                                    Duration patience) const;
+  // One kernel-view finding per distinct explanation ("kernel 0.4 s before the clients gave
+  // up: 100/100 connections server ESTABLISHED / client ESTABLISHED: open on both ends:
+  // ..."), the most frequent first; none when no connection ended `open` or no snapshot was
+  // taken. The caller sets their scenario.
+  std::vector<reports::Finding> findings(const std::vector<clients::ConnectionRecord>& records,
+                                         const fixtures::TcpEndpoint& server,
+                                         Duration patience) const;
 
  private:
   const fixtures::Probe* probe_;
@@ -42,8 +44,9 @@ class OpenWatch {
 // (a quarter of it, at most 0.5 s, before).
 clients::Clock::time_point snapshot_due(clients::Clock::time_point start, Duration patience);
 
-// "FDs came back 3.2 s after the clients ended: 1.2 s later than the 2.0 s allowed", or
-// "FDs still not back 12.0 s after the clients ended (15 above baseline)".
-std::string late_fds_finding(const FdObservation& fds, Duration allowed, Duration looked);
+// fds-back-late ("FDs came back 3.2 s after the clients ended: 1.2 s later than the 2.0 s
+// allowed"), or fds-still-held ("FDs still not back 12.0 s after the clients ended (15 above
+// baseline)"). The caller sets its scenario.
+reports::Finding late_fds_finding(const FdObservation& fds, Duration allowed, Duration looked);
 
 }  // namespace loiter::suites

@@ -101,7 +101,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
     result.observation.timeline = sampler.stop();
   }
   // FDs not back in time: look a while longer, to say how late (the verdict stays a failure).
-  std::optional<std::string> late_fds;
+  std::optional<reports::Finding> late_fds;
   if (!fds.recovered) {
     const auto look = duration_cast<milliseconds>(kLateFdsLook * timing.scale);
     const auto late = fixtures::wait_for_fds_at_most(
@@ -121,11 +121,13 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   result.verdict = judge(result.observation, result.expectations);
   if (!result.verdict.passed) {
     const fixtures::TcpEndpoint server(clients::asio::ip::make_address(sut.host()), sut.port());
-    for (auto& line :
-         watch.findings(result.observation.connections, server, result.expectations.patience)) {
-      result.verdict.findings.push_back(std::move(line));
+    auto found =
+        watch.findings(result.observation.connections, server, result.expectations.patience);
+    if (late_fds) found.push_back(*late_fds);
+    for (auto& finding : found) {
+      finding.scenario = result.id;
+      result.verdict.findings.push_back(std::move(finding));
     }
-    if (late_fds) result.verdict.findings.push_back(*late_fds);
   }
   return result;
 }

@@ -1,5 +1,6 @@
 // The regression gate: a current run against a baseline run, scenario by scenario. A pure
-// function of two run documents; the thresholds say how much worse a figure may get.
+// function of two run documents; the thresholds say how much worse a figure may get, and a
+// finding (by code) the baseline did not have is a regression.
 #pragma once
 
 #include <optional>
@@ -19,16 +20,18 @@ struct Thresholds {
   double rss_peak_factor = 1.5;  // RSS peak may grow to baseline × factor
 };
 
-// One compared figure (or the verdict) of one scenario.
+// One compared figure (or the verdict, or a finding) of one scenario.
 struct ComparisonRow {
   std::string scenario;
-  std::string what;  // "verdict", "closure max", "p99", "FDs left", "RSS peak"
+  // "verdict", "closure max", "p99", "FDs left", "RSS peak", "finding closed-late" (a code,
+  // with the client kind in a mix: "finding still-open (silent)")
+  std::string what;
   std::string unit;
-  std::string baseline;  // as shown: "pass", "1.002", "-"
+  std::string baseline;  // as shown: "pass", "1.002", "found", "-"
   std::string current;
-  std::string delta;  // "+0.500", "pass→fail", ""
+  std::string delta;  // "+0.500", "pass→fail", "appeared", "gone", ""
   bool regressed = false;
-  std::string note;  // "limit 1.502 s", "not in the current run"
+  std::string note;  // "limit 1.502 s", "not in the current run", "appeared: <its text>"
 };
 
 struct Comparison {

@@ -9,9 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "loiter/reports/finding.hpp"
+
 namespace loiter::reports {
 
-inline constexpr std::string_view kSchema = "loiter-run/2";
+inline constexpr std::string_view kSchema = "loiter-run/3";
 
 // info: observed only, nothing judged (a `loiter drive` run).
 enum class Status { pass, fail, skip, error, info };
@@ -65,7 +67,7 @@ struct ScenarioReport {
   std::string id;
   Status status = Status::pass;
   std::string note;                   // why skipped, or the harness error
-  std::vector<std::string> findings;  // what failed and by how much
+  std::vector<Finding> findings;      // what failed and by how much
   std::vector<FigureGroup> figures;
   std::vector<Plot> plots;
   bool operator==(const ScenarioReport&) const = default;

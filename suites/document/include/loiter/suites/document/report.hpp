@@ -17,7 +17,8 @@ reports::ScenarioReport to_report(const ScenarioResult& result);
 // whichever came first.
 clients::Clock::time_point observation_origin(const Observation& observation);
 
-// A scenario the harness could not run (server did not start, a limit was hit).
+// A scenario the harness could not run (server did not start, a limit was hit): one
+// harness-error finding with the error's words.
 reports::ScenarioReport error_report(std::string id, std::string error);
 
 // The current UTC time as strftime `format` puts it (at most 31 characters); by default

@@ -9,6 +9,7 @@
 #include "loiter/clients/load/load_result.hpp"
 #include "loiter/clients/record.hpp"
 #include "loiter/fixtures/probe/sample.hpp"
+#include "loiter/reports/finding.hpp"
 #include "loiter/suites/judge/in_units.hpp"
 
 namespace loiter::suites {
@@ -102,7 +103,7 @@ struct Expectations {
 
 struct Verdict {
   bool passed = true;
-  std::vector<std::string> findings;  // what failed, and by how much
+  std::vector<reports::Finding> findings;  // what failed, and by how much
 };
 
 }  // namespace loiter::suites

@@ -1,0 +1,96 @@
+// A finding: what failed in one scenario, as data (a stable code, a class, the figure and the
+// bound it broke), never as words. The judge makes findings; text() makes the sentence a
+// reader sees, so every reporter says the same. Plain data: links fmt only (loiter::reports_data).
+#pragma once
+
+#include <cstddef>
+#include <iosfwd>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace loiter::reports {
+
+// What kind of failure a finding is.
+enum class FindingClass {
+  deadline,        // a connection closed outside its deadline window, or not at all, or cut
+  resources,       // FDs not given back, sockets left in CLOSE_WAIT
+  answer,          // the wrong ending or status
+  capacity,        // connect failures, latency, connections not held at once, an FD limit
+  infrastructure,  // the run itself: what was driven, the server's exit, harness errors
+};
+std::string_view to_string(FindingClass klass);
+std::optional<FindingClass> finding_class_from_string(std::string_view text);
+
+// Every code the judge, the runner and the harness make (reports/SCHEMA.md, "Findings").
+namespace codes {
+inline constexpr char kServerExited[] = "server-exited";
+inline constexpr char kDrivenCount[] = "driven-count";
+inline constexpr char kConnectFailed[] = "connect-failed";
+inline constexpr char kStillOpen[] = "still-open";
+inline constexpr char kEndedBeforeOrigin[] = "ended-before-origin";
+inline constexpr char kClosedEarly[] = "closed-early";
+inline constexpr char kClosedLate[] = "closed-late";
+inline constexpr char kWrongEnding[] = "wrong-ending";
+inline constexpr char kCutOff[] = "cut-off";
+inline constexpr char kProvesNothing[] = "proves-nothing";
+inline constexpr char kNotHeldAtOnce[] = "not-held-at-once";
+inline constexpr char kNoLoad[] = "no-load";
+inline constexpr char kNoLoadDispatched[] = "no-load-dispatched";
+inline constexpr char kNon2xx[] = "non-2xx";
+inline constexpr char kP99OverBound[] = "p99-over-bound";
+inline constexpr char kLoadTooShort[] = "load-too-short";
+inline constexpr char kFdsDuringLoad[] = "fds-during-load";
+inline constexpr char kFdsNotRecovered[] = "fds-not-recovered";
+inline constexpr char kServerFdLimit[] = "server-fd-limit";
+inline constexpr char kCloseWait[] = "close-wait";
+inline constexpr char kKernelView[] = "kernel-view";
+inline constexpr char kFdsBackLate[] = "fds-back-late";
+inline constexpr char kFdsStillHeld[] = "fds-still-held";
+inline constexpr char kHarnessError[] = "harness-error";
+// A finding read from a loiter-run/2 document: a sentence with no code.
+inline constexpr char kText[] = "text";
+}  // namespace codes
+
+struct Finding {
+  std::string code;      // stable kebab-case id: "still-open", "closed-late", ...
+  std::string scenario;  // the scenario id it belongs to
+  FindingClass klass = FindingClass::infrastructure;  // JSON key "class"
+  std::string subject;  // the client kind in a mix ("silent"); empty: every connection
+  std::optional<std::size_t> count, of;   // how many, out of how many
+  std::optional<double> measured, bound;  // the figure and the bound it broke
+  std::string unit;                       // of measured/bound: "s", "ms", "" (a count)
+
+  // Details: the rest of what the sentence needs, each only where its code uses it.
+  std::string since;  // where a deadline runs from: "connect", "request-head", "last-response"
+  std::optional<double> deadline, slack;      // s: the deadline and its slack either side
+  std::string ending;                         // how the connections ended: "close", "408+close"
+  std::vector<std::string> expected_endings;  // the endings allowed
+  std::string error;  // in the harness's words: a connect error, the server's exit, ...
+  std::string limit;  // the limit a connect error points at: "client-nofile", ...
+  std::optional<std::size_t> responses;  // cut-off: the whole responses each had to get...
+  std::optional<unsigned> status;        // ...with this status (absent: the client ends it)
+  std::vector<std::pair<std::string, std::size_t>> failures;  // {"503", 7}, {"reset", 3}
+  std::optional<std::size_t> baseline, peak, pool;            // FDs: baseline, peak, regular pool
+  std::optional<std::size_t> connected_late, most_at_once, connections;  // held at once
+  std::string explanation;  // what the kernel showed for the connections still open
+  // The sentence as a document stored it, kept only for a code this loiter does not
+  // render (a loiter-run/2 string, code "text"; a newer loiter's code).
+  std::string sentence;
+
+  bool operator==(const Finding&) const = default;
+};
+
+// The sentence a reader sees: the same facts and figures for every reporter.
+std::string text(const Finding& finding);
+
+// The codes text() renders (every code in `codes` but "text").
+std::span<const std::string_view> known_codes();
+
+// "[deadline] still-open: 3/4 connections still open ...": for tests and logs.
+std::ostream& operator<<(std::ostream& out, const Finding& finding);
+
+}  // namespace loiter::reports

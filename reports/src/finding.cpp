@@ -1,0 +1,249 @@
+// The words of findings: one sentence per code, from the finding's figures alone.
+#include "loiter/reports/finding.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <array>
+#include <ostream>
+
+namespace loiter::reports {
+
+namespace {
+
+constexpr std::array<std::pair<FindingClass, std::string_view>, 5> kClassNames{{
+    {FindingClass::deadline, "deadline"},
+    {FindingClass::resources, "resources"},
+    {FindingClass::answer, "answer"},
+    {FindingClass::capacity, "capacity"},
+    {FindingClass::infrastructure, "infrastructure"},
+}};
+
+// "silent: " for one kind of a mix; nothing for every connection.
+std::string of_subject(const Finding& f) { return f.subject.empty() ? "" : f.subject + ": "; }
+
+// "3/4": how many, out of how many.
+std::string ratio(const Finding& f) {
+  return fmt::format("{}/{}", f.count.value_or(0), f.of.value_or(0));
+}
+
+double measured(const Finding& f) { return f.measured.value_or(0); }
+double bound(const Finding& f) { return f.bound.value_or(0); }
+
+// A count carried as a number: "44".
+std::string whole(double value) { return fmt::format("{:.0f}", value); }
+
+std::string_view since_words(std::string_view since) {
+  if (since == "request-head") return "the request head";
+  if (since == "last-response") return "the last response";
+  return since;  // "connect"
+}
+
+std::string_view limit_words(std::string_view limit) {
+  if (limit == "client-nofile") return " (the client's RLIMIT_NOFILE)";
+  if (limit == "client-ports") return " (the client's ephemeral ports)";
+  if (limit == "server")
+    return " (the server: listen backlog full or its own FD limit; see its log)";
+  return "";
+}
+
+std::string still_open(const Finding& f) {
+  return fmt::format(
+      "{}{} connections still open at {:.3f} s after connect (deadline {:.3f} s from {})",
+      of_subject(f), ratio(f), measured(f), bound(f), since_words(f.since));
+}
+
+std::string ended_before_origin(const Finding& f) {
+  return fmt::format("{}{} connections ended ({}) before {} it is measured from", of_subject(f),
+                     ratio(f), f.ending, since_words(f.since));
+}
+
+// "closed early, before 0.750 s (earliest 0.100 s; deadline 1.000 s ± 0.250 s from connect)"
+std::string closed_outside(const Finding& f, std::string_view how, std::string_view extreme) {
+  return fmt::format(
+      "{}{} connections closed {} {:.3f} s ({} {:.3f} s; deadline {:.3f} s ± {:.3f} s from {})",
+      of_subject(f), ratio(f), how, bound(f), extreme, measured(f), f.deadline.value_or(0),
+      f.slack.value_or(0), since_words(f.since));
+}
+
+std::string wrong_ending(const Finding& f) {
+  return fmt::format("{}{} connections ended as {}, expected {}", of_subject(f), ratio(f), f.ending,
+                     fmt::join(f.expected_endings, " or "));
+}
+
+std::string cut_off(const Finding& f) {
+  const auto what = f.responses ? fmt::format("fewer than {} whole {} response(s)", *f.responses,
+                                              f.status.value_or(200))
+                                : std::string("ended by the server before the client closed it");
+  return fmt::format(
+      "{}{} connections were cut off: {}, ended as {} (median {:.3f} s after connect; it must "
+      "outlive {:.3f} s)",
+      of_subject(f), ratio(f), what, f.ending, measured(f), bound(f));
+}
+
+std::string not_held_at_once(const Finding& f) {
+  const auto late = f.connected_late.value_or(0);
+  const auto why = late == 0
+                       ? std::string(
+                             "all had connected before it: the server answered their first "
+                             "request late (a slow accept loop, or slow first requests)")
+                       : fmt::format(
+                             "{} connected only after it, and at most {} of {} were connected at "
+                             "the same time: the fleet opened slower than planned; ask fewer "
+                             "connections, or declare a longer idle deadline (--idle-timeout) "
+                             "for a slower opening",
+                             late, f.most_at_once.value_or(0), f.connections.value_or(0));
+  return fmt::format(
+      "not every connection was held at once: {} answered their first request only after the "
+      "first re-check was sent (the last {:.3f} s after it); {}",
+      ratio(f), measured(f), why);
+}
+
+std::string non_2xx(const Finding& f) {
+  std::vector<std::string> parts;
+  for (const auto& [what, n] : f.failures) parts.push_back(fmt::format("{}×{}", what, n));
+  return fmt::format("{} dispatched regular requests were not answered 2xx: {}", ratio(f),
+                     fmt::join(parts, ", "));
+}
+
+std::string fds_not_recovered(const Finding& f) {
+  const double left = std::max(0.0, measured(f) - bound(f));
+  return fmt::format("FDs {}→{}, not back to {} within {:.3f} s: {} left", f.baseline.value_or(0),
+                     f.peak.value_or(0), whole(bound(f)), f.deadline.value_or(0), whole(left));
+}
+
+std::string fds_during_load(const Finding& f) {
+  return fmt::format(
+      "FDs while the load still ran came back only to {}, not to baseline {} + {} regular "
+      "connections: {} held",
+      whole(measured(f)), f.baseline.value_or(0), f.pool.value_or(0),
+      whole(measured(f) - bound(f)));
+}
+
+using Render = std::string (*)(const Finding&);
+constexpr std::size_t kRendered = 24;  // every code but "text"
+
+// One sentence per code, in the order the judge checks.
+constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{{
+    {codes::kServerExited,
+     [](const Finding& f) { return fmt::format("the server {} during the scenario", f.error); }},
+    {codes::kDrivenCount,
+     [](const Finding& f) {
+       return fmt::format("{} connections were driven, {} expected", f.count.value_or(0),
+                          f.of.value_or(0));
+     }},
+    {codes::kConnectFailed,
+     [](const Finding& f) {
+       return fmt::format("{} connections could not connect: {}{}", ratio(f), f.error,
+                          limit_words(f.limit));
+     }},
+    {codes::kStillOpen, still_open},
+    {codes::kEndedBeforeOrigin, ended_before_origin},
+    {codes::kClosedEarly,
+     [](const Finding& f) { return closed_outside(f, "early, before", "earliest"); }},
+    {codes::kClosedLate,
+     [](const Finding& f) { return closed_outside(f, "late, after", "latest"); }},
+    {codes::kWrongEnding, wrong_ending},
+    {codes::kCutOff, cut_off},
+    {codes::kProvesNothing,
+     [](const Finding& f) {
+       return fmt::format(
+           "an exchange completed after only {:.3f} s, within the {:.3f} s it must outlive: "
+           "the scenario proves nothing (lengthen the target's path)",
+           measured(f), bound(f));
+     }},
+    {codes::kNotHeldAtOnce, not_held_at_once},
+    {codes::kNoLoad,
+     [](const Finding&) {
+       return std::string("the scenario expects regular traffic but none ran");
+     }},
+    {codes::kNoLoadDispatched,
+     [](const Finding&) { return std::string("no regular request was dispatched"); }},
+    {codes::kNon2xx, non_2xx},
+    {codes::kP99OverBound,
+     [](const Finding& f) {
+       return fmt::format(
+           "regular p99 {:.2f} ms (from intended send time) exceeds the target's bound {:.2f} ms",
+           measured(f), bound(f));
+     }},
+    {codes::kLoadTooShort,
+     [](const Finding& f) {
+       return fmt::format(
+           "the last waiting connection was closed {:.3f} s after the load started, after the "
+           "load ended ({:.3f} s): lengthen the load to judge FDs during it",
+           measured(f), bound(f));
+     }},
+    {codes::kFdsDuringLoad, fds_during_load},
+    {codes::kFdsNotRecovered, fds_not_recovered},
+    {codes::kServerFdLimit,
+     [](const Finding& f) {
+       return fmt::format(
+           "a server process held {} FDs, at its RLIMIT_NOFILE of {}: that limit stopped it",
+           whole(measured(f)), whole(bound(f)));
+     }},
+    {codes::kCloseWait,
+     [](const Finding& f) {
+       return fmt::format(
+           "{} server-side sockets still in CLOSE_WAIT at the end: the client's FIN arrived "
+           "and the server never closed them",
+           f.count.value_or(0));
+     }},
+    {codes::kKernelView,
+     [](const Finding& f) {
+       return fmt::format("kernel {:.1f} s before the clients gave up: {} connections {}",
+                          measured(f), ratio(f), f.explanation);
+     }},
+    {codes::kFdsBackLate,
+     [](const Finding& f) {
+       return fmt::format(
+           "FDs came back {:.1f} s after the clients ended: {:.1f} s later than the {:.1f} s "
+           "allowed",
+           measured(f), measured(f) - bound(f), bound(f));
+     }},
+    {codes::kFdsStillHeld,
+     [](const Finding& f) {
+       return fmt::format("FDs still not back {:.1f} s after the clients ended ({} above baseline)",
+                          measured(f), f.count.value_or(0));
+     }},
+    {codes::kHarnessError, [](const Finding& f) { return f.error; }},
+}};
+
+}  // namespace
+
+std::string_view to_string(FindingClass klass) {
+  for (const auto& [value, name] : kClassNames) {
+    if (value == klass) return name;
+  }
+  return "?";
+}
+
+std::optional<FindingClass> finding_class_from_string(std::string_view text) {
+  for (const auto& [value, name] : kClassNames) {
+    if (name == text) return value;
+  }
+  return std::nullopt;
+}
+
+std::string text(const Finding& finding) {
+  for (const auto& [code, render] : kRenderers) {
+    if (code == finding.code) return render(finding);
+  }
+  return finding.sentence.empty() ? finding.code : finding.sentence;
+}
+
+std::span<const std::string_view> known_codes() {
+  static const auto all = [] {
+    std::array<std::string_view, kRendered> rendered{};
+    std::ranges::transform(kRenderers, rendered.begin(),
+                           [](const auto& entry) { return entry.first; });
+    return rendered;
+  }();
+  return all;
+}
+
+std::ostream& operator<<(std::ostream& out, const Finding& finding) {
+  return out << '[' << to_string(finding.klass) << "] " << finding.code << ": " << text(finding);
+}
+
+}  // namespace loiter::reports

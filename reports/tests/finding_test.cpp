@@ -1,0 +1,170 @@
+// text(): the sentence a reader sees says what the finding's data says (same facts, same
+// figures), for findings as the judge makes them; classes name themselves and back; SCHEMA.md
+// lists every code.
+#include "loiter/reports/finding.hpp"
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace loiter::reports {
+namespace {
+
+using ::testing::HasSubstr;
+
+Finding still_open(std::string subject) {
+  return {.code = codes::kStillOpen,
+          .scenario = "silent",
+          .klass = FindingClass::deadline,
+          .subject = std::move(subject),
+          .count = 2,
+          .of = 3,
+          .measured = 2.0,
+          .bound = 1.0,
+          .unit = "s",
+          .since = "connect"};
+}
+
+// A deadline finding says how many, out of how many, and the deadline it broke.
+TEST(FindingText, StillOpenNamesTheCountThePatienceAndTheDeadline) {
+  EXPECT_EQ(text(still_open("")),
+            "2/3 connections still open at 2.000 s after connect (deadline 1.000 s from connect)");
+  EXPECT_EQ(text(still_open("partial-header")),
+            "partial-header: 2/3 connections still open at 2.000 s after connect (deadline 1.000 s "
+            "from connect)");
+}
+
+// A closure outside the window names the window's edge, the extreme and the window itself.
+TEST(FindingText, ClosedEarlyNamesTheEdgeTheEarliestAndTheWindow) {
+  Finding early{.code = codes::kClosedEarly,
+                .klass = FindingClass::deadline,
+                .count = 1,
+                .of = 2,
+                .measured = 0.3,
+                .bound = 0.75,
+                .unit = "s",
+                .since = "last-response",
+                .deadline = 1.0,
+                .slack = 0.25};
+  EXPECT_EQ(text(early),
+            "1/2 connections closed early, before 0.750 s (earliest 0.300 s; deadline 1.000 s ± "
+            "0.250 s from the last response)");
+  early.code = codes::kClosedLate;
+  early.measured = 1.3;
+  early.bound = 1.25;
+  early.since = "request-head";
+  EXPECT_THAT(text(early), HasSubstr("1/2 connections closed late, after 1.250 s (latest 1.300 s; "
+                                     "deadline 1.000 s ± 0.250 s from the request head)"));
+}
+
+TEST(FindingText, WrongEndingListsTheEndingsAllowed) {
+  const Finding reset{.code = codes::kWrongEnding,
+                      .klass = FindingClass::answer,
+                      .count = 1,
+                      .of = 1,
+                      .ending = "reset",
+                      .expected_endings = {"close", "408+close"}};
+  EXPECT_EQ(text(reset), "1/1 connections ended as reset, expected close or 408+close");
+}
+
+// A cut connection had to get whole responses, or (absent) to be closed by the client.
+TEST(FindingText, CutOffSaysWhatEachConnectionHadToGet) {
+  Finding cut{.code = codes::kCutOff,
+              .klass = FindingClass::deadline,
+              .count = 1,
+              .of = 2,
+              .measured = 1.002,
+              .bound = 1.0,
+              .unit = "s",
+              .ending = "close",
+              .responses = 1,
+              .status = 200};
+  EXPECT_EQ(text(cut),
+            "1/2 connections were cut off: fewer than 1 whole 200 response(s), ended as close "
+            "(median 1.002 s after connect; it must outlive 1.000 s)");
+  cut.responses.reset();
+  cut.status.reset();
+  EXPECT_THAT(text(cut),
+              HasSubstr("were cut off: ended by the server before the client closed it"));
+}
+
+// FD counts are whole numbers, and what is left is derived from the figure and its bound.
+TEST(FindingText, FdsNotRecoveredSaysHowManyAreLeft) {
+  const Finding fds{.code = codes::kFdsNotRecovered,
+                    .klass = FindingClass::resources,
+                    .measured = 39,
+                    .bound = 19,
+                    .deadline = 5.0,
+                    .baseline = 19,
+                    .peak = 39};
+  EXPECT_EQ(text(fds), "FDs 19→39, not back to 19 within 5.000 s: 20 left");
+}
+
+TEST(FindingText, ConnectFailuresNameTheLimitTheyPointAt) {
+  Finding failed{.code = codes::kConnectFailed,
+                 .klass = FindingClass::capacity,
+                 .count = 2,
+                 .of = 3,
+                 .error = "Too many open files",
+                 .limit = "client-nofile"};
+  EXPECT_EQ(text(failed),
+            "2/3 connections could not connect: Too many open files (the client's RLIMIT_NOFILE)");
+  failed.limit.clear();
+  EXPECT_EQ(text(failed), "2/3 connections could not connect: Too many open files");
+}
+
+TEST(FindingText, Non2xxListsWhatTheFailedRequestsGot) {
+  const Finding failed{.code = codes::kNon2xx,
+                       .klass = FindingClass::answer,
+                       .count = 10,
+                       .of = 5000,
+                       .failures = {{"503", 7}, {"reset", 3}}};
+  EXPECT_EQ(text(failed),
+            "10/5000 dispatched regular requests were not answered 2xx: 503×7, reset×3");
+}
+
+// A code this loiter does not render (a loiter-run/2 sentence) shows the sentence it came with.
+TEST(FindingText, AnUnknownCodeShowsTheSentenceItWasReadWith) {
+  const Finding old{.code = codes::kText, .sentence = "100/100 connections still open"};
+  EXPECT_EQ(text(old), "100/100 connections still open");
+}
+
+// Every code the judge makes has a sentence of its own, never the bare code.
+TEST(FindingText, EveryKnownCodeRendersASentence) {
+  for (const auto code : known_codes()) {
+    EXPECT_NE(text(Finding{.code = std::string(code)}), code) << code;
+  }
+  EXPECT_EQ(known_codes().size(), 24u);
+}
+
+// SCHEMA.md's findings table names every code loiter makes.
+TEST(FindingText, TheSchemaListsEveryCode) {
+  std::ifstream in(LOITER_SCHEMA_MD);
+  ASSERT_TRUE(in) << "cannot read " << LOITER_SCHEMA_MD;
+  const std::string schema{std::istreambuf_iterator<char>(in), {}};
+  for (const auto code : known_codes()) {
+    EXPECT_THAT(schema, HasSubstr(fmt::format("| `{}` |", code))) << code;
+  }
+}
+
+TEST(FindingClass, NamesItselfAndBack) {
+  for (const auto klass : {FindingClass::deadline, FindingClass::resources, FindingClass::answer,
+                           FindingClass::capacity, FindingClass::infrastructure}) {
+    EXPECT_EQ(finding_class_from_string(to_string(klass)), klass);
+  }
+  EXPECT_FALSE(finding_class_from_string("timing").has_value());
+}
+
+// Logs and test failures show the class, the code and the sentence.
+TEST(FindingText, PrintsClassCodeAndSentence) {
+  std::ostringstream out;
+  out << still_open("");
+  EXPECT_THAT(out.str(), HasSubstr("[deadline] still-open: 2/3 connections still open"));
+}
+
+}  // namespace
+}  // namespace loiter::reports

@@ -1,0 +1,131 @@
+// Connections that must not be cut (streams, slow readers, held connections), and
+// held-capacity's premise: every connection held at once.
+#include <algorithm>
+#include <map>
+
+#include "checks.hpp"
+#include "loiter/suites/judge/in_units.hpp"
+
+namespace loiter::suites::checks {
+
+namespace {
+
+using clients::ConnectionRecord;
+using clients::Ending;
+using reports::Finding;
+using reports::FindingClass;
+namespace codes = reports::codes;
+
+std::size_t whole_responses_with(const ConnectionRecord& r, unsigned status) {
+  return static_cast<std::size_t>(std::ranges::count_if(r.responses, [status](auto& response) {
+    return response.complete && response.status == status;
+  }));
+}
+
+// Where a connection that was not cut ended its exchange: its last whole response, or,
+// when the client ends it, the client's own close.
+std::optional<Duration> exchange_end(const ConnectionRecord& r, const CompletionExpectation& c) {
+  if (c.client_ends) return r.client_closed;
+  if (const auto* last = r.last_complete_response()) return last->complete;
+  return std::nullopt;
+}
+
+bool was_cut(const ConnectionRecord& r, const CompletionExpectation& c) {
+  if (whole_responses_with(r, c.status) < c.responses) return true;
+  return c.client_ends && r.ending != Ending::client_close;
+}
+
+// `records` (all ending as `label`) were cut: when, at the median, against what they had to
+// outlive, and what they had to get (whole responses, or the client's own close).
+Finding cut_off(const Observation& o, const CompletionExpectation& c, const std::string& label,
+                const std::vector<const ConnectionRecord*>& records) {
+  std::vector<Duration> at;
+  for (const auto* r : records) at.push_back(r->ended_at);
+  std::ranges::sort(at);
+  auto f = finding(o, codes::kCutOff, FindingClass::deadline);
+  f.count = records.size();
+  f.of = o.connections.size();
+  f.measured = in_seconds(at[at.size() / 2]);
+  f.bound = in_seconds(c.outlives);
+  f.unit = "s";
+  f.ending = label;
+  if (!c.client_ends) {
+    f.responses = c.responses;
+    f.status = c.status;
+  }
+  return f;
+}
+
+// The most connections open at the same moment (as the client saw them: connected, though
+// perhaps not yet accepted), each from its connect to its end (the
+// client's close, or the ending it observed). Sorted sweep: O(n log n).
+std::size_t most_open_at_once(const std::vector<ConnectionRecord>& records) {
+  std::vector<std::pair<clients::Clock::time_point, int>> events;  // (time, +1 open / -1 end)
+  for (const auto& r : records) {
+    if (r.ending == Ending::connect_failed) continue;
+    const auto end = std::max(r.client_closed, r.ended_at);
+    events.emplace_back(r.connected(), +1);
+    events.emplace_back(r.connected() + end, -1);
+  }
+  std::ranges::sort(events);  // an end sorts before an open at the same instant
+  std::size_t open = 0, most = 0;
+  for (const auto& [at, change] : events) {
+    open = change > 0 ? open + 1 : open - 1;
+    most = std::max(most, open);
+  }
+  return most;
+}
+
+}  // namespace
+
+void check_completion(const Observation& o, const CompletionExpectation& c, Verdict& v) {
+  std::map<std::string, std::vector<const ConnectionRecord*>> cut;  // by ending label
+  std::optional<Duration> shortest;
+  for (const auto& r : o.connections) {
+    if (r.ending == Ending::connect_failed) continue;  // reported already
+    if (was_cut(r, c)) {
+      cut[clients::ending_label(r)].push_back(&r);
+    } else if (const auto end = exchange_end(r, c)) {
+      shortest = std::min(shortest.value_or(*end), *end);
+    }
+  }
+  for (const auto& [label, records] : cut) v.findings.push_back(cut_off(o, c, label, records));
+  if (shortest && *shortest < c.outlives) {
+    auto f = finding(o, codes::kProvesNothing, FindingClass::infrastructure);
+    f.measured = in_seconds(*shortest);
+    f.bound = in_seconds(c.outlives);
+    f.unit = "s";
+    v.findings.push_back(std::move(f));
+  }
+}
+
+// held-capacity's premise: the re-check runs while every connection is held. Judged on the
+// connections that answered both requests (the cut ones are findings of their own).
+void check_held_at_once(const Observation& o, Verdict& v) {
+  std::vector<clients::Clock::time_point> connects, first_answers, rechecks;
+  for (const auto& r : o.connections) {
+    if (r.responses.size() < 2 || !r.responses[0].complete || r.sends.size() < 2) continue;
+    connects.push_back(r.connected());
+    first_answers.push_back(r.connected() + *r.responses[0].complete);
+    rechecks.push_back(r.connected() + r.sends[1].at);
+  }
+  if (first_answers.empty()) return;
+  const auto first_recheck = std::ranges::min(rechecks);
+  const auto after = [&](auto t) { return t > first_recheck; };
+  const auto late = std::ranges::count_if(first_answers, after);
+  if (late == 0) return;
+  auto f = finding(o, codes::kNotHeldAtOnce, FindingClass::capacity);
+  f.count = static_cast<std::size_t>(late);
+  f.of = first_answers.size();
+  f.measured = in_seconds(std::ranges::max(first_answers) - first_recheck);
+  f.unit = "s";
+  // Connected in time but answered late: the server's doing. Connected late: the opening's.
+  f.connected_late = static_cast<std::size_t>(std::ranges::count_if(connects, after));
+  if (*f.connected_late > 0) {
+    f.most_at_once = most_open_at_once(o.connections);
+    f.connections = o.connections.size();
+  }
+  v.findings.push_back(std::move(f));
+}
+
+}  // namespace loiter::suites::checks

@@ -1,0 +1,26 @@
+// The judge's checks, one file per concern: each adds its findings to the verdict. Private
+// to loiter::judge; judge() in judge.cpp runs them in order.
+#pragma once
+
+#include "loiter/reports/finding.hpp"
+#include "loiter/suites/judge/observation.hpp"
+
+namespace loiter::suites::checks {
+
+// A finding of `code` about the observed scenario; its figures are set by the caller.
+reports::Finding finding(const Observation& o, const char* code, reports::FindingClass klass,
+                         std::string subject = {});
+
+// check_completion.cpp: connections that must not be cut, and held-capacity's premise.
+void check_completion(const Observation& o, const CompletionExpectation& c, Verdict& v);
+void check_held_at_once(const Observation& o, Verdict& v);
+
+// check_load.cpp: the regular traffic next to the waiting connections, and FDs during it.
+void check_load(const Observation& o, const LoadExpectation& e, Verdict& v);
+
+// check_resources.cpp: FDs given back, CLOSE_WAIT, and the server's own FD limit.
+void check_fds(const Observation& o, const Expectations& e, Verdict& v);
+void check_close_wait(const Observation& o, const Expectations& e, Verdict& v);
+void explain_server_limit(const Observation& o, Verdict& v);
+
+}  // namespace loiter::suites::checks
