@@ -1,7 +1,9 @@
-// Clients refuse non-loopback targets and spread their sources over 127.0.0.2 upwards.
+// Clients refuse non-loopback targets and spread their sources over 127.0.0.2 upwards,
+// each bound with its port left to connect().
 #include "loiter/clients/transport/targets.hpp"
 
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 
 #include "drive.hpp"
 #include "loiter/clients/http1/partial_header.hpp"
@@ -26,6 +28,27 @@ TEST(Targets, SpreadsSourcesOverLoopbackAddresses) {
   EXPECT_EQ(source_for(target, kConnectionsPerSource - 1).to_string(), "127.0.0.2");
   EXPECT_EQ(source_for(target, kConnectionsPerSource).to_string(), "127.0.0.3");
   EXPECT_EQ(source_for({asio::ip::make_address("::1"), 80}, 5).to_string(), "::1");
+}
+
+// An IPv4 source is bound with its port left to connect(); none, or one of the other family,
+// leaves the socket unbound.
+TEST(Targets, BindSourceBindsTheAddressAndLeavesThePortToConnect) {
+  asio::io_context io;
+  const tcp::endpoint target(asio::ip::make_address("127.0.0.1"), 80);
+  Socket bound(io.get_executor());
+  bound.open(tcp::v4());
+  ASSERT_FALSE(bind_source(bound, target, asio::ip::make_address("127.0.0.3")));
+  EXPECT_EQ(bound.local_endpoint(), tcp::endpoint(asio::ip::make_address("127.0.0.3"), 0));
+  int no_port = 0;
+  socklen_t size = sizeof no_port;
+  ::getsockopt(bound.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &no_port, &size);
+  EXPECT_EQ(no_port, 1);
+  for (const auto& source : {asio::ip::address(), asio::ip::make_address("::1")}) {
+    Socket unbound(io.get_executor());
+    unbound.open(tcp::v4());
+    EXPECT_FALSE(bind_source(unbound, target, source));
+    EXPECT_TRUE(unbound.local_endpoint().address().is_unspecified()) << source;
+  }
 }
 
 TEST(Targets, NamesTheLimitWhenTooManyConnectionsAreAsked) {

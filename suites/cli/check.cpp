@@ -26,6 +26,18 @@ fixtures::Duration seconds(double s) {
   return std::chrono::duration_cast<fixtures::Duration>(std::chrono::duration<double>(s));
 }
 
+std::optional<fixtures::Duration> seconds(const std::optional<double>& s) {
+  return s ? std::optional(seconds(*s)) : std::nullopt;
+}
+
+// "reference server header deadline, s (default 2)": the default as the bundled
+// reference.toml declares it.
+std::string deadline_help(std::string_view name, const std::optional<fixtures::Duration>& d) {
+  const auto fallback =
+      d ? fmt::format(" (default {})", std::chrono::duration<double>(*d).count()) : "";
+  return fmt::format("reference server {} deadline, s{}", name, fallback);
+}
+
 int list_scenarios() {
   for (const auto& scenario : suites::catalogue()) {
     fmt::print("{:<16} the server must {}\n", scenario.id, scenario.must);
@@ -46,11 +58,9 @@ fixtures::Target chosen_target(const CheckOptions& options) {
     }
     return suites::resolve_target(options.target);
   }
-  constexpr double kDefault = 2.0;  // = fixtures/targets/reference.toml
-  return fixtures::reference_target({.header = seconds(options.header_timeout.value_or(kDefault)),
-                                     .body = seconds(options.body_timeout.value_or(kDefault)),
-                                     .idle = seconds(options.idle_timeout.value_or(kDefault)),
-                                     .threads = 1,
+  return fixtures::reference_target({.header = seconds(options.header_timeout),
+                                     .body = seconds(options.body_timeout),
+                                     .idle = seconds(options.idle_timeout),
                                      .faults = options.faults});
 }
 
@@ -65,6 +75,7 @@ suites::ScenarioParameters parameters_of(const CheckOptions& options) {
 }  // namespace
 
 void add_check_options(CLI::App& command, CheckOptions& options) {
+  const auto reference = fixtures::reference_target().deadlines;
   command
       .add_option("--target", options.target,
                   "a bundled target (reference, nginx) or a target file (TOML)")
@@ -76,15 +87,11 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
       "reference server fault switch to plant (repeatable), e.g. no-header-deadline");
   command
       .add_option("--header-timeout", options.header_timeout,
-                  "reference server header deadline, s (default 2)")
+                  deadline_help("header", reference.header))
       ->check(CLI::PositiveNumber);
-  command
-      .add_option("--body-timeout", options.body_timeout,
-                  "reference server body deadline, s (default 2)")
+  command.add_option("--body-timeout", options.body_timeout, deadline_help("body", reference.body))
       ->check(CLI::PositiveNumber);
-  command
-      .add_option("--idle-timeout", options.idle_timeout,
-                  "reference server idle deadline, s (default 2)")
+  command.add_option("--idle-timeout", options.idle_timeout, deadline_help("idle", reference.idle))
       ->check(CLI::PositiveNumber);
   command
       .add_option("--count", options.count,

@@ -12,7 +12,7 @@ struct CheckOptions {
   std::string target = "reference";
   std::vector<std::string> scenarios;  // empty: the whole catalogue
   std::vector<std::string> faults;     // reference server fault switches
-  std::optional<double> header_timeout;  // reference only; default 2 s
+  std::optional<double> header_timeout;  // reference only; default: its reference.toml
   std::optional<double> body_timeout;
   std::optional<double> idle_timeout;
   std::size_t count = 0;  // 0: each scenario's own default

@@ -48,6 +48,12 @@ void Progress::start(std::string_view scenario, std::string_view target,
               << std::flush;
     return;
   }
+  ticking_ = true;
+  start_ticker();
+}
+
+void Progress::start_ticker() {
+  if (!ticking_) return;
   ticker_ = std::jthread([this](const std::stop_token& stop) {
     // Redraws once a second; the wait ends at once when done() requests the stop.
     std::mutex mutex;
@@ -62,6 +68,7 @@ void Progress::start(std::string_view scenario, std::string_view target,
 
 void Progress::done(const reports::ScenarioReport& report) {
   if (!terminal_) return;
+  ticking_ = false;
   ticker_ = {};  // stops and joins the ticker
   std::cerr << fmt::format("\r\x1b[K[{}/{}] {} {} in {:.1f} s\n", index_, total_, report.id,
                            reports::to_string(report.status), since(scenario_started_))

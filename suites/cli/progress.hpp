@@ -1,6 +1,7 @@
 // Progress of a run on stderr: which scenario (i/n), its elapsed and expected time, the
-// run's elapsed time. On a terminal the line is redrawn each second in place and replaced by
-// the scenario's outcome; otherwise one line per scenario.
+// run's elapsed time. On a terminal the line is redrawn each second in place (by a thread
+// that steps aside while client processes are forked: QuietForForks) and replaced by the
+// scenario's outcome; otherwise one line per scenario.
 #pragma once
 
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <thread>
 
 #include "loiter/reports/run_report.hpp"
+#include "loiter/suites/runner/quiet_threads.hpp"
 #include "loiter/suites/runner/run.hpp"
 
 namespace loiter::cli {
@@ -35,6 +37,7 @@ class Progress {
 
  private:
   std::string line() const;
+  void start_ticker();
 
   std::size_t total_;
   std::size_t index_ = 0;
@@ -44,7 +47,9 @@ class Progress {
   std::optional<double> expected_s_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point scenario_started_{};
-  std::jthread ticker_;  // redraws the line on a terminal
+  bool ticking_ = false;  // between start() and done(), on a terminal
+  std::jthread ticker_;   // redraws the line while ticking_, but for the forks
+  suites::QuietForForks quiet_{[this] { ticker_ = {}; }, [this] { start_ticker(); }};
 };
 
 }  // namespace loiter::cli

@@ -1,7 +1,6 @@
 #include "loiter/clients/load/load.hpp"
 
 #include <fmt/format.h>
-#include <netinet/in.h>
 
 #include <algorithm>
 #include <array>
@@ -118,14 +117,7 @@ awaitable<bool> connect(Run& run, Slot& slot) {
   if (!ec) slot.socket.set_option(tcp::no_delay(true), ec);
   if (!ec) slot.socket.non_blocking(true, ec);  // send_request writes without waiting
   const auto source = source_for(server, run.options.source_offset + run.out.connections_opened);
-  if (!ec && !source.is_unspecified() && source.is_v4() == server.address().is_v4()) {
-    if (source.is_v4()) {  // the port is chosen at connect: the 4-tuple must be unique
-      const int one = 1;
-      ::setsockopt(slot.socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one,
-                   sizeof one);
-    }
-    slot.socket.bind(tcp::endpoint(source, 0), ec);
-  }
+  if (!ec) ec = bind_source(slot.socket, server, source);
   if (!ec) {
     slot.deadline = Clock::now() + run.options.request_timeout;
     slot.timed_out = false;

@@ -1,13 +1,13 @@
 #include "loiter/clients/transport/connection.hpp"
 
 #include <fmt/format.h>
-#include <netinet/in.h>
 
 #include <algorithm>
 #include <array>
 #include <boost/asio/write.hpp>
 #include <span>
 
+#include "loiter/clients/transport/targets.hpp"
 #include "transport/deadlines.hpp"
 
 namespace loiter::clients {
@@ -23,18 +23,6 @@ std::span<char> scratch() {
   return buffer;
 }
 
-error_code bind_source(Socket& socket, const asio::ip::address& source) {
-  error_code ec;
-  if (source.is_v4()) {
-    // Defer the port choice to connect(), so the 4-tuple, not the source port alone,
-    // must be unique: each source address then has the whole ephemeral range per target.
-    const int one = 1;
-    ::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
-  }
-  socket.bind(tcp::endpoint(source, 0), ec);
-  return ec;
-}
-
 error_code prepare(Socket& socket, const ConnectPlan& plan) {
   error_code ec;
   socket.open(plan.target.protocol(), ec);
@@ -44,10 +32,7 @@ error_code prepare(Socket& socket, const ConnectPlan& plan) {
     // Before connect, so the window the client advertises is small from the handshake on.
     socket.set_option(asio::socket_base::receive_buffer_size(plan.receive_buffer), ec);
   }
-  const auto& source = plan.source;
-  if (!ec && !source.is_unspecified() && source.is_v4() == plan.target.address().is_v4()) {
-    ec = bind_source(socket, source);
-  }
+  if (!ec) ec = bind_source(socket, plan.target, plan.source);
   return ec;
 }
 

@@ -1,6 +1,7 @@
 #include "loiter/clients/transport/targets.hpp"
 
 #include <fmt/format.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
 
 #include <cerrno>
@@ -24,6 +25,18 @@ asio::ip::address source_for(const tcp::endpoint& target, std::size_t index) {
   const std::size_t host = 2 + index / kConnectionsPerSource;  // 127.0.0.2 upwards
   return asio::ip::make_address_v4(
       static_cast<asio::ip::address_v4::uint_type>((127u << 24) | (host & 0xFFFFFFu)));
+}
+
+boost::system::error_code bind_source(Socket& socket, const tcp::endpoint& target,
+                                      const asio::ip::address& source) {
+  boost::system::error_code ec;
+  if (source.is_unspecified() || source.is_v4() != target.address().is_v4()) return ec;
+  if (source.is_v4()) {
+    const int one = 1;
+    ::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+  }
+  socket.bind(tcp::endpoint(source, 0), ec);
+  return ec;
 }
 
 std::size_t raise_fd_limit() {

@@ -1,6 +1,5 @@
 #include "client_processes.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <sys/prctl.h>
@@ -11,8 +10,11 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
+#include <thread>
 
+#include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/os/process.hpp"
 
 namespace loiter::suites {
@@ -21,10 +23,30 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
+using namespace std::chrono_literals;
 
-void close_fd(int& fd) {
-  if (fd >= 0) ::close(fd);
-  fd = -1;
+// How long a thread already joined may still be listed in /proc/self/task.
+constexpr auto kJoinedThreadGone = 100ms;
+
+std::size_t threads_listed() {
+  std::size_t count = 0;
+  for ([[maybe_unused]] const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    ++count;
+  }
+  return count;
+}
+
+// This process's threads. One just joined can stay listed a moment (the kernel wakes the
+// joiner before it removes the task), so a count above one is read again, for at most
+// kJoinedThreadGone, before it stands.
+std::size_t threads_of_this_process() {
+  const auto give_up = Clock::now() + kJoinedThreadGone;
+  std::size_t threads = threads_listed();
+  while (threads > 1 && Clock::now() < give_up) {
+    std::this_thread::sleep_for(1ms);  // polling the kernel's view
+    threads = threads_listed();
+  }
+  return threads;
 }
 
 // In the forked child, before its body runs.
@@ -48,7 +70,7 @@ std::string how_it_ended(int status) {
 
 ClientProcesses::~ClientProcesses() {
   for (auto& child : children_) {
-    close_fd(child.fd);
+    child.lines.reset();
     if (child.reaped) continue;
     ::kill(child.pid, SIGKILL);
     reap_one(child, /*block=*/true);
@@ -56,43 +78,46 @@ ClientProcesses::~ClientProcesses() {
 }
 
 void ClientProcesses::start(const std::function<int(int fd)>& body) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) {
-    throw std::runtime_error(
-        fmt::format("cannot create a pipe for a client process: {}", std::strerror(errno)));
+  const std::size_t number = children_.size() + 1;
+  // The child copies this thread alone and goes on to run Asio and fmt: a lock another
+  // thread held at the fork (in malloc, stdio, fmt) would stay locked in it for good.
+  if (const std::size_t threads = threads_of_this_process(); threads > 1) {
+    throw fixtures::HarnessError(fmt::format(
+        "cannot fork client process {}: loiter runs {} threads, and a forked child would keep "
+        "any lock the others hold; client processes are forked before any thread starts",
+        number, threads));
   }
+  auto pipe = fixtures::make_pipe(fmt::format("client process {}", number));
+  children_.reserve(number);  // so that the push_back below cannot throw once it runs
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
-    const int error = errno;
-    ::close(fds[0]);
-    ::close(fds[1]);
-    throw std::runtime_error(fmt::format("cannot fork client process {}: {}", children_.size() + 1,
-                                         std::strerror(error)));
+    throw fixtures::HarnessError(
+        fmt::format("cannot fork client process {}: {}", number, std::strerror(errno)));
   }
   if (pid == 0) {
     become_client(parent);
-    ::close(fds[0]);
-    for (auto& other : children_) close_fd(other.fd);  // the earlier children's pipes
+    pipe.read.reset();
+    for (auto& other : children_) other.lines.reset();  // the earlier children's pipes
     int code = 1;
     try {
-      code = body(fds[1]);
+      code = body(pipe.write.get());
     } catch (...) {
     }
     ::_exit(code);
   }
-  ::close(fds[1]);
-  children_.push_back({.pid = pid, .fd = fds[0]});
+  pipe.write.reset();  // the child's end
+  children_.push_back({.pid = pid, .lines = std::move(pipe.read)});
 }
 
 void ClientProcesses::read_from(std::size_t process,
                                 const std::function<void(std::size_t, std::string_view)>& on_line) {
   auto& child = children_[process];
   char chunk[65536];
-  const ssize_t n = ::read(child.fd, chunk, sizeof chunk);
+  const ssize_t n = ::read(child.lines.get(), chunk, sizeof chunk);
   if (n < 0 && errno == EINTR) return;
   if (n <= 0) {  // the end of its lines (or a broken pipe: its exit status says why)
-    close_fd(child.fd);
+    child.lines.reset();
     return;
   }
   child.buffer.append(chunk, static_cast<std::size_t>(n));
@@ -112,8 +137,8 @@ ClientProcesses::Pumped ClientProcesses::pump(
     std::vector<pollfd> polled;
     std::vector<std::size_t> which;
     for (std::size_t i = 0; i < children_.size(); ++i) {
-      if (children_[i].fd < 0) continue;
-      polled.push_back({.fd = children_[i].fd, .events = POLLIN, .revents = 0});
+      if (!children_[i].lines) continue;
+      polled.push_back({.fd = children_[i].lines.get(), .events = POLLIN, .revents = 0});
       which.push_back(i);
     }
     if (polled.empty()) return Pumped::ended;

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "loiter/fixtures/os/fd.hpp"
+
 namespace loiter::suites {
 
 class ClientProcesses {
@@ -26,7 +28,9 @@ class ClientProcesses {
   // Forks a client process that runs body(fd), writing its lines to fd, and leaves with
   // _exit(what body returned) (1 if it throws): no destructor of this process's objects
   // runs in it. It ignores SIGINT (the parent decides when it stops) and dies with the
-  // parent (PR_SET_PDEATHSIG). Throws std::runtime_error when it cannot fork.
+  // parent (PR_SET_PDEATHSIG). Throws fixtures::HarnessError when this process runs more
+  // than one thread (a fork copies only the caller: start client processes before any
+  // thread), or when it cannot make the pipe or fork.
   void start(const std::function<int(int fd)>& body);
 
   std::size_t size() const { return children_.size(); }
@@ -55,7 +59,7 @@ class ClientProcesses {
  private:
   struct Child {
     pid_t pid = -1;
-    int fd = -1;         // the read end of its pipe; -1 once it ended
+    fixtures::Fd lines;  // the read end of its pipe; closed once it ended
     std::string buffer;  // a line not yet whole
     bool reaped = false;
     bool lost = false;  // waitpid() had no such child (someone else reaped it)

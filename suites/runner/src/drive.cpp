@@ -8,11 +8,11 @@
 #include <cstring>
 #include <iterator>
 
-#include "client_processes.hpp"
 #include "loiter/clients/transport/share.hpp"
 #include "loiter/clients/transport/targets.hpp"
 #include "loiter/suites/runner/client_lines.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
+#include "loiter/suites/runner/quiet_threads.hpp"
 
 namespace loiter::suites {
 
@@ -152,14 +152,10 @@ Clock::time_point give_up_at(const DriveContext& context) {
          std::chrono::duration_cast<clients::Duration>(30s * context.timing.scale);
 }
 
-void drive_split(const Scenario& scenario, const DriveContext& context, std::size_t parts,
-                 Observation& observation, OpenWatch& watch) {
-  ClientProcesses processes;  // kills and reaps every one on any way out
-  for (std::size_t part = 0; part < parts; ++part) {
-    processes.start([&, part](int fd) {
-      return drive_share(scenario, context, {.part = part, .parts = parts}, fd);
-    });
-  }
+// Reads the client processes' records until each has ended, then merges them.
+void collect_split(ClientProcesses& processes, const DriveContext& context,
+                   Observation& observation, OpenWatch& watch) {
+  const std::size_t parts = processes.size();
   Heard heard(parts);
   const auto pumped = processes.pump(
       [&](std::size_t p, std::string_view line) {
@@ -181,11 +177,9 @@ void drive_split(const Scenario& scenario, const DriveContext& context, std::siz
   observation.client_processes = parts;
 }
 
-}  // namespace
-
-void drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
-           const Expectations& expected, const Timing& timing, const ScenarioParameters& parameters,
-           Observation& observation, OpenWatch& watch) {
+// One process when the connections fit its RLIMIT_NOFILE (always for regular traffic);
+// otherwise as many as they need, at most kMostClientProcesses.
+std::size_t parts_for(const Expectations& expected, const ScenarioParameters& parameters) {
   const std::size_t needed = expected.connections + parameters.load_connections;
   const std::size_t room = std::max<std::size_t>(connection_room(parameters), 1);
   const std::size_t parts = expected.load ? 1 : (needed + room - 1) / room;
@@ -194,20 +188,43 @@ void drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
         "{} connections would take {} client processes of {} each; at most {} are started", needed,
         parts, room, kMostClientProcesses));
   }
-  const auto lead = parts > 1 ? kForkLead * parts : clients::Duration{};
-  const DriveContext context{
-      .server = clients::tcp::endpoint(clients::asio::ip::make_address(sut.host()), sut.port()),
-      .start = Clock::now() + lead,
-      .target = sut.target(),
-      .expected = expected,
-      .timing = timing,
-      .parameters = parameters};
-  if (parts <= 1) {
-    clients::require_fd_room(needed);  // a load scenario beyond one process: a clear error
-    drive_here(scenario, context, observation, watch);
+  if (parts <= 1) clients::require_fd_room(needed);  // regular traffic beyond one process
+  return parts;
+}
+
+}  // namespace
+
+Drive::Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
+             const Expectations& expected, const Timing& timing,
+             const ScenarioParameters& parameters)
+    : scenario_(scenario),
+      parts_(parts_for(expected, parameters)),
+      context_{
+          .server = clients::tcp::endpoint(clients::asio::ip::make_address(sut.host()), sut.port()),
+          .start = Clock::now() + (parts_ > 1 ? kForkLead * parts_ : clients::Duration{}),
+          .target = sut.target(),
+          .expected = expected,
+          .timing = timing,
+          .parameters = parameters} {
+  if (parts_ <= 1) return;
+  // Forked here, before the sampler's thread starts, with any other thread of loiter's
+  // stopped (see QuietForForks): each waits for the shared start on its own timeline.
+  with_threads_stopped([&] {
+    for (std::size_t part = 0; part < parts_; ++part) {
+      processes_.start([this, part](int fd) {
+        return drive_share(scenario_, context_, {.part = part, .parts = parts_}, fd);
+      });
+    }
+  });
+}
+
+void Drive::run(Observation& observation, OpenWatch& watch) {
+  if (parts_ > 1) {
+    collect_split(processes_, context_, observation, watch);
     return;
   }
-  drive_split(scenario, context, parts, observation, watch);
+  context_.start = Clock::now();  // in this process the timeline starts as the clients do
+  drive_here(scenario_, context_, observation, watch);
 }
 
 }  // namespace loiter::suites

@@ -4,12 +4,23 @@
 // as many forked client processes as they need (connection i of every fleet in process
 // i % K, on one shared timeline), whose records come back over pipes and are merged so the
 // observation reads as one process's. Private to the runner.
+//
+// Client processes are forked, not exec'd, and so only while loiter runs one thread: a
+// fork copies the calling thread alone, and a lock another thread held then (in malloc,
+// stdio, fmt) would stay locked for good in a child that goes on to run Asio and fmt. Hence
+// a Drive is made before the sampler's thread starts, and forks in its constructor (any
+// other thread of loiter's stepping aside: QuietForForks). Forking, not exec'ing a `loiter`
+// subcommand, because a client process needs the whole drive context (the scenario, the
+// target as resolved, possibly a user's file with command-line overrides, the expectations,
+// timing, parameters and the shared start): forked, it has them as they are; exec'd, each
+// would need a serialized form and a parser, a second path for the same data.
 #pragma once
 
+#include "client_processes.hpp"
 #include "explanations.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
-#include "loiter/suites/judge/observation.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
+#include "loiter/suites/judge/observation.hpp"
 
 namespace loiter::suites {
 
@@ -19,8 +30,23 @@ inline constexpr std::size_t kMostClientProcesses = 32;
 // Harness faults (a limit, a client process that fails or dies) throw std::runtime_error
 // naming them; the user's interrupt stops the clients early (their records so far kept in
 // one process, none when split).
-void drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
-           const Expectations& expected, const Timing& timing, const ScenarioParameters& parameters,
-           Observation& observation, OpenWatch& watch);
+class Drive {
+ public:
+  // Decides where the clients run and, when they are split, forks the client processes
+  // now: they wait for the shared start, a few milliseconds a process ahead. Throws (a
+  // fixtures::HarnessError among them) when they cannot all be started; any started are
+  // killed and reaped as the Drive goes.
+  Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
+        const Expectations& expected, const Timing& timing, const ScenarioParameters& parameters);
+
+  // Runs the clients (in this process) or hears the client processes out, to their end.
+  void run(Observation& observation, OpenWatch& watch);
+
+ private:
+  const Scenario& scenario_;
+  std::size_t parts_;
+  DriveContext context_;
+  ClientProcesses processes_;  // none when the clients run in this process
+};
 
 }  // namespace loiter::suites

@@ -85,8 +85,10 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   }
   OpenWatch watch(probe, snapshot_due(clients::Clock::now(), result.expectations.patience));
   {
+    // The client processes, if any, are forked before the sampler's thread starts (drive.hpp).
+    Drive clients(scenario, sut, result.expectations, timing, resolved);
     fixtures::Sampler sampler(probe);
-    drive(scenario, sut, result.expectations, timing, resolved, result.observation, watch);
+    clients.run(result.observation, watch);
     if (interrupted()) {
       result.interrupted = true;
       return result;  // the server is stopped on the way out; nothing is judged

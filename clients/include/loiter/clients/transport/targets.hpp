@@ -21,6 +21,14 @@ inline constexpr std::size_t kConnectionsPerSource = 16'000;
 // for an IPv4 loopback target, ::1 for IPv6, unspecified (the kernel chooses) otherwise.
 asio::ip::address source_for(const tcp::endpoint& target, std::size_t index);
 
+// Binds an open, unconnected socket to `source` (port 0) when it is an address of the
+// target's family, as source_for gives it; does nothing for an unspecified one. An IPv4
+// source leaves the port to connect() (IP_BIND_ADDRESS_NO_PORT), so the 4-tuple, not the
+// source port alone, must be unique: each source address has the whole ephemeral range per
+// target. Returns the bind's error.
+boost::system::error_code bind_source(Socket& socket, const tcp::endpoint& target,
+                                      const asio::ip::address& source);
+
 // Raises RLIMIT_NOFILE to its hard limit; returns the resulting soft limit.
 std::size_t raise_fd_limit();
 
