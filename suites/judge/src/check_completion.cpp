@@ -10,12 +10,6 @@ namespace loiter::suites::checks {
 
 namespace {
 
-using clients::ConnectionRecord;
-using clients::Ending;
-using reports::Finding;
-using reports::FindingClass;
-namespace codes = reports::codes;
-
 std::size_t whole_responses_with(const ConnectionRecord& r, unsigned status) {
   return static_cast<std::size_t>(std::ranges::count_if(r.responses, [status](auto& response) {
     return response.complete && response.status == status;

@@ -10,10 +10,6 @@ namespace loiter::suites::checks {
 
 namespace {
 
-using reports::Finding;
-using reports::FindingClass;
-namespace codes = reports::codes;
-
 // {"404", 3}, {"reset", 2}: what the regular requests that did not succeed got instead.
 std::vector<std::pair<std::string, std::size_t>> failures_of(const clients::LoadResult& load) {
   std::vector<std::pair<std::string, std::size_t>> failures;

@@ -5,8 +5,6 @@
 
 namespace loiter::suites::checks {
 
-using reports::FindingClass;
-namespace codes = reports::codes;
 
 void check_fds(const Observation& o, const Expectations& e, Verdict& v) {
   const auto& fds = o.fds;

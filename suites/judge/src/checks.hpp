@@ -7,6 +7,13 @@
 
 namespace loiter::suites::checks {
 
+// The names every check uses.
+using clients::ConnectionRecord;
+using clients::Ending;
+using reports::Finding;
+using reports::FindingClass;
+namespace codes = reports::codes;
+
 // A finding of `code` about the observed scenario; its figures are set by the caller.
 reports::Finding finding(const Observation& o, const char* code, reports::FindingClass klass,
                          std::string subject = {});

@@ -23,12 +23,7 @@ reports::Finding finding(const Observation& o, const char* code, reports::Findin
 
 namespace {
 
-using clients::ConnectionRecord;
-using clients::Ending;
-using reports::Finding;
-using reports::FindingClass;
-namespace codes = reports::codes;
-using checks::finding;
+using namespace checks;  // the checks, and the names they use (checks.hpp)
 
 // Where a deadline runs from, as a finding names it.
 std::string_view since_name(Since since) {
