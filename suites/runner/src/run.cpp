@@ -120,6 +120,10 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   fds.peak_in_one_process = peak_in_one_process(result.observation.timeline);
   result.observation.scenario = result.id;
   result.observation.server_exit = sut.exit_description();
+  sut.stop();  // what of the server still runs once it is stopped is a finding
+  for (const auto& leftover : sut.leftovers()) {
+    result.observation.leftovers.push_back({.pid = leftover.pid, .command = leftover.command});
+  }
   result.verdict = judge(result.observation, result.expectations);
   if (!result.verdict.passed) {
     const fixtures::TcpEndpoint server(clients::asio::ip::make_address(sut.host()), sut.port());
