@@ -119,8 +119,8 @@ std::string detaching() { return std::string("setsid -f ") + kServer + "; exec s
 // kills loiter with SIGKILL and expects every one of them gone within seconds.
 void kill_loiter_mid_scenario(const std::string& target, std::size_t count) {
   TempDir tmp;
-  Child loiter({LOITER_BINARY, "check", "--target", target, "--scenario", "silent", "--count",
-                "50", "--runs", (tmp.path() / "runs").string()},
+  Child loiter({LOITER_BINARY, "check", "--target", target, "--scenario", "silent", "--count", "50",
+                "--runs", (tmp.path() / "runs").string()},
                tmp.path() / "out");
   Recorded recorded;
   recorded.pids = wait_for_processes(loiter.pid(), count, 20s);

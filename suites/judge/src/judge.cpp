@@ -75,7 +75,8 @@ void check_connections(const Observation& o, const Expectations& e, Verdict& v) 
   if (!o.leftovers.empty()) {
     auto f = finding(o, codes::kLeftoverProcess, FindingClass::infrastructure);
     f.count = o.leftovers.size();
-    for (const auto& p : o.leftovers) f.processes.push_back(std::to_string(p.pid) + " " + p.command);
+    for (const auto& p : o.leftovers)
+      f.processes.push_back(std::to_string(p.pid) + " " + p.command);
     v.findings.push_back(std::move(f));
   }
   if (o.connections.size() != e.connections) {

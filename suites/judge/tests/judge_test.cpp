@@ -154,8 +154,9 @@ TEST(Judge, NamesEveryProcessLeftRunningAfterTheServerWasStopped) {
                   FindingClass::infrastructure,
                   AllOf(has_code(codes::kLeftoverProcess), Field(&Finding::count, Optional(2u)),
                         Field(&Finding::processes, ElementsAre("4242 sleep 30", "4243 x"))))));
-  const auto leftover = *std::find_if(verdict.findings.begin(), verdict.findings.end(),
-                                      [](const auto& f) { return f.code == codes::kLeftoverProcess; });
+  const auto leftover =
+      *std::find_if(verdict.findings.begin(), verdict.findings.end(),
+                    [](const auto& f) { return f.code == codes::kLeftoverProcess; });
   EXPECT_THAT(reports::text(leftover), ::testing::HasSubstr("4242 sleep 30"));
 }
 

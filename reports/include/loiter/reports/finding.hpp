@@ -77,7 +77,7 @@ struct Finding {
   std::vector<std::pair<std::string, std::size_t>> failures;  // {"503", 7}, {"reset", 3}
   std::optional<std::size_t> baseline, peak, pool;            // FDs: baseline, peak, regular pool
   std::optional<std::size_t> connected_late, most_at_once, connections;  // held at once
-  std::string explanation;  // what the kernel showed for the connections still open
+  std::string explanation;             // what the kernel showed for the connections still open
   std::vector<std::string> processes;  // leftover-process: "PID command", one per process
   // The sentence as a document stored it, kept only for a code this loiter does not
   // render (a loiter-run/2 string, code "text"; a newer loiter's code).

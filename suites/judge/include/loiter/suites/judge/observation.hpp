@@ -46,7 +46,7 @@ struct Observation {
   FdObservation fds;
   std::vector<fixtures::TimedSample> timeline;
   std::optional<std::string> server_exit;  // the server ended during the scenario
-  std::vector<LeftoverProcess> leftovers;   // still running after the server was stopped
+  std::vector<LeftoverProcess> leftovers;  // still running after the server was stopped
   // Client processes the connections were split over (1: all in loiter's own process).
   std::size_t client_processes = 1;
 };
