@@ -122,7 +122,7 @@ std::string fds_during_load(const Finding& f) {
 }
 
 using Render = std::string (*)(const Finding&);
-constexpr std::size_t kRendered = 24;  // every code but "text"
+constexpr std::size_t kRendered = 25;  // every code but "text"
 
 // One sentence per code, in the order the judge checks.
 constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{{
@@ -207,6 +207,12 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
                           measured(f), f.count.value_or(0));
      }},
     {codes::kHarnessError, [](const Finding& f) { return f.error; }},
+    {codes::kLeftoverProcess,
+     [](const Finding& f) {
+       return fmt::format(
+           "{} process(es) of the server still ran after it was stopped, and were killed: {}",
+           f.count.value_or(f.processes.size()), fmt::join(f.processes, "; "));
+     }},
 }};
 
 }  // namespace

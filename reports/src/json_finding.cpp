@@ -21,7 +21,7 @@ using Member =
                  std::vector<std::string> Finding::*>;
 
 // Every detail but `failures` (an object of its own), in the order they are written.
-const std::array<std::pair<std::string_view, Member>, 16> kDetails{{
+const std::array<std::pair<std::string_view, Member>, 17> kDetails{{
     {"since", &Finding::since},
     {"deadline", &Finding::deadline},
     {"slack", &Finding::slack},
@@ -38,6 +38,7 @@ const std::array<std::pair<std::string_view, Member>, 16> kDetails{{
     {"most_at_once", &Finding::most_at_once},
     {"connections", &Finding::connections},
     {"explanation", &Finding::explanation},
+    {"processes", &Finding::processes},
 }};
 
 template <class... F>

@@ -72,6 +72,13 @@ void check_connections(const Observation& o, const Expectations& e, Verdict& v) 
     f.error = *o.server_exit;
     v.findings.push_back(std::move(f));
   }
+  if (!o.leftovers.empty()) {
+    auto f = finding(o, codes::kLeftoverProcess, FindingClass::infrastructure);
+    f.count = o.leftovers.size();
+    for (const auto& p : o.leftovers)
+      f.processes.push_back(std::to_string(p.pid) + " " + p.command);
+    v.findings.push_back(std::move(f));
+  }
   if (o.connections.size() != e.connections) {
     auto f = finding(o, codes::kDrivenCount, FindingClass::infrastructure);
     f.count = o.connections.size();

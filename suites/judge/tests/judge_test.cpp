@@ -142,6 +142,24 @@ TEST(Judge, NamesConnectFailuresAndAServerThatDied) {
                                                    Field(&Finding::limit, "server")))));
 }
 
+// Processes of the server still running after it was stopped are one infrastructure
+// finding naming each by PID and command.
+TEST(Judge, NamesEveryProcessLeftRunningAfterTheServerWasStopped) {
+  auto observation = observe({ended(Ending::close, 1s)});
+  observation.leftovers = {{.pid = 4242, .command = "sleep 30"}, {.pid = 4243, .command = "x"}};
+  const auto verdict = judge(observation, expect_silent(1));
+  EXPECT_FALSE(verdict.passed);
+  EXPECT_THAT(verdict.findings,
+              Contains(with_class(
+                  FindingClass::infrastructure,
+                  AllOf(has_code(codes::kLeftoverProcess), Field(&Finding::count, Optional(2u)),
+                        Field(&Finding::processes, ElementsAre("4242 sleep 30", "4243 x"))))));
+  const auto leftover =
+      *std::find_if(verdict.findings.begin(), verdict.findings.end(),
+                    [](const auto& f) { return f.code == codes::kLeftoverProcess; });
+  EXPECT_THAT(reports::text(leftover), ::testing::HasSubstr("4242 sleep 30"));
+}
+
 // Connect failures are grouped by error, each with the limit it points at.
 TEST(Judge, GroupsConnectFailuresByTheLimitTheyPointAt) {
   auto no_fd = ended(Ending::connect_failed, 0s);

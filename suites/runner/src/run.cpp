@@ -5,11 +5,11 @@
 #include "drive.hpp"
 #include "explanations.hpp"
 #include "loiter/fixtures/probe/probe.hpp"
-#include "loiter/fixtures/provenance.hpp"
 #include "loiter/fixtures/probe/sampler.hpp"
+#include "loiter/fixtures/provenance.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
-#include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/judge/judge.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
 
 namespace loiter::suites {
 
@@ -53,8 +53,8 @@ std::optional<Duration> longest_run(const Scenario& scenario, const fixtures::Ta
   if (scenario.unmet_need(target)) return std::nullopt;
   const auto parameters = resolve_parameters(scenario, asked);
   const auto expected = scenario.expect(target, timing, parameters);
-  const auto clients = expected.load ? std::max(expected.patience, parameters.load_duration +
-                                                                       std::chrono::seconds(2))
+  const auto clients = expected.load ? std::max(expected.patience,
+                                                parameters.load_duration + std::chrono::seconds(2))
                                      : expected.patience;
   return clients + expected.recovery;
 }
@@ -106,20 +106,24 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   std::optional<reports::Finding> late_fds;
   if (!fds.recovered) {
     const auto look = duration_cast<milliseconds>(kLateFdsLook * timing.scale);
-    const auto late = fixtures::wait_for_fds_at_most(
-        probe, fds.baseline + result.expectations.fds_after,
-        duration_cast<milliseconds>(timing.recovery_stay), look);
+    const auto late =
+        fixtures::wait_for_fds_at_most(probe, fds.baseline + result.expectations.fds_after,
+                                       duration_cast<milliseconds>(timing.recovery_stay), look);
     FdObservation seen = fds;
     seen.recovered = late.recovered;
     seen.after = late.last_fds;
     if (late.recovered) seen.recovered_after = result.expectations.recovery + late.after;
-    late_fds = late_fds_finding(seen, result.expectations.recovery,
-                                result.expectations.recovery + look);
+    late_fds =
+        late_fds_finding(seen, result.expectations.recovery, result.expectations.recovery + look);
   }
   fds.peak = peak_fds(result.observation.timeline);
   fds.peak_in_one_process = peak_in_one_process(result.observation.timeline);
   result.observation.scenario = result.id;
   result.observation.server_exit = sut.exit_description();
+  sut.stop();  // what of the server still runs once it is stopped is a finding
+  for (const auto& leftover : sut.leftovers()) {
+    result.observation.leftovers.push_back({.pid = leftover.pid, .command = leftover.command});
+  }
   result.verdict = judge(result.observation, result.expectations);
   if (!result.verdict.passed) {
     const fixtures::TcpEndpoint server(clients::asio::ip::make_address(sut.host()), sut.port());

@@ -51,6 +51,7 @@ inline constexpr char kKernelView[] = "kernel-view";
 inline constexpr char kFdsBackLate[] = "fds-back-late";
 inline constexpr char kFdsStillHeld[] = "fds-still-held";
 inline constexpr char kHarnessError[] = "harness-error";
+inline constexpr char kLeftoverProcess[] = "leftover-process";
 // A finding read from a loiter-run/2 document: a sentence with no code.
 inline constexpr char kText[] = "text";
 }  // namespace codes
@@ -76,7 +77,8 @@ struct Finding {
   std::vector<std::pair<std::string, std::size_t>> failures;  // {"503", 7}, {"reset", 3}
   std::optional<std::size_t> baseline, peak, pool;            // FDs: baseline, peak, regular pool
   std::optional<std::size_t> connected_late, most_at_once, connections;  // held at once
-  std::string explanation;  // what the kernel showed for the connections still open
+  std::string explanation;             // what the kernel showed for the connections still open
+  std::vector<std::string> processes;  // leftover-process: "PID command", one per process
   // The sentence as a document stored it, kept only for a code this loiter does not
   // render (a loiter-run/2 string, code "text"; a newer loiter's code).
   std::string sentence;

@@ -33,6 +33,12 @@ struct LoadObservation {
   std::size_t pool = 0;  // keep-alive connections the generator was asked to use
 };
 
+// A process of the server still running once the server was stopped (then killed).
+struct LeftoverProcess {
+  long pid = 0;
+  std::string command;  // its command line
+};
+
 struct Observation {
   std::string scenario;
   std::vector<clients::ConnectionRecord> connections;
@@ -40,6 +46,7 @@ struct Observation {
   FdObservation fds;
   std::vector<fixtures::TimedSample> timeline;
   std::optional<std::string> server_exit;  // the server ended during the scenario
+  std::vector<LeftoverProcess> leftovers;  // still running after the server was stopped
   // Client processes the connections were split over (1: all in loiter's own process).
   std::size_t client_processes = 1;
 };
