@@ -142,6 +142,23 @@ void compare_findings(const ScenarioReport& b, const ScenarioReport& c,
   finding_rows(b, c, false, rows);
 }
 
+// Runs of different targets or loiter versions are compared all the same, but said to be.
+void add_warnings(const RunReport& baseline, const RunReport& current, Comparison& result) {
+  result.same_target = baseline.target == current.target;
+  if (!result.same_target) {
+    result.warnings.push_back(
+        fmt::format("the runs are of different targets: {} (baseline), {} "
+                    "(current)",
+                    baseline.target, current.target));
+  }
+  if (baseline.loiter_version != current.loiter_version) {
+    result.warnings.push_back(
+        fmt::format("the runs were made by different loiter versions: {} "
+                    "(baseline), {} (current)",
+                    baseline.loiter_version, current.loiter_version));
+  }
+}
+
 }  // namespace
 
 Comparison compare(const RunReport& baseline, const RunReport& current,
@@ -163,6 +180,7 @@ Comparison compare(const RunReport& baseline, const RunReport& current,
                              .note = "not in the current run"});
       continue;
     }
+    ++result.shared_scenarios;
     result.rows.push_back(verdict_row(b, *c));
     for (const auto& rule : rules()) {
       if (auto row = figure_row(rule, b, *c, thresholds)) result.rows.push_back(std::move(*row));
@@ -183,6 +201,7 @@ Comparison compare(const RunReport& baseline, const RunReport& current,
                            .note = "not in the baseline"});
   }
   result.regressed = std::ranges::any_of(result.rows, &ComparisonRow::regressed);
+  add_warnings(baseline, current, result);
   return result;
 }
 

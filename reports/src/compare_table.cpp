@@ -7,8 +7,9 @@
 namespace loiter::reports {
 
 void render_comparison(const Comparison& comparison, std::ostream& out) {
-  fmt::print(out, "baseline: {}\ncurrent:  {}\n\n", comparison.baseline_run,
-             comparison.current_run);
+  fmt::print(out, "baseline: {}\ncurrent:  {}\n", comparison.baseline_run, comparison.current_run);
+  for (const auto& warning : comparison.warnings) fmt::print(out, "warning: {}\n", warning);
+  fmt::print(out, "\n");
   const auto what_of = [](const ComparisonRow& row) {
     return row.unit.empty() ? row.what : fmt::format("{} ({})", row.what, row.unit);
   };

@@ -160,6 +160,33 @@ TEST(Compare, AScenarioMissingFromTheCurrentRunIsShownNotFailed) {
   const auto result = compare(run(scenario(Status::pass, 1.0, 6, 4000)), current);
   EXPECT_FALSE(result.regressed);
   EXPECT_EQ(result.rows.front().note, "not in the current run");
+  EXPECT_EQ(result.shared_scenarios, 0u);  // the command line refuses such a gate (exit 2)
+}
+
+// Runs of the same target by the same loiter have nothing to warn about, and count the
+// scenarios they share.
+TEST(Compare, RunsOfOneTargetAndVersionHaveNoWarning) {
+  const auto result =
+      compare(run(scenario(Status::pass, 1.0, 6, 4000)), run(scenario(Status::pass, 1.0, 6, 4000)));
+  EXPECT_TRUE(result.same_target);
+  EXPECT_TRUE(result.warnings.empty());
+  EXPECT_EQ(result.shared_scenarios, 1u);
+}
+
+// A different target or loiter version is named in a warning above the table.
+TEST(Compare, ADifferentTargetOrVersionIsWarnedAbove) {
+  auto current = run(scenario(Status::pass, 1.0, 6, 4000));
+  current.target = "nginx";
+  current.loiter_version = "0.2.0";
+  const auto result = compare(run(scenario(Status::pass, 1.0, 6, 4000)), current);
+  EXPECT_FALSE(result.same_target);
+  ASSERT_EQ(result.warnings.size(), 2u);
+  EXPECT_EQ(result.warnings[0],
+            "the runs are of different targets: reference (baseline), nginx (current)");
+  EXPECT_THAT(result.warnings[1], HasSubstr("different loiter versions: 0.1.0 (baseline), 0.2.0"));
+  std::ostringstream table;
+  render_comparison(result, table);
+  EXPECT_THAT(table.str(), HasSubstr("\nwarning: the runs are of different targets"));
 }
 
 }  // namespace

@@ -4,18 +4,20 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <optional>
 
 #include "finish.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/target/target.hpp"
-#include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/document/report.hpp"
-#include "loiter/suites/runner/run.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
+#include "loiter/suites/runner/run.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "progress.hpp"
+#include "refusals.hpp"
 #include "run_one.hpp"
 
 namespace loiter::cli {
@@ -37,6 +39,18 @@ std::string deadline_help(std::string_view name, const std::optional<fixtures::D
       d ? fmt::format(" (default {})", std::chrono::duration<double>(*d).count()) : "";
   return fmt::format("reference server {} deadline, s{}", name, fallback);
 }
+
+// A deadline in seconds: positive, and within the limit a target file has too.
+const CLI::Validator kDeadlineSeconds(
+    [](std::string& text) -> std::string {
+      constexpr double kMost = 1e6;
+      double value = 0;
+      if (!CLI::detail::lexical_cast(text, value) || !(value > 0)) {
+        return "not a positive number of seconds";
+      }
+      return value > kMost ? fmt::format("{} s is beyond the limit of {:.0f} s", text, kMost) : "";
+    },
+    "SECONDS in (0, 1000000]");
 
 int list_scenarios() {
   for (const auto& scenario : suites::catalogue()) {
@@ -88,11 +102,11 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command
       .add_option("--header-timeout", options.header_timeout,
                   deadline_help("header", reference.header))
-      ->check(CLI::PositiveNumber);
+      ->check(kDeadlineSeconds);
   command.add_option("--body-timeout", options.body_timeout, deadline_help("body", reference.body))
-      ->check(CLI::PositiveNumber);
+      ->check(kDeadlineSeconds);
   command.add_option("--idle-timeout", options.idle_timeout, deadline_help("idle", reference.idle))
-      ->check(CLI::PositiveNumber);
+      ->check(kDeadlineSeconds);
   command
       .add_option("--count", options.count,
                   "connections per scenario (default: the scenario's own: 100; 200 for "
@@ -126,20 +140,17 @@ int run_check(const CheckOptions& options) {
   std::vector<const suites::Scenario*> scenarios;
   suites::Timing timing;
   fixtures::Target target;
+  // Every input is refused here, before a server starts (exit 2).
+  std::optional<suites::RunDirectory> directory;
   try {
     target = chosen_target(options);
     scenarios = suites::choose_scenarios(options.scenarios, options.count);
     timing = suites::timing();
-  } catch (const std::invalid_argument& e) {
+    if (auto problem = json_path_problem(options.json_path)) throw std::invalid_argument(*problem);
+    directory.emplace(options.runs_root, target.name);
+  } catch (const std::exception& e) {  // invalid_argument, or a --runs that cannot be made
     std::cerr << "loiter: " << e.what() << "\n";
     return kUsage;
-  }
-  std::optional<suites::RunDirectory> directory;
-  try {
-    directory.emplace(options.runs_root, target.name);
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kInfrastructure;
   }
   reports::RunReport report{.loiter_version = LOITER_VERSION,
                             .target = target.name,

@@ -14,9 +14,10 @@
 #include "finish.hpp"
 #include "loiter/clients/transport/targets.hpp"
 #include "loiter/fixtures/probe/sampler.hpp"
-#include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
+#include "refusals.hpp"
 
 namespace loiter::cli {
 
@@ -80,6 +81,11 @@ reports::ScenarioReport driven_report(suites::ScenarioResult& result, bool sampl
   auto report = suites::to_report(result);
   report.status = reports::Status::info;
   report.note = suites::interrupted() ? "not judged; stopped by the user" : "not judged";
+  if (const auto failed = connect_failures(result.observation.connections)) {
+    // Not one connection made: the run says nothing about the server (exit 3).
+    if (failed->all) report.status = reports::Status::error;
+    report.note += "; " + failed->text;
+  }
   if (!sampled) {  // no server figures without --pid
     std::erase_if(report.figures, [](const auto& g) { return g.name == "FDs" || g.name == "RSS"; });
     std::erase_if(report.plots,
@@ -117,15 +123,22 @@ int run_drive(const DriveOptions& options) {
                          .rate = options.rate,
                          .patience = std::chrono::duration_cast<clients::Duration>(
                              std::chrono::duration<double>(options.patience))};
+  // Every input is refused here, before a client connects (exit 2).
+  std::optional<suites::RunDirectory> made;
   try {
     settings.target = parse_endpoint(options.connect);
     clients::require_loopback(settings.target);
-  } catch (const std::invalid_argument& e) {
+    if (options.pid) {
+      if (auto problem = pid_problem(*options.pid)) throw std::invalid_argument(*problem);
+    }
+    if (auto problem = json_path_problem(options.json_path)) throw std::invalid_argument(*problem);
+    made.emplace(options.runs_root, "drive-" + options.kind);
+  } catch (const std::exception& e) {  // invalid_argument, or a --runs that cannot be made
     std::cerr << "loiter: " << e.what() << "\n";
     return kUsage;
   }
   try {
-    suites::RunDirectory directory(options.runs_root, "drive-" + options.kind);
+    auto& directory = *made;
     reports::RunReport report{.loiter_version = LOITER_VERSION,
                               .target = options.connect,
                               .started_at = suites::utc_now(),

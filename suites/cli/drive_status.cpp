@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace loiter::cli {
@@ -30,6 +32,25 @@ std::string drive_status(const std::vector<clients::ConnectionRecord>& records, 
   }
   if (server_fds) line += fmt::format("  server FDs {}", *server_fds);
   return line;
+}
+
+std::optional<ConnectFailures> connect_failures(
+    const std::vector<clients::ConnectionRecord>& records) {
+  std::map<std::string, std::size_t> errors;
+  std::size_t failed = 0;
+  for (const auto& r : records) {
+    if (r.ending != clients::Ending::connect_failed) continue;
+    ++failed;
+    std::string error = r.error.empty() ? "no reason given" : r.error;
+    error.front() = static_cast<char>(std::tolower(static_cast<unsigned char>(error.front())));
+    ++errors[error];
+  }
+  if (failed == 0) return std::nullopt;
+  const auto most = std::ranges::max_element(
+      errors, [](const auto& a, const auto& b) { return a.second < b.second; });
+  return ConnectFailures{
+      .text = fmt::format("{}: {} of {} connects failed", most->first, failed, records.size()),
+      .all = failed == records.size()};
 }
 
 }  // namespace loiter::cli

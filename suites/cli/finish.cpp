@@ -24,15 +24,24 @@ int finish_run(const reports::RunReport& report, const suites::RunDirectory& dir
                const std::string& json_path) {
   reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
   std::cout.flush();
-  try {
-    directory.write_report(report);
-    if (!json_path.empty()) suites::write_file(json_path, reports::run_report_text(report));
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kInfrastructure;
+  const int verdict = suites::interrupted() ? kInterrupted : exit_code(report);
+  bool written = true;
+  // Each write on its own: a failed --json does not keep the run directory's report away.
+  const auto attempt = [&](const auto& write) {
+    try {
+      write();
+    } catch (const std::exception& e) {
+      std::cerr << "loiter: " << e.what() << "\n";
+      written = false;
+    }
+  };
+  attempt([&] { directory.write_report(report); });
+  if (!json_path.empty()) {
+    attempt([&] { suites::write_file(json_path, reports::run_report_text(report)); });
   }
   std::cerr << "run directory: " << directory.path().string() << "\n";
-  return suites::interrupted() ? kInterrupted : exit_code(report);
+  // The verdict stands; only a pass whose document could not be written becomes an error.
+  return !written && verdict == kPassed ? kInfrastructure : verdict;
 }
 
 }  // namespace loiter::cli

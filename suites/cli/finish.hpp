@@ -16,7 +16,8 @@ int exit_code(const reports::RunReport& report);
 
 // Prints the summary on stdout (colours on a terminal), writes the run directory's reports
 // (and `json_path` when not empty), names the directory on stderr; returns the exit code
-// (130 when the user interrupted the run).
+// (130 when the user interrupted the run). A write that fails is named on stderr and does
+// not hide the verdict: 1 and 130 stay; a pass becomes 3 (its document is missing).
 int finish_run(const reports::RunReport& report, const suites::RunDirectory& directory,
                const std::string& json_path);
 

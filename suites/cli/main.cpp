@@ -28,9 +28,9 @@ int main(int argc, char** argv) {
       "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the matrix of stored runs\n"
       "  loiter compare BASELINE_RUN CURRENT_RUN      # exit 1 on a regression\n"
       "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234   # debug your own server\n"
-      "\nExit codes: 0 passed, 1 a scenario failed (compare: a regression), 2 usage error,\n"
-      "3 infrastructure error, 130 interrupted (Ctrl-C: the run stops cleanly and still\n"
-      "reports; twice: at once).");
+      "\nExit codes: 0 passed, 1 a scenario failed (compare: a regression), 2 a bad input,\n"
+      "refused before any server starts, 3 infrastructure error, 130 interrupted (Ctrl-C:\n"
+      "the run stops cleanly and still reports; twice: at once).");
   loiter::cli::CheckOptions check;
   auto* check_command = app.add_subcommand("check", "run scenarios against a target");
   loiter::cli::add_check_options(*check_command, check);

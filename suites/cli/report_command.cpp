@@ -54,6 +54,8 @@ void add_compare_options(CLI::App& command, CompareOptions& options) {
   command
       .add_option("--rss-peak-factor", t.rss_peak_factor, "RSS peak may grow to baseline × factor")
       ->capture_default_str();
+  command.add_flag("--require-same-target", options.require_same_target,
+                   "exit 2 when the runs are of different targets (default: a warning)");
 }
 
 namespace {
@@ -100,6 +102,18 @@ int run_compare(const CompareOptions& options) {
     const auto baseline = reports::read_run_report(options.baseline);
     const auto current = reports::read_run_report(options.current);
     const auto comparison = reports::compare(baseline, current, options.thresholds);
+    for (const auto& warning : comparison.warnings)
+      std::cerr << "loiter: warning: " << warning << "\n";
+    if (comparison.shared_scenarios == 0) {
+      std::cerr << "loiter: the runs share no scenario: nothing to compare (a gate that passes "
+                   "on nothing is no gate); run the same --scenario in both\n";
+      return kUsage;
+    }
+    if (options.require_same_target && !comparison.same_target) {
+      std::cerr << "loiter: --require-same-target: the runs are of different targets ("
+                << baseline.target << ", " << current.target << ")\n";
+      return kUsage;
+    }
     reports::render_comparison(comparison, std::cout);
     return comparison.regressed ? kFailed : kPassed;
   } catch (const std::exception& e) {

@@ -22,6 +22,7 @@ struct CompareOptions {
   std::string baseline;  // a run directory or a report.json
   std::string current;
   reports::Thresholds thresholds;
+  bool require_same_target = false;  // runs of different targets: exit 2, not a warning
 };
 
 void add_report_options(CLI::App& command, ReportOptions& options);
@@ -29,7 +30,9 @@ void add_compare_options(CLI::App& command, CompareOptions& options);
 
 // Exit codes: 0 rendered, 2 the report cannot be read.
 int run_report(const ReportOptions& options);
-// Exit codes: 0 no regression, 1 a regression, 2 a report cannot be read.
+// Exit codes: 0 no regression, 1 a regression, 2 a report cannot be read, the runs share no
+// scenario, or (--require-same-target) they are of different targets. A different target or
+// loiter version is a warning on stderr and above the table.
 int run_compare(const CompareOptions& options);
 
 }  // namespace loiter::cli

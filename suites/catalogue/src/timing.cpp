@@ -20,7 +20,6 @@ Timing timing(double scale) {
                 .recovery_stay = scaled(300ms),
                 .settle_window = scaled(300ms),
                 .settle_timeout = scaled(5s),
-                .ready = scaled(10s),
                 .connect = scaled(5s),
                 .stop_grace = scaled(2s)};
 }

@@ -34,11 +34,24 @@ std::string file_safe(std::string_view name) {
 
 }  // namespace
 
-fs::path unused_run_path(const fs::path& root, std::string_view stamp, std::string_view target) {
+fs::path make_run_path(const fs::path& root, std::string_view stamp, std::string_view target) {
   const auto base = fmt::format("{}-{}", stamp, file_safe(target));
-  fs::path path = root / base;
-  for (int n = 2; fs::exists(path); ++n) path = root / fmt::format("{}-{}", base, n);
-  return path;
+  std::error_code error;
+  fs::create_directories(root, error);
+  if (error) {
+    throw std::runtime_error(
+        fmt::format("cannot create the runs directory {}: {}", root.string(), error.message()));
+  }
+  // mkdir is the test and the claim at once: a name another run took meanwhile (EEXIST)
+  // moves on to the next suffix, never into that run's directory.
+  for (int n = 1;; ++n) {
+    const fs::path path = root / (n == 1 ? base : fmt::format("{}-{}", base, n));
+    if (fs::create_directory(path, error)) return path;
+    if (error) {
+      throw std::runtime_error(
+          fmt::format("cannot create the run directory {}: {}", path.string(), error.message()));
+    }
+  }
 }
 
 void write_file(const fs::path& path, std::string_view text) {
@@ -54,16 +67,8 @@ void write_html(const fs::path& path, const reports::RunReport& report) {
   write_file(path, html.str());
 }
 
-RunDirectory::RunDirectory(const fs::path& root, std::string_view target) {
-  std::error_code error;
-  fs::create_directories(root, error);
-  path_ = fs::absolute(unused_run_path(root, utc_now("%Y%m%dT%H%M%SZ"), target));
-  // create_directory, not create_directories: a directory made by someone else meanwhile
-  // is not ours to write into.
-  if (error || !fs::create_directory(path_, error) || error) {
-    throw std::runtime_error(fmt::format("cannot create the run directory {}: {}", path_.string(),
-                                         error ? error.message() : "it exists"));
-  }
+RunDirectory::RunDirectory(const fs::path& root, std::string_view target)
+    : path_(fs::absolute(make_run_path(root, utc_now("%Y%m%dT%H%M%SZ"), target))) {
   fs::create_directory(path_ / "records");
   fs::create_directory(path_ / "timeline");
 }

@@ -1,13 +1,16 @@
-// A run directory is never overwritten, and holds one raw record line per connection and
-// the report rendered from the run document.
+// A run directory is never overwritten (nor shared by runs started at once), and holds one raw
+// record line per connection and the report rendered from the run document.
 #include "loiter/suites/document/run_directory.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <latch>
 #include <sstream>
+#include <thread>
 
 namespace loiter::suites {
 namespace {
@@ -29,14 +32,56 @@ std::string read(const fs::path& path) {
   return text.str();
 }
 
+// A taken name gets the next free suffix, and the name made is file-safe.
 TEST(RunDirectory, ATakenNameGetsASuffix) {
   Scratch scratch;
   fs::create_directories(scratch.path / "20261201T020000Z-reference");
   fs::create_directories(scratch.path / "20261201T020000Z-reference-2");
-  EXPECT_EQ(unused_run_path(scratch.path, "20261201T020000Z", "reference"),
+  EXPECT_EQ(make_run_path(scratch.path, "20261201T020000Z", "reference"),
             scratch.path / "20261201T020000Z-reference-3");
-  EXPECT_EQ(unused_run_path(scratch.path, "20261201T020000Z", "my server/1").filename(),
+  EXPECT_TRUE(fs::is_directory(scratch.path / "20261201T020000Z-reference-3"));
+  EXPECT_EQ(make_run_path(scratch.path, "20261201T020000Z", "my server/1").filename(),
             "20261201T020000Z-my_server_1");
+}
+
+// Runs started at the same moment with the same root and target each get a directory of
+// their own: the name is claimed by mkdir, not checked and then created.
+TEST(RunDirectory, RunsStartedAtOnceGetDistinctDirectories) {
+  Scratch scratch;
+  constexpr int kRuns = 8;
+  std::vector<fs::path> made(kRuns);
+  std::vector<std::string> errors(kRuns);
+  {
+    std::latch start(kRuns);
+    std::vector<std::jthread> runs;
+    for (int i = 0; i < kRuns; ++i) {
+      runs.emplace_back([&, i] {
+        start.arrive_and_wait();
+        try {
+          made[i] = make_run_path(scratch.path, "20261201T020000Z", "reference");
+        } catch (const std::exception& e) {
+          errors[i] = e.what();
+        }
+      });
+    }
+  }
+  for (const auto& error : errors) EXPECT_EQ(error, "");
+  std::ranges::sort(made);
+  EXPECT_EQ(std::ranges::adjacent_find(made), made.end()) << "two runs share a directory";
+  EXPECT_EQ(std::distance(fs::directory_iterator(scratch.path), fs::directory_iterator()), kRuns);
+}
+
+// A runs root that cannot be made is refused with its path and the reason.
+TEST(RunDirectory, AnUnusableRootIsNamed) {
+  Scratch scratch;
+  fs::create_directories(scratch.path);
+  { std::ofstream(scratch.path / "file") << "x"; }
+  try {
+    make_run_path(scratch.path / "file", "20261201T020000Z", "reference");
+    FAIL() << "a file as the runs root was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr((scratch.path / "file").string()));
+  }
 }
 
 TEST(RunDirectory, KeepsOneRecordLinePerConnectionAndTheReports) {

@@ -177,6 +177,20 @@ void collect_split(ClientProcesses& processes, const DriveContext& context,
   observation.client_processes = parts;
 }
 
+}  // namespace
+
+std::string client_process_limit_message(std::size_t connections, std::size_t per_process,
+                                         std::size_t nofile) {
+  const std::size_t parts = (connections + per_process - 1) / per_process;
+  return fmt::format(
+      "{} connections would take {} client processes of {} connections each (RLIMIT_NOFILE "
+      "{} per process, {} descriptors kept for the harness); at most {} client processes are "
+      "started: ask for fewer connections or raise RLIMIT_NOFILE (ulimit -Hn)",
+      connections, parts, per_process, nofile, clients::kFdReserve, kMostClientProcesses);
+}
+
+namespace {
+
 // One process when the connections fit its RLIMIT_NOFILE (always for regular traffic);
 // otherwise as many as they need, at most kMostClientProcesses.
 std::size_t parts_for(const Expectations& expected, const ScenarioParameters& parameters) {
@@ -184,9 +198,7 @@ std::size_t parts_for(const Expectations& expected, const ScenarioParameters& pa
   const std::size_t room = std::max<std::size_t>(connection_room(parameters), 1);
   const std::size_t parts = expected.load ? 1 : (needed + room - 1) / room;
   if (parts > kMostClientProcesses) {
-    throw std::runtime_error(fmt::format(
-        "{} connections would take {} client processes of {} each; at most {} are started", needed,
-        parts, room, kMostClientProcesses));
+    throw std::runtime_error(client_process_limit_message(needed, room, clients::raise_fd_limit()));
   }
   if (parts <= 1) clients::require_fd_room(needed);  // regular traffic beyond one process
   return parts;

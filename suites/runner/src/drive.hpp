@@ -27,6 +27,11 @@ namespace loiter::suites {
 // Client processes one run may use at most (100,000 connections take 6 at 20,000 each).
 inline constexpr std::size_t kMostClientProcesses = 32;
 
+// Why `connections` cannot be driven: they would take more than kMostClientProcesses client
+// processes of `per_process` each; names RLIMIT_NOFILE (`nofile`), which sets that share.
+std::string client_process_limit_message(std::size_t connections, std::size_t per_process,
+                                         std::size_t nofile);
+
 // Harness faults (a limit, a client process that fails or dies) throw std::runtime_error
 // naming them; the user's interrupt stops the clients early (their records so far kept in
 // one process, none when split).

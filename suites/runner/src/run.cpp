@@ -4,6 +4,7 @@
 
 #include "drive.hpp"
 #include "explanations.hpp"
+#include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/probe/probe.hpp"
 #include "loiter/fixtures/probe/sampler.hpp"
 #include "loiter/fixtures/provenance.hpp"
@@ -33,6 +34,16 @@ std::size_t peak_fds(const std::vector<fixtures::TimedSample>& timeline) {
   std::size_t peak = 0;
   for (const auto& s : timeline) peak = std::max(peak, s.sample.fds);
   return peak;
+}
+
+// The target's own readiness deadline (scaled like every wait of loiter's); the user's
+// Ctrl-C gives the start up at once.
+fixtures::StartOptions start_options(const fixtures::Target& target, const Timing& timing,
+                                     const ScenarioParameters& parameters) {
+  return {.ready_timeout = duration_cast<milliseconds>(target.readiness.timeout * timing.scale),
+          .stop_grace = duration_cast<milliseconds>(timing.stop_grace),
+          .log_dir = parameters.server_dir,
+          .cancelled = [] { return interrupted(); }};
 }
 
 }  // namespace
@@ -68,10 +79,15 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   }
   const ScenarioParameters resolved = resolve_parameters(scenario, parameters);
   result.expectations = scenario.expect(target, timing, resolved);
-  fixtures::ServerUnderTest sut(target,
-                                {.ready_timeout = duration_cast<milliseconds>(timing.ready),
-                                 .stop_grace = duration_cast<milliseconds>(timing.stop_grace),
-                                 .log_dir = parameters.server_dir});
+  std::optional<fixtures::ServerUnderTest> started;
+  try {
+    started.emplace(target, start_options(target, timing, parameters));
+  } catch (const fixtures::StartError& e) {
+    if (e.problem() != fixtures::StartProblem::cancelled) throw;
+    result.interrupted = true;  // Ctrl-C while the server was starting: not its failure
+    return result;
+  }
+  auto& sut = *started;
   const fixtures::Probe probe = sut.probe();  // the process tree, and TCP states on both ends
   auto& fds = result.observation.fds;
   const auto settled =

@@ -39,12 +39,19 @@ struct Comparison {
   std::string current_run;
   std::vector<ComparisonRow> rows;
   bool regressed = false;  // any row regressed
+  // Scenarios both runs hold: with none, there is nothing to gate on.
+  std::size_t shared_scenarios = 0;
+  bool same_target = true;
+  // What makes the two runs less comparable than they look: "the runs are of different
+  // targets: reference (baseline), nginx (current)", and the same for loiter's version.
+  std::vector<std::string> warnings;
 };
 
 Comparison compare(const RunReport& baseline, const RunReport& current,
                    const Thresholds& thresholds = {});
 
-// The side-by-side table, one row per compared figure, then one line: the gate's outcome.
+// The side-by-side table (under any warnings), one row per compared figure, then one line:
+// the gate's outcome.
 void render_comparison(const Comparison& comparison, std::ostream& out);
 
 }  // namespace loiter::reports

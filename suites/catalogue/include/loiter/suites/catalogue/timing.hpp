@@ -1,6 +1,7 @@
 // Every real-time constant of the suite, in one place, scaled by one factor:
 // LOITER_TIME_SCALE (default 1) widens every window and wait at once on a slow machine.
-// The server's own deadlines are what the target declares and are never scaled.
+// The server's own deadlines are what the target declares and are never scaled; its
+// readiness timeout (a wait of loiter's, declared by the target) is.
 #pragma once
 
 #include <chrono>
@@ -20,7 +21,6 @@ struct Timing {
   Duration recovery_stay;   // how long they must then stay there
   Duration settle_window;   // FDs unchanged this long = a settled baseline
   Duration settle_timeout;  // give up settling after this long
-  Duration ready;           // server readiness deadline
   Duration connect;         // a client's connect deadline
   Duration stop_grace;      // SIGTERM to SIGKILL
 

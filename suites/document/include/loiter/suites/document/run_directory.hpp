@@ -43,9 +43,11 @@ class RunDirectory {
   boost::json::array provenance_;
 };
 
-// "<root>/<stamp>-<target>", or with "-2", "-3", ... appended while that exists.
-std::filesystem::path unused_run_path(const std::filesystem::path& root, std::string_view stamp,
-                                      std::string_view target);
+// Creates and returns "<root>/<stamp>-<target>", or the first of "-2", "-3", ... appended
+// that no one has made yet: each name is claimed by one mkdir, so runs started at the same
+// moment get distinct directories. Throws std::runtime_error naming the path on failure.
+std::filesystem::path make_run_path(const std::filesystem::path& root, std::string_view stamp,
+                                    std::string_view target);
 
 // Writes `text` to `path`; throws std::runtime_error naming the path on failure.
 void write_file(const std::filesystem::path& path, std::string_view text);

@@ -1,0 +1,69 @@
+// Inputs refused before anything starts: an --json path that cannot be written (or would
+// overwrite another run's document), a --pid that names no process.
+#include "refusals.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+namespace loiter::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every run directory is made with these two beside its report.json.
+bool is_run_directory(const fs::path& dir) {
+  std::error_code ignored;
+  return fs::is_directory(dir / "records", ignored) && fs::is_directory(dir / "timeline", ignored);
+}
+
+// Opens the file as it will be written, without changing it: appending to one that exists,
+// creating (and removing again) one that does not.
+std::optional<std::string> write_problem(const fs::path& path) {
+  std::error_code ignored;
+  const bool exists = fs::exists(path, ignored);
+  const int fd = exists ? ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC)
+                        : ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return fmt::format("cannot write it: {}", std::strerror(errno));
+  ::close(fd);
+  if (!exists) ::unlink(path.c_str());
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> json_path_problem(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  const fs::path path = fs::absolute(text);
+  const auto problem = [&](const std::string& why) {
+    return fmt::format("--json {}: {}", text, why);
+  };
+  std::error_code ignored;
+  if (fs::is_directory(path, ignored)) return problem("it is a directory; name a file");
+  const auto dir = path.parent_path();
+  if (!fs::is_directory(dir, ignored)) {
+    return problem(fmt::format("its directory {} does not exist", dir.string()));
+  }
+  if (is_run_directory(dir)) {
+    return problem(fmt::format(
+        "it is inside the run directory {} of another run, whose report.json is that run's "
+        "document; choose a path outside it (this run gets its own run directory)",
+        dir.string()));
+  }
+  if (auto why = write_problem(path)) return problem(*why);
+  return std::nullopt;
+}
+
+std::optional<std::string> pid_problem(pid_t pid) {
+  if (pid <= 0) return fmt::format("--pid {}: not a process id", pid);
+  if (::kill(pid, 0) == 0 || errno == EPERM) return std::nullopt;
+  return fmt::format("--pid {}: no such process (the server's FDs could not be sampled)", pid);
+}
+
+}  // namespace loiter::cli

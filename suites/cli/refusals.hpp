@@ -1,0 +1,21 @@
+// Inputs refused before anything starts (exit 2): what only the file system or the process
+// table can tell, checked before a server is spawned or a client connects.
+#pragma once
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+
+namespace loiter::cli {
+
+// Why `--json PATH` cannot be written at the end of the run, or nullopt when it can: a
+// directory, a missing or unwritable directory, an unwritable file, or a path inside
+// another run's directory (whose report.json is that run's document). Probing leaves an
+// existing file unchanged and creates none.
+std::optional<std::string> json_path_problem(const std::string& path);
+
+// Why `--pid PID` names no process to sample, or nullopt when it does.
+std::optional<std::string> pid_problem(pid_t pid);
+
+}  // namespace loiter::cli

@@ -1,0 +1,216 @@
+// Every bad input is refused before anything starts, with exit 2 and a message naming the
+// problem; the readiness wait honours the target's timeout and the user's Ctrl-C; compare
+// refuses a gate with nothing to gate on; a late --json failure keeps the verdict. Each test
+// leaves no process behind (a server that never listens is stopped with its group).
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "cli_run.hpp"
+#include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/reports/json.hpp"
+#include "loiter/suites/document/run_directory.hpp"
+
+namespace loiter::suites {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace testing;
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+using SteadyClock = std::chrono::steady_clock;
+
+double scale() {
+  const char* text = std::getenv("LOITER_TIME_SCALE");
+  return text != nullptr && *text != '\0' ? std::atof(text) : 1.0;
+}
+
+// Writes a target file; `server` is the /bin/sh script the server runs.
+fs::path target_file(const fs::path& dir, const std::string& server, const std::string& extra) {
+  const auto path = dir / "mine.toml";
+  std::ofstream(path) << "name = \"mine\"\ncommand = [\"/bin/sh\", \"-c\", \"" << server << "\"]\n"
+                      << extra;
+  return path;
+}
+
+// `loiter ARGS...` with runs under `tmp/runs`; the exit status, output in `tmp/out`.
+int loiter(const TempDir& tmp, std::vector<std::string> args) {
+  std::vector<std::string> argv{LOITER_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--runs", (tmp.path() / "runs").string()});
+  return run(argv, tmp.path() / "out", 60);
+}
+
+// `check --target FILE` refused: exit 2, the message, and nothing started (the server's
+// first act would have been to touch a file; no run directory was made).
+void expect_target_refused(const std::string& server, const std::string& extra,
+                           const std::string& message) {
+  TempDir tmp;
+  const auto mark = tmp.path() / "started";
+  const auto file = target_file(tmp.path(), "touch " + mark.string() + "; " + server, extra);
+  EXPECT_EQ(loiter(tmp, {"check", "--target", file.string()}), 2) << read_text(tmp.path() / "out");
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr(message));
+  EXPECT_FALSE(fs::exists(mark)) << "the server was started";
+  EXPECT_FALSE(fs::exists(tmp.path() / "runs")) << "a run directory was made";
+}
+
+// An unknown --fault is refused with the known ones listed, before the reference server starts.
+TEST(CliRefuses, AnUnknownFaultListingTheKnownOnes) {
+  TempDir tmp;
+  EXPECT_EQ(loiter(tmp, {"check", "--fault", "nosuch"}), 2);
+  const auto out = read_text(tmp.path() / "out");
+  EXPECT_THAT(out, HasSubstr("unknown fault 'nosuch' (known: no-header-deadline,"));
+  EXPECT_FALSE(fs::exists(tmp.path() / "runs"));
+}
+
+// A target command that never names {port} (and no fixed port) is refused with the fix.
+TEST(CliRefuses, ATargetThatIsNeverToldItsPort) {
+  expect_target_refused("exec sleep 30", "",
+                        "the server is never told its port: put {port} in the command");
+}
+
+// [[files]] path = "." names the run directory itself, not a file.
+TEST(CliRefuses, AFilePathThatIsNotAFileInsideTheRunDirectory) {
+  expect_target_refused("exec sleep 30 # {port}", "[[files]]\npath = \".\"\ntemplate = \"x\"\n",
+                        "key 'files[0].path': expected a file name inside the run directory");
+}
+
+// A deadline of 1e9 s names the limit it exceeds, in a target file and on the command line.
+TEST(CliRefuses, ADeadlineBeyondTheLimitNamingIt) {
+  expect_target_refused("exec sleep 30 # {port}", "[deadlines]\nheader = 1e9\n",
+                        "beyond the limit of 1000000 s");
+  TempDir tmp;
+  EXPECT_EQ(loiter(tmp, {"check", "--header-timeout", "1e9"}), 2);
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("1e9 s is beyond the limit of 1000000 s"));
+}
+
+// --json that is a directory, in a missing directory, or inside another run's directory is
+// refused before the run; that run's report.json is left as it was.
+TEST(CliRefuses, AJsonPathThatCannotOrMustNotBeWritten) {
+  TempDir tmp;
+  const auto other = tmp.path() / "20261201T020000Z-reference";
+  fs::create_directories(other / "records");
+  fs::create_directories(other / "timeline");
+  std::ofstream(other / "report.json") << "the other run's document";
+  const std::vector<std::pair<fs::path, std::string>> cases{
+      {tmp.path(), "it is a directory"},
+      {tmp.path() / "missing" / "r.json", "does not exist"},
+      {other / "report.json", "inside the run directory"}};
+  for (const auto& [path, message] : cases) {
+    EXPECT_EQ(loiter(tmp, {"check", "--scenario", "silent", "--json", path.string()}), 2) << path;
+    EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr(message)) << path;
+    EXPECT_FALSE(fs::exists(tmp.path() / "runs")) << path;
+  }
+  EXPECT_EQ(read_text(other / "report.json"), "the other run's document");
+}
+
+// drive --pid of no process is refused; nothing connects, no FDs 0/0/0 are reported.
+TEST(CliRefuses, DriveWithAPidOfNoProcess) {
+  if (::kill(999999, 0) == 0 || errno != ESRCH) GTEST_SKIP() << "PID 999999 exists here";
+  TempDir tmp;
+  EXPECT_EQ(loiter(tmp, {"drive", "silent", "--connect", "127.0.0.1:9", "--pid", "999999"}), 2);
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("--pid 999999: no such process"));
+  EXPECT_FALSE(fs::exists(tmp.path() / "runs"));
+}
+
+// drive against a closed port exits 3 and its summary (stdout) says "connection refused".
+TEST(CliDrive, AClosedPortIsAnErrorNamedInTheSummary) {
+  TempDir tmp;
+  const auto port = fixtures::free_port("127.0.0.1");  // nothing listens there now
+  EXPECT_EQ(loiter(tmp, {"drive", "silent", "--connect", fmt::format("127.0.0.1:{}", port),
+                         "--count", "3", "--patience", "2"}),
+            3);
+  const auto out = read_text(tmp.path() / "out");
+  EXPECT_THAT(out, HasSubstr("ERROR silent"));
+  EXPECT_THAT(out, HasSubstr("connection refused: 3 of 3 connects failed"));
+}
+
+// check waits for readiness as long as the target file says (1 s), not 10 s.
+TEST(CliReadiness, TheTargetsTimeoutIsHonoured) {
+  TempDir tmp;
+  const auto file = target_file(tmp.path(), "exec sleep 30 # {port}", "[readiness]\ntimeout = 1\n[deadlines]\nheader = 1\n");
+  const auto start = SteadyClock::now();
+  EXPECT_EQ(loiter(tmp, {"check", "--target", file.string(), "--scenario", "silent"}), 3);
+  EXPECT_LT(SteadyClock::now() - start, 5s * scale());
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("within 1.0 s"));
+}
+
+// Ctrl-C during the readiness wait is acted on at once: exit 130, the scenario recorded as
+// interrupted, not as a server that never became ready.
+TEST(CliReadiness, CtrlCDuringTheWaitStopsAtOnceAsInterrupted) {
+  TempDir tmp;
+  const auto mark = tmp.path() / "spawned";
+  const auto file = target_file(tmp.path(), "touch " + mark.string() + "; exec sleep 30 # {port}",
+                                "[readiness]\ntimeout = 60\n[deadlines]\nheader = 1\n");
+  Child check({LOITER_BINARY, "check", "--target", file.string(), "--scenario", "silent", "--runs",
+               (tmp.path() / "runs").string()},
+              tmp.path() / "out");
+  const auto until = SteadyClock::now() + 10s * scale();
+  while (!fs::exists(mark) && SteadyClock::now() < until) {
+    std::this_thread::sleep_for(10ms);  // polling for the file the server writes, bounded
+  }
+  ASSERT_TRUE(fs::exists(mark)) << read_text(tmp.path() / "out");
+  const auto signalled = SteadyClock::now();
+  check.signal(SIGINT);
+  EXPECT_EQ(check.wait(10 * scale()), 130) << read_text(tmp.path() / "out");
+  EXPECT_LT(SteadyClock::now() - signalled, 1s * scale());
+  const auto out = read_text(tmp.path() / "out");
+  EXPECT_THAT(out, HasSubstr("interrupted by the user"));
+  EXPECT_THAT(out, Not(HasSubstr("did not answer")));
+  EXPECT_THAT(read_text(only_run_directory(tmp.path() / "runs") / "report.json"),
+              HasSubstr("interrupted by the user"));
+}
+
+// Writes a run document with these scenarios (each passed) against `target`.
+fs::path stored_run(const fs::path& dir, const std::string& target,
+                    const std::vector<std::string>& scenarios) {
+  reports::RunReport report{.loiter_version = "0.1.0", .target = target, .started_at = "now"};
+  for (const auto& id : scenarios) report.scenarios.push_back({.id = id});
+  fs::create_directories(dir);
+  write_file(dir / "report.json", reports::run_report_text(report));
+  return dir;
+}
+
+// compare of runs sharing no scenario exits 2 (no gate passes on nothing); runs of different
+// targets are compared with a warning, or refused with --require-same-target.
+TEST(CliCompare, RefusesRunsThatShareNoScenarioAndWarnsOfAnotherTarget) {
+  TempDir tmp;
+  const auto a = stored_run(tmp.path() / "a", "reference", {"silent"}).string();
+  const auto b = stored_run(tmp.path() / "b", "reference", {"partial-header"}).string();
+  const auto c = stored_run(tmp.path() / "c", "nginx", {"silent"}).string();
+  EXPECT_EQ(run({LOITER_BINARY, "compare", a, b}, tmp.path() / "ab"), 2);
+  EXPECT_THAT(read_text(tmp.path() / "ab"), HasSubstr("the runs share no scenario"));
+  EXPECT_EQ(run({LOITER_BINARY, "compare", a, c}, tmp.path() / "ac"), 0);
+  EXPECT_THAT(read_text(tmp.path() / "ac"),
+              HasSubstr("warning: the runs are of different targets: reference (baseline), nginx"));
+  EXPECT_EQ(run({LOITER_BINARY, "compare", "--require-same-target", a, c}, tmp.path() / "ac2"), 2);
+  EXPECT_THAT(read_text(tmp.path() / "ac2"), HasSubstr("--require-same-target"));
+}
+
+// An --json that can no longer be written at the end does not hide the verdict: the failing
+// run still exits 1 and names its run directory.
+TEST(CliFinish, ALateJsonFailureKeepsTheVerdictAndNamesTheRunDirectory) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / "gone");
+  Child check({LOITER_BINARY, "check", "--scenario", "silent", "--count", "5", "--header-timeout",
+               "1", "--fault", "no-header-deadline", "--json",
+               (tmp.path() / "gone" / "r.json").string(), "--runs", (tmp.path() / "runs").string()},
+              tmp.path() / "out");
+  ASSERT_TRUE(output_shows(tmp.path() / "out", "silent against", 30s))
+      << read_text(tmp.path() / "out");
+  fs::remove_all(tmp.path() / "gone");  // after the refusals, before the end
+  EXPECT_EQ(check.wait(60 * scale()), 1) << read_text(tmp.path() / "out");
+  const auto out = read_text(tmp.path() / "out");
+  EXPECT_THAT(out, HasSubstr("cannot write"));
+  EXPECT_THAT(out, HasSubstr("run directory: "));
+  EXPECT_TRUE(fs::exists(only_run_directory(tmp.path() / "runs") / "report.json"));
+}
+
+}  // namespace
+}  // namespace loiter::suites
