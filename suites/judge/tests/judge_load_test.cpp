@@ -62,17 +62,30 @@ Observation observe(std::vector<ConnectionRecord> records, clients::LoadResult l
   return {.scenario = "idle-under-load",
           .connections = std::move(records),
           .load = LoadObservation{.result = std::move(load), .pool = 32},
-          .fds = {.baseline = 10, .baseline_settled = true, .peak = 50, .after = 10,
-                  .recovered = true, .recovered_after = 10ms},
+          .fds = {.baseline = 10,
+                  .baseline_settled = true,
+                  .peak = 50,
+                  .after = 10,
+                  .recovered = true,
+                  .recovered_after = 10ms},
           .timeline = {sample(0s, 42), sample(2s, 45), sample(9s, fds_during), sample(11s, 10)},
           .server_exit = std::nullopt};
 }
 
+// The waiting connections all closed at 1 s, beside `load`; FDs back to 42 during it.
+Observation observe_closed_beside(clients::LoadResult load) {
+  return observe(
+      {waiting("silent", Ending::close, 1s), waiting("partial-header", Ending::close, 1s)},
+      std::move(load), 42);
+}
+
 Expectations expect_mix() {
   const auto closure = [](std::string kind, Since since) {
-    return ClosureExpectation{
-        .kind = std::move(kind), .since = since, .deadline = 1s, .slack = 250ms,
-        .endings = {"close"}};
+    return ClosureExpectation{.kind = std::move(kind),
+                              .since = since,
+                              .deadline = 1s,
+                              .slack = 250ms,
+                              .endings = {"close"}};
   };
   return {.connections = 2,
           .patience = 3s,
@@ -86,17 +99,17 @@ Expectations expect_mix() {
 }
 
 TEST(JudgeLoad, PassesWaitingClosedInTimeAndEveryDispatchedRequestServed) {
-  const auto o = observe({waiting("silent", Ending::close, 1s),
-                          waiting("partial-header", Ending::close, 1100ms)},
-                         healthy_load(), 42);
+  const auto o = observe(
+      {waiting("silent", Ending::close, 1s), waiting("partial-header", Ending::close, 1100ms)},
+      healthy_load(), 42);
   EXPECT_THAT(judge(o, expect_mix()).findings, IsEmpty());
 }
 
 // Each kind is judged on its own connections, and the finding names the kind.
 TEST(JudgeLoad, NamesTheKindWhoseConnectionsStayedOpen) {
-  const auto o = observe({waiting("silent", Ending::close, 1s),
-                          waiting("partial-header", Ending::open, 3s)},
-                         healthy_load(), 42);
+  const auto o =
+      observe({waiting("silent", Ending::close, 1s), waiting("partial-header", Ending::open, 3s)},
+              healthy_load(), 42);
   EXPECT_THAT(judge(o, expect_mix()).findings,
               ElementsAre(AllOf(counted(codes::kStillOpen, 1, 1),
                                 Field(&Finding::subject, "partial-header"),
@@ -110,9 +123,7 @@ TEST(JudgeLoad, CountsDispatchedRequestsNotAnswered2xx) {
   load.succeeded = 4990;
   load.non_2xx[503] = 7;
   load.errors["reset"] = 3;
-  const auto o =
-      observe({waiting("silent", Ending::close, 1s), waiting("partial-header", Ending::close, 1s)},
-              load, 42);
+  const auto o = observe_closed_beside(load);
   EXPECT_THAT(
       judge(o, expect_mix()).findings,
       ElementsAre(with_class(
@@ -124,9 +135,7 @@ TEST(JudgeLoad, CountsDispatchedRequestsNotAnswered2xx) {
 TEST(JudgeLoad, FailsAP99AboveTheTargetsBound) {
   auto load = healthy_load();
   for (int i = 0; i < 100; ++i) load.from_intended.record(900ms);
-  const auto o =
-      observe({waiting("silent", Ending::close, 1s), waiting("partial-header", Ending::close, 1s)},
-              load, 42);
+  const auto o = observe_closed_beside(load);
   EXPECT_THAT(
       judge(o, expect_mix()).findings,
       ElementsAre(with_class(
@@ -137,9 +146,9 @@ TEST(JudgeLoad, FailsAP99AboveTheTargetsBound) {
 
 // Closure observed, FDs kept: while the load still ran the server held more than its pool.
 TEST(JudgeLoad, FailsFdsNotBackToBaselinePlusPoolWhileTheLoadRan) {
-  const auto o = observe({waiting("silent", Ending::close, 1s),
-                          waiting("partial-header", Ending::close, 1s)},
-                         healthy_load(), 44);
+  const auto o =
+      observe({waiting("silent", Ending::close, 1s), waiting("partial-header", Ending::close, 1s)},
+              healthy_load(), 44);
   EXPECT_THAT(judge(o, expect_mix()).findings,
               ElementsAre(with_class(FindingClass::resources,
                                      AllOf(has_code(codes::kFdsDuringLoad), figure(44, 42),
@@ -148,9 +157,9 @@ TEST(JudgeLoad, FailsFdsNotBackToBaselinePlusPoolWhileTheLoadRan) {
 }
 
 TEST(LoadFigures, TakesTheSeedsQuantitiesFromTheObservation) {
-  const auto o = observe({waiting("silent", Ending::close, 1s),
-                          waiting("partial-header", Ending::close, 1500ms)},
-                         healthy_load(), 42);
+  const auto o = observe(
+      {waiting("silent", Ending::close, 1s), waiting("partial-header", Ending::close, 1500ms)},
+      healthy_load(), 42);
   const auto figures = load_figures(o);
   ASSERT_TRUE(figures.has_value());
   EXPECT_EQ(figures->all_waiting_closed, 2500ms);  // connected at 1 s, closed 1.5 s later
