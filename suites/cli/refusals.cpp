@@ -11,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "loiter/fixtures/os/fd.hpp"
+
 namespace loiter::cli {
 
 namespace fs = std::filesystem;
@@ -28,10 +30,10 @@ bool is_run_directory(const fs::path& dir) {
 std::optional<std::string> write_problem(const fs::path& path) {
   std::error_code ignored;
   const bool exists = fs::exists(path, ignored);
-  const int fd = exists ? ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC)
-                        : ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return fmt::format("cannot write it: {}", std::strerror(errno));
-  ::close(fd);
+  const fixtures::Fd fd(exists
+                            ? ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC)
+                            : ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  if (!fd) return fmt::format("cannot write it: {}", std::strerror(errno));
   if (!exists) ::unlink(path.c_str());
   return std::nullopt;
 }
