@@ -5,6 +5,7 @@ set(LOITER_CATALOGUE
   silent:header
   partial-header:header
   header-trickle:header
+  header-lines:header
   partial-body:body
   body-trickle:body
   idle-keepalive:keepalive

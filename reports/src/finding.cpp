@@ -121,8 +121,18 @@ std::string fds_during_load(const Finding& f) {
       whole(measured(f) - bound(f)));
 }
 
+// "3/4 connections outlived the 1.000 s deadline from connect while header lines kept
+// arriving: up to 3 header lines by the deadline, the last at 1.900 s"
+std::string outlived_by_progress(const Finding& f) {
+  return fmt::format(
+      "{}{} connections outlived the {:.3f} s deadline from {} while {}s kept arriving: up to {} "
+      "{}s by the deadline, the last at {:.3f} s after connect",
+      of_subject(f), ratio(f), bound(f), since_words(f.since), f.progress,
+      f.progress_by_deadline.value_or(0), f.progress, measured(f));
+}
+
 using Render = std::string (*)(const Finding&);
-constexpr std::size_t kRendered = 25;  // every code but "text"
+constexpr std::size_t kRendered = 26;  // every code but "text"
 
 // One sentence per code, in the order the judge checks.
 constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{{
@@ -213,6 +223,7 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
            "{} process(es) of the server still ran after it was stopped, and were killed: {}",
            f.count.value_or(f.processes.size()), fmt::join(f.processes, "; "));
      }},
+    {codes::kOutlivedByProgress, outlived_by_progress},
 }};
 
 }  // namespace

@@ -10,8 +10,13 @@ namespace loiter::reports {
 
 namespace {
 
-// The one place the matrix reads a finding: its text, one line of the findings list.
-std::string finding_line(const Finding& finding) { return text(finding); }
+// The one place the matrix reads a finding: its class and text, one line of the findings
+// list ("[deadline] 1/4 connections still open ..."); a loiter-run/2 sentence has no class,
+// and a harness error's note (`with_class` false) needs none.
+std::string finding_line(const Finding& finding, bool with_class = true) {
+  if (!with_class || finding.code == codes::kText) return text(finding);
+  return fmt::format("[{}] {}", to_string(finding.klass), text(finding));
+}
 
 const FigureGroup* group_of(const ScenarioReport& s, std::string_view name) {
   const auto it = std::ranges::find(s.figures, name, &FigureGroup::name);
@@ -99,7 +104,7 @@ MatrixCell matrix_cell(const ScenarioReport& scenario) {
   if (scenario.status == Status::error) {  // the harness error: its note, or its findings
     cell.note = scenario.note;
     for (const auto& finding : scenario.findings) {
-      cell.note += (cell.note.empty() ? "" : "; ") + finding_line(finding);
+      cell.note += (cell.note.empty() ? "" : "; ") + finding_line(finding, false);
     }
     return cell;
   }

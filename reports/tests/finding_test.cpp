@@ -127,6 +127,25 @@ TEST(FindingText, Non2xxListsWhatTheFailedRequestsGot) {
             "10/5000 dispatched regular requests were not answered 2xx: 503×7, reset×3");
 }
 
+// A connection that outlived its deadline while progress kept coming names the progress: how
+// much had come by the deadline, and when the last came.
+TEST(FindingText, OutlivedByProgressCountsTheLinesThatKeptComing) {
+  const Finding lines{.code = codes::kOutlivedByProgress,
+                      .klass = FindingClass::deadline,
+                      .count = 100,
+                      .of = 100,
+                      .measured = 1.9,
+                      .bound = 1.0,
+                      .unit = "s",
+                      .since = "connect",
+                      .progress = "header line",
+                      .progress_by_deadline = 3};
+  EXPECT_EQ(text(lines),
+            "100/100 connections outlived the 1.000 s deadline from connect while header lines "
+            "kept arriving: up to 3 header lines by the deadline, the last at 1.900 s after "
+            "connect");
+}
+
 // A code this loiter does not render (a loiter-run/2 sentence) shows the sentence it came with.
 TEST(FindingText, AnUnknownCodeShowsTheSentenceItWasReadWith) {
   const Finding old{.code = codes::kText, .sentence = "100/100 connections still open"};
@@ -138,7 +157,7 @@ TEST(FindingText, EveryKnownCodeRendersASentence) {
   for (const auto code : known_codes()) {
     EXPECT_NE(text(Finding{.code = std::string(code)}), code) << code;
   }
-  EXPECT_EQ(known_codes().size(), 25u);
+  EXPECT_EQ(known_codes().size(), 26u);
 }
 
 // SCHEMA.md's findings table names every code loiter makes.

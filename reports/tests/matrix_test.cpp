@@ -57,6 +57,22 @@ TEST(MatrixCell, AClosureCellShowsTheMedianAgainstTheDeadlineAnd408AndWhatStayed
   EXPECT_THAT(cell.findings, ::testing::ElementsAre("silent: 1/4 connections still open"));
 }
 
+// A finding the judge made is listed under its class, as in the console and report.html:
+// a wrong answer at the right time is told apart from a missed deadline.
+TEST(MatrixCell, AFindingIsListedUnderItsClass) {
+  auto scenario = closure_report();
+  scenario.findings = {Finding{.code = codes::kWrongEnding,
+                               .scenario = "silent",
+                               .klass = FindingClass::answer,
+                               .count = 1,
+                               .of = 4,
+                               .ending = "400+close",
+                               .expected_endings = {"close", "408+close"}}};
+  EXPECT_THAT(matrix_cell(scenario).findings,
+              ::testing::ElementsAre(
+                  "[answer] 1/4 connections ended as 400+close, expected close or 408+close"));
+}
+
 // A closure cell where the server closed nothing says so.
 TEST(MatrixCell, AClosureCellWithNothingClosedSaysSo) {
   const ScenarioReport held{

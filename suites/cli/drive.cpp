@@ -94,6 +94,19 @@ reports::ScenarioReport driven_report(suites::ScenarioResult& result, bool sampl
   return report;
 }
 
+// --interval, for a kind that paces its sends (or reads) only. Throws std::invalid_argument.
+std::optional<clients::Duration> interval_for(const DriveOptions& options) {
+  if (!options.interval) return std::nullopt;
+  if (!is_paced(options.kind)) {
+    throw std::invalid_argument(
+        fmt::format("--interval: {} sends at no interval (paced kinds: header-trickle, "
+                    "header-lines, body-trickle, slow-reader)",
+                    options.kind));
+  }
+  return std::chrono::duration_cast<clients::Duration>(
+      std::chrono::duration<double>(*options.interval));
+}
+
 }  // namespace
 
 void add_drive_options(CLI::App& command, DriveOptions& options) {
@@ -113,6 +126,11 @@ void add_drive_options(CLI::App& command, DriveOptions& options) {
       .add_option("--patience", options.patience, "how long each client waits for the server, s")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  command
+      .add_option("--interval", options.interval,
+                  "paced kinds (header-trickle, header-lines, body-trickle, slow-reader): "
+                  "between sends (or reads), s; default the kind's own")
+      ->check(CLI::PositiveNumber);
   command.add_option("--runs", options.runs_root, "where the run directory is made")
       ->capture_default_str();
   command.add_option("--json", options.json_path, "also write the run document here");
@@ -126,6 +144,7 @@ int run_drive(const DriveOptions& options) {
   // Every input is refused here, before a client connects (exit 2).
   std::optional<suites::RunDirectory> made;
   try {
+    settings.interval = interval_for(options);
     settings.target = parse_endpoint(options.connect);
     clients::require_loopback(settings.target);
     if (options.pid) {

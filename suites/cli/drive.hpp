@@ -15,7 +15,8 @@ struct DriveOptions {
   std::optional<int> pid;  // the server's: its FDs, RSS, threads are sampled
   std::size_t count = 100;
   double rate = 200.0;
-  double patience = 30.0;  // s
+  double patience = 30.0;          // s
+  std::optional<double> interval;  // s, paced kinds only (header-trickle, header-lines, ...)
   std::string runs_root = "loiter-runs";
   std::string json_path;
 };

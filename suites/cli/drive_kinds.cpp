@@ -6,6 +6,7 @@
 
 #include "loiter/clients/http1/body_trickle.hpp"
 #include "loiter/clients/http1/fin_close.hpp"
+#include "loiter/clients/http1/header_lines.hpp"
 #include "loiter/clients/http1/header_trickle.hpp"
 #include "loiter/clients/http1/idle_keepalive.hpp"
 #include "loiter/clients/http1/keepalive_reuse.hpp"
@@ -19,23 +20,38 @@ namespace loiter::cli {
 
 namespace {
 
+// A kind's spawn function, and whether it takes an interval.
+struct Kind {
+  SpawnKind spawn;
+  bool paced = false;
+};
+
+template <typename Options>
+constexpr bool kPaced = requires(Options options) {
+  options.interval;
+};
+
 // Each kind with its own defaults, and the settings every kind shares.
 template <typename Options>
-SpawnKind kind(void (*spawn)(clients::asio::io_context&, const Options&,
-                             std::vector<clients::ConnectionRecord>&)) {
-  return [spawn](clients::asio::io_context& io, const DriveSettings& settings,
-                 std::vector<clients::ConnectionRecord>& out) {
+Kind kind(void (*spawn)(clients::asio::io_context&, const Options&,
+                        std::vector<clients::ConnectionRecord>&)) {
+  auto spawn_kind = [spawn](clients::asio::io_context& io, const DriveSettings& settings,
+                            std::vector<clients::ConnectionRecord>& out) {
     Options options;
     options.target = settings.target;
     options.count = settings.count;
     options.patience = settings.patience;
     options.pacing = {.start = clients::Clock::now(), .per_second = settings.rate};
+    if constexpr (kPaced<Options>) {
+      if (settings.interval) options.interval = *settings.interval;
+    }
     spawn(io, options, out);
   };
+  return {.spawn = spawn_kind, .paced = kPaced<Options>};
 }
 
-const std::map<std::string, SpawnKind>& kinds() {
-  static const std::map<std::string, SpawnKind> table{
+const std::map<std::string, Kind>& kinds() {
+  static const std::map<std::string, Kind> table{
       {std::string(clients::kSilent), kind(clients::spawn_silent)},
       {std::string(clients::kPartialHeader), kind(clients::spawn_partial_header)},
       {std::string(clients::kHeaderTrickle), kind(clients::spawn_header_trickle)},
@@ -46,6 +62,7 @@ const std::map<std::string, SpawnKind>& kinds() {
       {std::string(clients::kRstAbort), kind(clients::spawn_rst_abort)},
       {std::string(clients::kFinClose), kind(clients::spawn_fin_close)},
       {std::string(clients::kSlowReader), kind(clients::spawn_slow_reader)},
+      {std::string(clients::kHeaderLines), kind(clients::spawn_header_lines)},
   };
   return table;
 }
@@ -54,7 +71,12 @@ const std::map<std::string, SpawnKind>& kinds() {
 
 const SpawnKind* find_kind(const std::string& name) {
   const auto it = kinds().find(name);
-  return it == kinds().end() ? nullptr : &it->second;
+  return it == kinds().end() ? nullptr : &it->second.spawn;
+}
+
+bool is_paced(const std::string& name) {
+  const auto it = kinds().find(name);
+  return it != kinds().end() && it->second.paced;
 }
 
 std::vector<std::string> kind_names() {

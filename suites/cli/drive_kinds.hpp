@@ -2,12 +2,13 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "loiter/clients/record.hpp"
 #include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/transport/fleet.hpp"
-#include "loiter/clients/record.hpp"
 
 namespace loiter::cli {
 
@@ -17,6 +18,8 @@ struct DriveSettings {
   std::size_t count = 100;
   double rate = 200.0;  // connections opened per second
   clients::Duration patience = std::chrono::seconds(30);
+  // Paced kinds (is_paced()): between their sends (or reads); nullopt: the kind's default.
+  std::optional<clients::Duration> interval;
 };
 
 using SpawnKind = std::function<void(clients::asio::io_context&, const DriveSettings&,
@@ -25,5 +28,7 @@ using SpawnKind = std::function<void(clients::asio::io_context&, const DriveSett
 // The spawn function of `kind`, or nullptr if there is no such kind.
 const SpawnKind* find_kind(const std::string& kind);
 std::vector<std::string> kind_names();
+// Whether `kind` paces its sends (or reads) at an interval: header-trickle, header-lines, ...
+bool is_paced(const std::string& kind);
 
 }  // namespace loiter::cli

@@ -68,6 +68,12 @@ const std::vector<FaultCase> kFaultCases = {
     {"idle-under-load", "shutdown-without-close", codes::kFdsDuringLoad, "", kShortLoad},
     // O(n) work per request over every open connection: waiting connections slow the rest.
     {"idle-under-load", "scans-every-connection", codes::kP99OverBound, "", kShortLoad},
+    // Each complete header line re-arms the header deadline (the slowloris weakness): the
+    // lines outlive it, and the finding names them as the cause.
+    {"header-lines", "deadline-resets-per-line", codes::kOutlivedByProgress},
+    // Any progress re-arms it, or there is none: whole lines outlive it all the same.
+    {"header-lines", "deadline-resets-on-progress", codes::kOutlivedByProgress},
+    {"header-lines", "no-header-deadline", codes::kStillOpen},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
@@ -76,9 +82,8 @@ class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
 // planted bug does.
 TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
-  const auto result =
-      run_scenario(*find_scenario(c.scenario), self_test_reference({c.fault}), timing(),
-                   c.parameters);
+  const auto result = run_scenario(*find_scenario(c.scenario), self_test_reference({c.fault}),
+                                   timing(), c.parameters);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,

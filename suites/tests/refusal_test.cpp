@@ -1,12 +1,14 @@
 // Every bad input is refused before anything starts, with exit 2 and a message naming the
 // problem; the readiness wait honours the target's timeout and the user's Ctrl-C; compare
-// refuses a gate with nothing to gate on; a late --json failure keeps the verdict. Each test
-// leaves no process behind (a server that never listens is stopped with its group).
+// refuses a gate with nothing to gate on; a late --json failure keeps the verdict; drive
+// paces header-lines at --interval. Each test leaves no process behind (a server that never
+// listens is stopped with its group).
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <boost/json.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -131,10 +133,50 @@ TEST(CliDrive, AClosedPortIsAnErrorNamedInTheSummary) {
   EXPECT_THAT(out, HasSubstr("connection refused: 3 of 3 connects failed"));
 }
 
+// --interval is for kinds that pace their sends: for any other it is refused, naming them.
+TEST(CliRefuses, DriveIntervalForAKindThatSendsAtNoInterval) {
+  TempDir tmp;
+  EXPECT_EQ(loiter(tmp, {"drive", "silent", "--connect", "127.0.0.1:9", "--interval", "0.1"}), 2);
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("--interval: silent sends at no interval"));
+  EXPECT_FALSE(fs::exists(tmp.path() / "runs"));
+}
+
+// drive header-lines sends a whole header line per --interval: its records show them.
+TEST(CliDrive, HeaderLinesSendsAWholeLinePerInterval) {
+  TempDir tmp;
+  // A header deadline far longer than the test: only the clients' patience ends them.
+  fixtures::ServerUnderTest sut(
+      fixtures::reference_target({.header = 60s, .body = 60s, .idle = 60s}));
+  EXPECT_EQ(loiter(tmp, {"drive", "header-lines", "--connect",
+                         fmt::format("{}:{}", sut.host(), sut.port()), "--count", "2", "--interval",
+                         "0.1", "--patience", "1"}),
+            0)
+      << read_text(tmp.path() / "out");
+  const auto runs = tmp.path() / "runs";
+  ASSERT_TRUE(fs::exists(runs));
+  const auto dir = fs::directory_iterator(runs)->path();
+  std::ifstream records(dir / "records/header-lines.jsonl");
+  std::string line;
+  std::size_t connections = 0;
+  while (std::getline(records, line)) {
+    ++connections;
+    const auto sends = boost::json::parse(line).at("sends").as_array();
+    // The request line, then about ten lines in the second of patience.
+    EXPECT_GE(sends.size(), 1u + 5u) << line;
+    EXPECT_LE(sends.size(), 1u + 10u) << line;
+    for (std::size_t i = 1; i < sends.size(); ++i) {
+      EXPECT_EQ(sends[i].at(1).to_number<std::size_t>(),
+                fmt::format("X-Loiter-{0}: {0}\r\n", i).size());
+    }
+  }
+  EXPECT_EQ(connections, 2u);
+}
+
 // check waits for readiness as long as the target file says (1 s), not 10 s.
 TEST(CliReadiness, TheTargetsTimeoutIsHonoured) {
   TempDir tmp;
-  const auto file = target_file(tmp.path(), "exec sleep 30 # {port}", "[readiness]\ntimeout = 1\n[deadlines]\nheader = 1\n");
+  const auto file = target_file(tmp.path(), "exec sleep 30 # {port}",
+                                "[readiness]\ntimeout = 1\n[deadlines]\nheader = 1\n");
   const auto start = SteadyClock::now();
   EXPECT_EQ(loiter(tmp, {"check", "--target", file.string(), "--scenario", "silent"}), 3);
   EXPECT_LT(SteadyClock::now() - start, 5s * scale());

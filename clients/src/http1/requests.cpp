@@ -66,6 +66,12 @@ std::string partial_head(const RequestShape& shape, StallPoint stall) {
   return {};
 }
 
+std::string request_start(const RequestShape& shape) {
+  return fmt::format("{}Host: {}\r\n", request_line(shape), shape.host);
+}
+
+std::string numbered_header_line(std::size_t n) { return fmt::format("X-Loiter-{0}: {0}\r\n", n); }
+
 char header_trickle_byte(std::string_view header_lines, std::size_t k) {
   if (k < header_lines.size()) return header_lines[k];
   return kTrickleLine[(k - header_lines.size()) % kTrickleLine.size()];

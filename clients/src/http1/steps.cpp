@@ -7,13 +7,21 @@ namespace loiter::clients {
 awaitable<void> trickle(Connection& connection, Schedule schedule, std::size_t count,
                         std::function<char(std::size_t)> byte_at, Clock::time_point until,
                         bool completes_request) {
+  co_await trickle_pieces(
+      connection, schedule, count, [&byte_at](std::size_t k) { return std::string(1, byte_at(k)); },
+      until, completes_request);
+}
+
+awaitable<void> trickle_pieces(Connection& connection, Schedule schedule, std::size_t count,
+                               std::function<std::string(std::size_t)> piece_at,
+                               Clock::time_point until, bool completes_request) {
   for (std::size_t k = 0; k < count; ++k) {  // bounded by count and by `until`
     const auto at = schedule.at(k);
     if (at >= until) co_return;
     if (co_await connection.read_until(at) == Wait::ended) co_return;
-    const char byte = byte_at(k);
+    const std::string piece = piece_at(k);
     const bool last = k + 1 == count;
-    if (!co_await connection.send({&byte, 1}, until, completes_request && last)) co_return;
+    if (!co_await connection.send(piece, until, completes_request && last)) co_return;
   }
 }
 

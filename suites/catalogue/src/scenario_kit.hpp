@@ -22,7 +22,8 @@ Need need_promise(const std::optional<fixtures::OnTimeout>& promise, std::string
 // The first unmet need of several.
 Need first_unmet(std::initializer_list<Need> needs);
 
-// The ending labels a declared promise allows: "408+close" for 408, "close" for a plain close.
+// The ending labels a declared promise allows: "408+close" for 408; for a plain close,
+// "close" or "408+close" (a 408 before the close, as RFC 9110 recommends, keeps the promise).
 std::vector<std::string> endings_for(fixtures::OnTimeout promise);
 
 // For a trickling client: a byte the client sent just before the server's close is unread

@@ -1,5 +1,6 @@
 // The header family: stalled and trickled request heads, judged against the header
 // deadline measured from each connection's own connect.
+#include "loiter/clients/http1/header_lines.hpp"
 #include "loiter/clients/http1/header_trickle.hpp"
 #include "loiter/clients/http1/partial_header.hpp"
 #include "loiter/clients/http1/silent.hpp"
@@ -36,8 +37,7 @@ Scenario silent() {
             return closure(Since::connect, *t.deadlines.header, {"close", "408+close"}, timing, p);
           },
       .drive =
-          [](clients::asio::io_context& io, const DriveContext& c,
-             DriveOutput& out) {
+          [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
             clients::spawn_silent(io, options_for<clients::SilentOptions>(c), out.fleet());
           }};
 }
@@ -48,8 +48,7 @@ Scenario partial_header() {
           .must = "answer a head stalled mid-field as declared, within its header deadline",
           .unmet_need = needs_head_promise,
           .expect = expect_head_timeout,
-          .drive = [](clients::asio::io_context& io, const DriveContext& c,
-                      DriveOutput& out) {
+          .drive = [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
             auto options = options_for<clients::PartialHeaderOptions>(c);
             options.stall = clients::StallPoint::mid_header_value;
             clients::spawn_partial_header(io, options, out.fleet());
@@ -65,21 +64,50 @@ Scenario header_trickle() {
           .unmet_need = needs_head_promise,
           .expect =
               [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
-                return allow_trickle_races(expect_head_timeout(t, timing, p),
-                                           *t.promises.on_header_timeout);
+                auto expected = allow_trickle_races(expect_head_timeout(t, timing, p),
+                                                    *t.promises.on_header_timeout);
+                expected.closure->progress = "header byte";
+                return expected;
               },
-          .drive = [](clients::asio::io_context& io, const DriveContext& c,
-                      DriveOutput& out) {
-            auto options = options_for<clients::HeaderTrickleOptions>(c);
-            // About five bytes per deadline: progress well inside it, every time.
-            options.interval =
-                std::max<Duration>(*c.target.deadlines.header / 5, std::chrono::milliseconds(50));
-            clients::spawn_header_trickle(io, options, out.fleet());
-          }};
+          .drive =
+              [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
+                auto options = options_for<clients::HeaderTrickleOptions>(c);
+                // About five bytes per deadline: progress well inside it, every time.
+                options.interval = std::max<Duration>(*c.target.deadlines.header / 5,
+                                                      std::chrono::milliseconds(50));
+                clients::spawn_header_trickle(io, options, out.fleet());
+              }};
+}
+
+// The line-by-line slowloris: a deadline re-armed by each complete header line never fires.
+Scenario header_lines() {
+  return {.id = "header-lines",
+          .family = "header",
+          .must =
+              "close a head sent a whole header line at a time at the header deadline from "
+              "connect: complete lines must not extend it",
+          .unmet_need = needs_head_promise,
+          .expect =
+              [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+                auto expected = allow_trickle_races(expect_head_timeout(t, timing, p),
+                                                    *t.promises.on_header_timeout);
+                expected.closure->progress = "header line";
+                return expected;
+              },
+          .drive =
+              [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
+                auto options = options_for<clients::HeaderLinesOptions>(c);
+                // About three whole lines per deadline, each a complete line well inside it.
+                options.interval = std::max<Duration>(*c.target.deadlines.header / 3,
+                                                      std::chrono::milliseconds(50));
+                clients::spawn_header_lines(io, options, out.fleet());
+              }};
 }
 
 }  // namespace
 
-std::vector<Scenario> header_scenarios() { return {silent(), partial_header(), header_trickle()}; }
+std::vector<Scenario> header_scenarios() {
+  return {silent(), partial_header(), header_trickle(), header_lines()};
+}
 
 }  // namespace loiter::suites

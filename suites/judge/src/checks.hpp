@@ -22,6 +22,11 @@ reports::Finding finding(const Observation& o, const char* code, reports::Findin
 void check_completion(const Observation& o, const CompletionExpectation& c, Verdict& v);
 void check_held_at_once(const Observation& o, Verdict& v);
 
+// check_progress.cpp: connections of one closure that outlived their deadline while the
+// client's progress (c.progress) kept arriving past it; `about` is their base finding.
+void check_progress(const std::vector<const ConnectionRecord*>& records,
+                    const ClosureExpectation& c, Finding about, Verdict& v);
+
 // check_load.cpp: the regular traffic next to the waiting connections, and FDs during it.
 void check_load(const Observation& o, const LoadExpectation& e, Verdict& v);
 

@@ -199,6 +199,7 @@ void check_closure(const Observation& o, const Expectations& e, const ClosureExp
   const auto subset = subset_for(o, c);
   check_still_open(subset, e, c, v);
   check_window(subset, c, v);
+  checks::check_progress(subset.records, c, subset.about, v);
   check_endings(subset, c, v);
 }
 

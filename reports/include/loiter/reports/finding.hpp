@@ -52,6 +52,7 @@ inline constexpr char kFdsBackLate[] = "fds-back-late";
 inline constexpr char kFdsStillHeld[] = "fds-still-held";
 inline constexpr char kHarnessError[] = "harness-error";
 inline constexpr char kLeftoverProcess[] = "leftover-process";
+inline constexpr char kOutlivedByProgress[] = "outlived-by-progress";
 // A finding read from a loiter-run/2 document: a sentence with no code.
 inline constexpr char kText[] = "text";
 }  // namespace codes
@@ -79,6 +80,8 @@ struct Finding {
   std::optional<std::size_t> connected_late, most_at_once, connections;  // held at once
   std::string explanation;             // what the kernel showed for the connections still open
   std::vector<std::string> processes;  // leftover-process: "PID command", one per process
+  std::string progress;  // outlived-by-progress: what kept arriving: "header line", "header byte"
+  std::optional<std::size_t> progress_by_deadline;  // ...the most of them by the deadline
   // The sentence as a document stored it, kept only for a code this loiter does not
   // render (a loiter-run/2 string, code "text"; a newer loiter's code).
   std::string sentence;

@@ -40,6 +40,12 @@ char header_trickle_byte(std::string_view header_lines, std::size_t k);
 // The header lines of request_head(shape), without the request line or the final CRLF.
 std::string header_lines(const RequestShape& shape);
 
+// header-lines' first send: the request line and the Host line,
+//   GET /health HTTP/1.1\r\nHost: localhost\r\n
+std::string request_start(const RequestShape& shape);
+// header-lines' n-th line after it (n from 1): "X-Loiter-<n>: <n>\r\n", a whole header line.
+std::string numbered_header_line(std::size_t n);
+
 // Byte k of a JSON body of `length` bytes: {"pad":"xxx…"} (all x when shorter than 10).
 char body_byte(std::size_t length, std::size_t k);
 std::string request_body(std::size_t length, std::size_t prefix);  // its first `prefix` bytes

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include "loiter/clients/transport/connection.hpp"
@@ -17,6 +18,11 @@ namespace loiter::clients {
 awaitable<void> trickle(Connection& connection, Schedule schedule, std::size_t count,
                         std::function<char(std::size_t)> byte_at, Clock::time_point until,
                         bool completes_request);
+
+// The same, a piece at a time: piece k (sent whole, in one write) at schedule.at(k).
+awaitable<void> trickle_pieces(Connection& connection, Schedule schedule, std::size_t count,
+                               std::function<std::string(std::size_t)> piece_at,
+                               Clock::time_point until, bool completes_request);
 
 // Sends `head` as a complete request `requests` times on one connection: each after the
 // previous response is whole and `gap` has passed since, reading all the while. True if

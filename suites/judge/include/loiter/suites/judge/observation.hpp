@@ -66,6 +66,10 @@ struct ClosureExpectation {
   Duration deadline{};
   Duration slack{};
   std::vector<std::string> endings;  // allowed ending labels: "close", "408+close"
+  // What each send after a connection's first one is, when the client keeps making progress
+  // ("header line", "header byte"); empty: sends are not progress. A connection that outlived
+  // the deadline while such sends kept arriving is named with that cause (outlived-by-progress).
+  std::string progress;
 };
 
 // The server must NOT cut the connection: each one receives `responses` whole responses
