@@ -21,7 +21,7 @@ using Member =
                  std::vector<std::string> Finding::*>;
 
 // Every detail but `failures` (an object of its own), in the order they are written.
-const std::array<std::pair<std::string_view, Member>, 17> kDetails{{
+const std::array<std::pair<std::string_view, Member>, 18> kDetails{{
     {"since", &Finding::since},
     {"deadline", &Finding::deadline},
     {"slack", &Finding::slack},
@@ -39,6 +39,7 @@ const std::array<std::pair<std::string_view, Member>, 17> kDetails{{
     {"connections", &Finding::connections},
     {"explanation", &Finding::explanation},
     {"processes", &Finding::processes},
+    {"deadline_name", &Finding::deadline_name},
 }};
 
 template <class... F>

@@ -8,6 +8,7 @@
 #include "loiter/clients/http1/fin_close.hpp"
 #include "loiter/clients/http1/header_trickle.hpp"
 #include "loiter/clients/http1/idle_keepalive.hpp"
+#include "loiter/clients/http1/keepalive_partial.hpp"
 #include "loiter/clients/http1/keepalive_reuse.hpp"
 #include "loiter/clients/http1/partial_body.hpp"
 #include "loiter/clients/http1/partial_header.hpp"
@@ -46,6 +47,7 @@ const std::map<std::string, SpawnKind>& kinds() {
       {std::string(clients::kRstAbort), kind(clients::spawn_rst_abort)},
       {std::string(clients::kFinClose), kind(clients::spawn_fin_close)},
       {std::string(clients::kSlowReader), kind(clients::spawn_slow_reader)},
+      {std::string(clients::kKeepalivePartial), kind(clients::spawn_keepalive_partial)},
   };
   return table;
 }

@@ -68,6 +68,12 @@ const std::vector<FaultCase> kFaultCases = {
     {"idle-under-load", "shutdown-without-close", codes::kFdsDuringLoad, "", kShortLoad},
     // O(n) work per request over every open connection: waiting connections slow the rest.
     {"idle-under-load", "scans-every-connection", codes::kP99OverBound, "", kShortLoad},
+    // The idle deadline measured from connect: a reused connection closed early, counted
+    // from its last response.
+    {"keepalive-reuse", "idle-from-connect", codes::kClosedEarly},
+    // The idle timer cancelled by a later request's first byte, and no header timer armed:
+    // a stalled second head is held for ever.
+    {"keepalive-partial", "next-request-never-timed-out", codes::kStillOpen},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};

@@ -56,6 +56,7 @@ enum class Since {
   connect,        // the header deadline: from the handshake
   first_send,     // the body deadline: from the request head the client sent first
   last_response,  // the idle deadline: from the last response that arrived whole
+  second_send,    // the next request's head deadline: from the second request head sent
 };
 
 // The server must end each connection within [deadline - slack, deadline + slack] of the
@@ -66,6 +67,7 @@ struct ClosureExpectation {
   Duration deadline{};
   Duration slack{};
   std::vector<std::string> endings;  // allowed ending labels: "close", "408+close"
+  std::string name;  // which deadline this is ("idle", "header"): a closure outside names it
 };
 
 // The server must NOT cut the connection: each one receives `responses` whole responses
