@@ -97,9 +97,8 @@ TEST(KeepaliveReuse, IdleCloseBeforeTheReuseIsRecordedAsClose) {
 // After the whole first response and the pause, half of the next head goes out in one send
 // (request line and part of a field, no empty line); then the client only reads.
 TEST(KeepalivePartial, SendsHalfTheNextHeadAfterThePauseThenWaitsForTheServer) {
-  Peer peer({.action = PeerAction::respond_then_close,
-             .after = 300ms,
-             .answer = std::string(kOk200)});
+  Peer peer(
+      {.action = PeerAction::respond_then_close, .after = 300ms, .answer = std::string(kOk200)});
   const auto records =
       drive(spawn_keepalive_partial,
             KeepalivePartialOptions{
