@@ -110,11 +110,23 @@ std::string not_held_at_once(const Finding& f) {
       ratio(f), measured(f), why);
 }
 
+// "closed": the server closed a busy keep-alive connection of the regular traffic with a
+// request in flight. Each is idle for milliseconds between requests, so a deadline that ran
+// from the last response never strikes there: one that runs from connect does.
 std::string non_2xx(const Finding& f) {
   std::vector<std::string> parts;
-  for (const auto& [what, n] : f.failures) parts.push_back(fmt::format("{}×{}", what, n));
-  return fmt::format("{} dispatched regular requests were not answered 2xx: {}", ratio(f),
-                     fmt::join(parts, ", "));
+  bool closed = false;
+  for (const auto& [what, n] : f.failures) {
+    parts.push_back(fmt::format("{}×{}", what, n));
+    closed = closed || what == "closed";
+  }
+  return fmt::format(
+      "{} dispatched regular requests were not answered 2xx: {}{}", ratio(f),
+      fmt::join(parts, ", "),
+      closed ? " (closed: the server closed a busy keep-alive connection with a request in "
+               "flight, never answering it; its idle deadline may run from connect instead of "
+               "from the last response)"
+             : "");
 }
 
 std::string fds_not_recovered(const Finding& f) {

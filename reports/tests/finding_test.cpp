@@ -153,6 +153,15 @@ TEST(FindingText, Non2xxListsWhatTheFailedRequestsGot) {
                        .failures = {{"503", 7}, {"reset", 3}}};
   EXPECT_EQ(text(failed),
             "10/5000 dispatched regular requests were not answered 2xx: 503×7, reset×3");
+  const Finding closed{.code = codes::kNon2xx,
+                       .klass = FindingClass::answer,
+                       .count = 383,
+                       .of = 125000,
+                       .failures = {{"closed", 383}}};
+  EXPECT_THAT(text(closed), HasSubstr("closed×383 (closed: the server closed a busy keep-alive "
+                                      "connection with a request in flight"));
+  EXPECT_THAT(text(closed), HasSubstr("its idle deadline may run from connect instead of from "
+                                      "the last response)"));
 }
 
 // A code this loiter does not render (a loiter-run/2 sentence) shows the sentence it came with.

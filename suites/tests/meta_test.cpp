@@ -74,6 +74,8 @@ const std::vector<FaultCase> kFaultCases = {
     // The idle timer cancelled by a later request's first byte, and no header timer armed:
     // a stalled second head is held for ever.
     {"keepalive-partial", "next-request-never-timed-out", codes::kStillOpen},
+    // The same bug under load: busy keep-alive connections closed with a request in flight.
+    {"idle-under-load", "idle-from-connect", codes::kNon2xx, "", kShortLoad},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
