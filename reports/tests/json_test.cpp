@@ -73,7 +73,8 @@ TEST(Json, RoundTripsEveryDetailOfAFinding) {
                                           .connected_late = 1,
                                           .most_at_once = 2,
                                           .connections = 3,
-                                          .explanation = "open on both ends"});
+                                          .explanation = "open on both ends",
+                                          .deadline_name = "idle"});
   const auto back = run_report_from_json(boost::json::parse(run_report_text(report)));
   EXPECT_EQ(back.scenarios[1].findings, report.scenarios[1].findings);
 }

@@ -1,3 +1,4 @@
+// keepalive-partial: one whole exchange, the pause, then half of the next head and silence.
 #include "loiter/clients/http1/keepalive_partial.hpp"
 
 #include "loiter/clients/http1/requests.hpp"
