@@ -10,6 +10,7 @@ set(LOITER_CATALOGUE
   body-trickle:body
   idle-keepalive:keepalive
   keepalive-reuse:keepalive
+  keepalive-partial:keepalive
   rst-abort:abort
   fin-close:abort
   slow-reader:not-cut

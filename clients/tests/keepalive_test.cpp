@@ -1,9 +1,11 @@
-// Keep-alive clients read each whole response (Beast finds its end) before going idle or
-// reusing the connection; the slow reader takes a large response at its own pace.
+// Keep-alive clients read each whole response (Beast finds its end) before going idle,
+// reusing the connection or stalling the next head; the slow reader takes a large response
+// at its own pace.
 #include <gtest/gtest.h>
 
 #include "drive.hpp"
 #include "loiter/clients/http1/idle_keepalive.hpp"
+#include "loiter/clients/http1/keepalive_partial.hpp"
 #include "loiter/clients/http1/keepalive_reuse.hpp"
 #include "loiter/clients/http1/requests.hpp"
 #include "loiter/clients/http1/slow_reader.hpp"
@@ -90,6 +92,40 @@ TEST(KeepaliveReuse, IdleCloseBeforeTheReuseIsRecordedAsClose) {
   EXPECT_EQ(record.responses.size(), 1u);
   EXPECT_EQ(record.ending, Ending::close);
   EXPECT_TRUE(near(record.ended_at - *record.responses[0].complete, 50ms));
+}
+
+// After the whole first response and the pause, half of the next head goes out in one send
+// (request line and part of a field, no empty line); then the client only reads.
+TEST(KeepalivePartial, SendsHalfTheNextHeadAfterThePauseThenWaitsForTheServer) {
+  Peer peer(
+      {.action = PeerAction::respond_then_close, .after = 300ms, .answer = std::string(kOk200)});
+  const auto records =
+      drive(spawn_keepalive_partial,
+            KeepalivePartialOptions{
+                .target = peer.endpoint(), .count = 1, .patience = 2s, .pause = 100ms});
+  const auto& record = records.at(0);
+  ASSERT_EQ(record.responses.size(), 2u);  // the 200, then the peer's 408
+  ASSERT_TRUE(record.responses[0].complete.has_value());
+  ASSERT_EQ(record.sends.size(), 2u);
+  EXPECT_TRUE(near(record.sends[1].at - *record.responses[0].complete, 100ms));
+  EXPECT_EQ(ending_label(record), "408+close");
+  EXPECT_TRUE(near(record.ended_at - *record.responses[0].complete, 300ms));
+  const auto half = partial_head({}, StallPoint::mid_header_value);
+  EXPECT_EQ(peer.connections().at(0).received(), request_head({}) + half);
+  EXPECT_EQ(half.find("\r\n\r\n"), std::string::npos);
+}
+
+// A server that closes the idle connection during the pause: the half head is never sent.
+TEST(KeepalivePartial, IdleCloseBeforeTheHalfHeadIsRecordedWithOneSend) {
+  Peer peer({.action = PeerAction::close, .after = 50ms, .answer = std::string(kOk200)});
+  const auto records =
+      drive(spawn_keepalive_partial,
+            KeepalivePartialOptions{
+                .target = peer.endpoint(), .count = 1, .patience = 2s, .pause = 150ms});
+  const auto& record = records.at(0);
+  EXPECT_EQ(record.sends.size(), 1u);
+  EXPECT_EQ(record.ending, Ending::close);
+  EXPECT_TRUE(near(record.ended_at - *record.responses.at(0).complete, 50ms));
 }
 
 // The slow reader takes a large body a little per interval, and notes its progress.

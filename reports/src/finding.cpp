@@ -37,6 +37,7 @@ std::string whole(double value) { return fmt::format("{:.0f}", value); }
 std::string_view since_words(std::string_view since) {
   if (since == "request-head") return "the request head";
   if (since == "last-response") return "the last response";
+  if (since == "second-request-head") return "the second request head's first byte";
   return since;  // "connect"
 }
 
@@ -59,8 +60,17 @@ std::string ended_before_origin(const Finding& f) {
                      ratio(f), f.ending, since_words(f.since));
 }
 
-// "closed early, before 0.750 s (earliest 0.100 s; deadline 1.000 s ± 0.250 s from connect)"
+// "closed early, before 0.750 s (earliest 0.100 s; deadline 1.000 s ± 0.250 s from connect)";
+// with a named deadline, the cause first: "closed early, 1.000 s after the last response
+// (before 1.750 s): the idle deadline runs from the last response (2.000 s ± 0.250 s)".
 std::string closed_outside(const Finding& f, std::string_view how, std::string_view extreme) {
+  if (!f.deadline_name.empty()) {
+    return fmt::format(
+        "{}{} connections closed {}, {:.3f} s after {} ({} {:.3f} s): the {} deadline runs "
+        "from {} ({:.3f} s ± {:.3f} s)",
+        of_subject(f), ratio(f), how, measured(f), since_words(f.since), extreme, bound(f),
+        f.deadline_name, since_words(f.since), f.deadline.value_or(0), f.slack.value_or(0));
+  }
   return fmt::format(
       "{}{} connections closed {} {:.3f} s ({} {:.3f} s; deadline {:.3f} s ± {:.3f} s from {})",
       of_subject(f), ratio(f), how, bound(f), extreme, measured(f), f.deadline.value_or(0),
@@ -100,11 +110,23 @@ std::string not_held_at_once(const Finding& f) {
       ratio(f), measured(f), why);
 }
 
+// "closed": the server closed a busy keep-alive connection of the regular traffic with a
+// request in flight. Each is idle for milliseconds between requests, so a deadline that ran
+// from the last response never strikes there: one that runs from connect does.
 std::string non_2xx(const Finding& f) {
   std::vector<std::string> parts;
-  for (const auto& [what, n] : f.failures) parts.push_back(fmt::format("{}×{}", what, n));
-  return fmt::format("{} dispatched regular requests were not answered 2xx: {}", ratio(f),
-                     fmt::join(parts, ", "));
+  bool closed = false;
+  for (const auto& [what, n] : f.failures) {
+    parts.push_back(fmt::format("{}×{}", what, n));
+    closed = closed || what == "closed";
+  }
+  return fmt::format(
+      "{} dispatched regular requests were not answered 2xx: {}{}", ratio(f),
+      fmt::join(parts, ", "),
+      closed ? " (closed: the server closed a busy keep-alive connection with a request in "
+               "flight, never answering it; its idle deadline may run from connect instead of "
+               "from the last response)"
+             : "");
 }
 
 std::string fds_not_recovered(const Finding& f) {
@@ -151,9 +173,15 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
     {codes::kStillOpen, still_open},
     {codes::kEndedBeforeOrigin, ended_before_origin},
     {codes::kClosedEarly,
-     [](const Finding& f) { return closed_outside(f, "early, before", "earliest"); }},
+     [](const Finding& f) {
+       return f.deadline_name.empty() ? closed_outside(f, "early, before", "earliest")
+                                      : closed_outside(f, "early", "before");
+     }},
     {codes::kClosedLate,
-     [](const Finding& f) { return closed_outside(f, "late, after", "latest"); }},
+     [](const Finding& f) {
+       return f.deadline_name.empty() ? closed_outside(f, "late, after", "latest")
+                                      : closed_outside(f, "late", "after");
+     }},
     {codes::kWrongEnding, wrong_ending},
     {codes::kCutOff, cut_off},
     {codes::kProvesNothing,

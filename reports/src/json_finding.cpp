@@ -21,7 +21,7 @@ using Member =
                  std::vector<std::string> Finding::*>;
 
 // Every detail but `failures` (an object of its own), in the order they are written.
-const std::array<std::pair<std::string_view, Member>, 19> kDetails{{
+const std::array<std::pair<std::string_view, Member>, 20> kDetails{{
     {"since", &Finding::since},
     {"deadline", &Finding::deadline},
     {"slack", &Finding::slack},
@@ -41,6 +41,7 @@ const std::array<std::pair<std::string_view, Member>, 19> kDetails{{
     {"processes", &Finding::processes},
     {"progress", &Finding::progress},
     {"progress_by_deadline", &Finding::progress_by_deadline},
+    {"deadline_name", &Finding::deadline_name},
 }};
 
 template <class... F>

@@ -61,6 +61,34 @@ TEST(FindingText, ClosedEarlyNamesTheEdgeTheEarliestAndTheWindow) {
                                      "deadline 1.000 s ± 0.250 s from the request head)"));
 }
 
+// With a named deadline the sentence leads with the cause: how long after its origin the
+// connections closed, and which deadline runs from there.
+TEST(FindingText, ANamedDeadlineSaysWhereItRunsFrom) {
+  Finding early{.code = codes::kClosedEarly,
+                .klass = FindingClass::deadline,
+                .count = 100,
+                .of = 100,
+                .measured = 0.996,
+                .bound = 1.75,
+                .unit = "s",
+                .since = "last-response",
+                .deadline = 2.0,
+                .slack = 0.25,
+                .deadline_name = "idle"};
+  EXPECT_EQ(text(early),
+            "100/100 connections closed early, 0.996 s after the last response (before 1.750 s): "
+            "the idle deadline runs from the last response (2.000 s ± 0.250 s)");
+  early.code = codes::kClosedLate;
+  early.measured = 3.017;
+  early.bound = 2.25;
+  early.since = "second-request-head";
+  early.deadline_name = "header";
+  EXPECT_EQ(text(early),
+            "100/100 connections closed late, 3.017 s after the second request head's first byte "
+            "(after 2.250 s): the header deadline runs from the second request head's first byte "
+            "(2.000 s ± 0.250 s)");
+}
+
 TEST(FindingText, WrongEndingListsTheEndingsAllowed) {
   const Finding reset{.code = codes::kWrongEnding,
                       .klass = FindingClass::answer,
@@ -125,6 +153,15 @@ TEST(FindingText, Non2xxListsWhatTheFailedRequestsGot) {
                        .failures = {{"503", 7}, {"reset", 3}}};
   EXPECT_EQ(text(failed),
             "10/5000 dispatched regular requests were not answered 2xx: 503×7, reset×3");
+  const Finding closed{.code = codes::kNon2xx,
+                       .klass = FindingClass::answer,
+                       .count = 383,
+                       .of = 125000,
+                       .failures = {{"closed", 383}}};
+  EXPECT_THAT(text(closed), HasSubstr("closed×383 (closed: the server closed a busy keep-alive "
+                                      "connection with a request in flight"));
+  EXPECT_THAT(text(closed), HasSubstr("its idle deadline may run from connect instead of from "
+                                      "the last response)"));
 }
 
 // A connection that outlived its deadline while progress kept coming names the progress: how

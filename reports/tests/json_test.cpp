@@ -75,7 +75,8 @@ TEST(Json, RoundTripsEveryDetailOfAFinding) {
                                           .connections = 3,
                                           .explanation = "open on both ends",
                                           .progress = "header line",
-                                          .progress_by_deadline = 3});
+                                          .progress_by_deadline = 3,
+                                          .deadline_name = "idle"});
   const auto back = run_report_from_json(boost::json::parse(run_report_text(report)));
   EXPECT_EQ(back.scenarios[1].findings, report.scenarios[1].findings);
 }

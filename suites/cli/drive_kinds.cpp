@@ -9,6 +9,7 @@
 #include "loiter/clients/http1/header_lines.hpp"
 #include "loiter/clients/http1/header_trickle.hpp"
 #include "loiter/clients/http1/idle_keepalive.hpp"
+#include "loiter/clients/http1/keepalive_partial.hpp"
 #include "loiter/clients/http1/keepalive_reuse.hpp"
 #include "loiter/clients/http1/partial_body.hpp"
 #include "loiter/clients/http1/partial_header.hpp"
@@ -63,6 +64,7 @@ const std::map<std::string, Kind>& kinds() {
       {std::string(clients::kFinClose), kind(clients::spawn_fin_close)},
       {std::string(clients::kSlowReader), kind(clients::spawn_slow_reader)},
       {std::string(clients::kHeaderLines), kind(clients::spawn_header_lines)},
+      {std::string(clients::kKeepalivePartial), kind(clients::spawn_keepalive_partial)},
   };
   return table;
 }

@@ -74,6 +74,14 @@ const std::vector<FaultCase> kFaultCases = {
     // Any progress re-arms it, or there is none: whole lines outlive it all the same.
     {"header-lines", "deadline-resets-on-progress", codes::kOutlivedByProgress},
     {"header-lines", "no-header-deadline", codes::kStillOpen},
+    // The idle deadline measured from connect: a reused connection closed early, counted
+    // from its last response.
+    {"keepalive-reuse", "idle-from-connect", codes::kClosedEarly},
+    // The idle timer cancelled by a later request's first byte, and no header timer armed:
+    // a stalled second head is held for ever.
+    {"keepalive-partial", "next-request-never-timed-out", codes::kStillOpen},
+    // The same bug under load: busy keep-alive connections closed with a request in flight.
+    {"idle-under-load", "idle-from-connect", codes::kNon2xx, "", kShortLoad},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};

@@ -1,6 +1,9 @@
 // The keep-alive family: a connection left unused after its response is closed at the idle
-// deadline (from that response), and one reused inside it is served.
+// deadline (from that response), one reused inside it is served and then closed at the idle
+// deadline from its last response, and one whose next head stalls is closed under the header
+// deadline.
 #include "loiter/clients/http1/idle_keepalive.hpp"
+#include "loiter/clients/http1/keepalive_partial.hpp"
 #include "loiter/clients/http1/keepalive_reuse.hpp"
 #include "scenario_kit.hpp"
 #include "scenarios.hpp"
@@ -28,8 +31,7 @@ Scenario idle_keepalive() {
                 return closure(Since::last_response, *t.deadlines.idle, {"close"}, timing, p);
               },
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c,
-                 DriveOutput& out) {
+              [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
                 auto options = options_for<clients::IdleKeepaliveOptions>(c);
                 options.path = *c.target.paths.health;
                 clients::spawn_idle_keepalive(io, options, out.fleet());
@@ -39,17 +41,23 @@ Scenario idle_keepalive() {
 Scenario keepalive_reuse() {
   return {.id = "keepalive-reuse",
           .family = "keepalive",
-          .must = "serve a second request on a connection reused inside its idle deadline",
+          .must =
+              "serve a second request on a connection reused inside its idle deadline, then "
+              "close it within the idle deadline from that second response",
           .unmet_need = needs_idle,
           .expect =
               [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
-                // Reused at half the idle deadline: nothing to outlive, two answers to give.
-                return completion(2, Duration{}, timing.patience_for(*t.deadlines.idle) * 2, timing,
-                                  p);
+                // Reused at half the idle deadline: nothing to outlive, two answers to give,
+                // then the idle deadline again, from the second answer.
+                const auto idle = *t.deadlines.idle;
+                auto expected = closure(Since::last_response, idle, {"close"}, timing, p);
+                expected.closure->name = "idle";
+                expected.patience = timing.patience_for(idle) * 2;
+                expected.completion = CompletionExpectation{.responses = 2, .status = 200};
+                return expected;
               },
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c,
-                 DriveOutput& out) {
+              [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
                 auto options = options_for<clients::KeepaliveReuseOptions>(c);
                 options.path = *c.target.paths.health;
                 options.reuse_after = *c.target.deadlines.idle / 2;
@@ -58,8 +66,53 @@ Scenario keepalive_reuse() {
               }};
 }
 
+Need needs_next_head(const Target& target) {
+  if (auto need = first_unmet({needs_idle(target), need_deadline(target.deadlines.header, "header"),
+                               need_promise(target.promises.on_header_timeout, "header")})) {
+    return need;
+  }
+  if (target.deadlines.next_head_from) return std::nullopt;
+  return std::string(
+      "the target does not declare where a later request's head deadline runs from "
+      "(deadlines.next_head_from: \"first-byte\" or \"last-response\")");
+}
+
+// The pause between the first response and the stalled second head: inside the idle deadline.
+Duration partial_pause(const Target& target) { return *target.deadlines.idle / 4; }
+
+Scenario keepalive_partial() {
+  return {.id = "keepalive-partial",
+          .family = "keepalive",
+          .must =
+              "close a kept-alive connection whose next request head stalls halfway, within "
+              "the header deadline from where the target says it runs (its first byte, or the "
+              "last response)",
+          .unmet_need = needs_next_head,
+          .expect =
+              [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+                const auto header = *t.deadlines.header;
+                const auto since = *t.deadlines.next_head_from == fixtures::NextHeadFrom::first_byte
+                                       ? Since::second_send
+                                       : Since::last_response;
+                auto expected =
+                    closure(since, header, endings_for(*t.promises.on_header_timeout), timing, p);
+                expected.closure->name = "header";
+                expected.patience = partial_pause(t) + timing.patience_for(header);
+                return expected;
+              },
+          .drive =
+              [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
+                auto options = options_for<clients::KeepalivePartialOptions>(c);
+                options.path = *c.target.paths.health;
+                options.pause = partial_pause(c.target);
+                clients::spawn_keepalive_partial(io, options, out.fleet());
+              }};
+}
+
 }  // namespace
 
-std::vector<Scenario> keepalive_scenarios() { return {idle_keepalive(), keepalive_reuse()}; }
+std::vector<Scenario> keepalive_scenarios() {
+  return {idle_keepalive(), keepalive_reuse(), keepalive_partial()};
+}
 
 }  // namespace loiter::suites

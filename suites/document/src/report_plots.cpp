@@ -118,9 +118,10 @@ Plot closure_plot(const Observation& o, const Expectations& e) {
   Plot plot{.id = "closure",
             .title = e.closure ? "closure time per connection, against the deadline window"
                                : "ending time per connection",
-            .x_unit = since == Since::connect      ? "s since connect"
-                      : since == Since::first_send ? "s since the request head"
-                                                   : "s since the last response",
+            .x_unit = since == Since::connect       ? "s since connect"
+                      : since == Since::first_send  ? "s since the request head"
+                      : since == Since::second_send ? "s since the second request head"
+                                                    : "s since the last response",
             .y_unit = "connection",
             .style = PlotStyle::dots};
   std::map<std::string, Series> by_ending;

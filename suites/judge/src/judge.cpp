@@ -34,6 +34,8 @@ std::string_view since_name(Since since) {
       return "request-head";
     case Since::last_response:
       return "last-response";
+    case Since::second_send:
+      return "second-request-head";
   }
   return "?";
 }
@@ -146,6 +148,7 @@ Finding outside_window(const Subset& s, const ClosureExpectation& c, const char*
   f.unit = "s";
   f.deadline = in_seconds(c.deadline);
   f.slack = in_seconds(c.slack);
+  f.deadline_name = c.name;
   return f;
 }
 
@@ -215,6 +218,9 @@ std::optional<Duration> deadline_origin(const ConnectionRecord& r, Since since) 
     case Since::last_response:
       if (const auto* response = r.last_complete_response()) return response->complete;
       return std::nullopt;
+    case Since::second_send:
+      if (r.sends.size() < 2) return std::nullopt;
+      return r.sends[1].at;
   }
   return std::nullopt;
 }

@@ -201,6 +201,27 @@ TEST(Judge, AConnectionClosedBeforeItsResponseCannotBeMeasuredFromIt) {
                                                   Field(&Finding::since, "last-response"))));
 }
 
+// The next head's deadline runs from the second request head the client sent; a connection
+// that never sent one cannot be measured from it.
+TEST(Judge, MeasuresTheNextHeadDeadlineFromTheSecondRequestHeadSent) {
+  auto expectations = expect_silent(3);
+  expectations.closure->since = Since::second_send;
+  expectations.closure->name = "header";
+  auto in_time = ended(Ending::close, 1500ms);  // 1.0 s after its second head at 0.5 s
+  in_time.sends = {{.at = 0ms, .bytes = 60}, {.at = 500ms, .bytes = 40}};
+  auto from_response = ended(Ending::close, 1000ms);  // 0.5 s after it: from the response
+  from_response.sends = in_time.sends;
+  auto one_send = ended(Ending::close, 600ms);
+  one_send.sends = {{.at = 0ms, .bytes = 60}};
+  const auto verdict = judge(observe({in_time, from_response, one_send}), expectations);
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(counted(codes::kEndedBeforeOrigin, 1, 3),
+                                Field(&Finding::since, "second-request-head")),
+                          AllOf(counted(codes::kClosedEarly, 1, 3), figure(0.5, 0.75),
+                                Field(&Finding::since, "second-request-head"),
+                                Field(&Finding::deadline_name, "header"))));
+}
+
 Expectations expect_completion(std::size_t responses) {
   return {
       .connections = 2,

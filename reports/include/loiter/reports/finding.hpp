@@ -67,7 +67,8 @@ struct Finding {
   std::string unit;                       // of measured/bound: "s", "ms", "" (a count)
 
   // Details: the rest of what the sentence needs, each only where its code uses it.
-  std::string since;  // where a deadline runs from: "connect", "request-head", "last-response"
+  // where a deadline runs from: "connect", "request-head", "last-response", "second-request-head"
+  std::string since;
   std::optional<double> deadline, slack;      // s: the deadline and its slack either side
   std::string ending;                         // how the connections ended: "close", "408+close"
   std::vector<std::string> expected_endings;  // the endings allowed
@@ -82,6 +83,8 @@ struct Finding {
   std::vector<std::string> processes;  // leftover-process: "PID command", one per process
   std::string progress;  // outlived-by-progress: what kept arriving: "header line", "header byte"
   std::optional<std::size_t> progress_by_deadline;  // ...the most of them by the deadline
+  // closed-early/-late: which deadline ran from `since` ("idle", "header"); empty: unnamed.
+  std::string deadline_name;
   // The sentence as a document stored it, kept only for a code this loiter does not
   // render (a loiter-run/2 string, code "text"; a newer loiter's code).
   std::string sentence;

@@ -56,6 +56,7 @@ enum class Since {
   connect,        // the header deadline: from the handshake
   first_send,     // the body deadline: from the request head the client sent first
   last_response,  // the idle deadline: from the last response that arrived whole
+  second_send,    // the next request's head deadline: from the second request head sent
 };
 
 // The server must end each connection within [deadline - slack, deadline + slack] of the
@@ -70,6 +71,7 @@ struct ClosureExpectation {
   // ("header line", "header byte"); empty: sends are not progress. A connection that outlived
   // the deadline while such sends kept arriving is named with that cause (outlived-by-progress).
   std::string progress;
+  std::string name;  // which deadline this is ("idle", "header"): a closure outside names it
 };
 
 // The server must NOT cut the connection: each one receives `responses` whole responses
