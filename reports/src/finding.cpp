@@ -37,6 +37,7 @@ std::string whole(double value) { return fmt::format("{:.0f}", value); }
 std::string_view since_words(std::string_view since) {
   if (since == "request-head") return "the request head";
   if (since == "last-response") return "the last response";
+  if (since == "read-pause") return "the read pause";
   return since;  // "connect"
 }
 
@@ -122,7 +123,7 @@ std::string fds_during_load(const Finding& f) {
 }
 
 using Render = std::string (*)(const Finding&);
-constexpr std::size_t kRendered = 25;  // every code but "text"
+constexpr std::size_t kRendered = 27;  // every code but "text"
 
 // One sentence per code, in the order the judge checks.
 constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{{
@@ -212,6 +213,22 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
        return fmt::format(
            "{} process(es) of the server still ran after it was stopped, and were killed: {}",
            f.count.value_or(f.processes.size()), fmt::join(f.processes, "; "));
+     }},
+    {codes::kNeverCut,
+     [](const Finding& f) {
+       return fmt::format(
+           "{}{} readers paused for {:.3f} s were never cut: the declared send deadline is "
+           "{:.3f} s",
+           of_subject(f), ratio(f), measured(f), bound(f));
+     }},
+    {codes::kFitsInBuffers,
+     [](const Finding& f) {
+       return fmt::format(
+           "the response ({} bytes) fit in the kernel's buffers ({} bytes needed: twice the "
+           "server's largest send buffer and the client's receive buffer): the server's send "
+           "path never stalled, and the scenario proves nothing (use {{bytes}} in the large path, "
+           "or make it larger)",
+           whole(measured(f)), whole(bound(f)));
      }},
 }};
 

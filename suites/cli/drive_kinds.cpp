@@ -11,6 +11,7 @@
 #include "loiter/clients/http1/keepalive_reuse.hpp"
 #include "loiter/clients/http1/partial_body.hpp"
 #include "loiter/clients/http1/partial_header.hpp"
+#include "loiter/clients/http1/reader_pause.hpp"
 #include "loiter/clients/http1/rst_abort.hpp"
 #include "loiter/clients/http1/silent.hpp"
 #include "loiter/clients/http1/slow_reader.hpp"
@@ -46,6 +47,8 @@ const std::map<std::string, SpawnKind>& kinds() {
       {std::string(clients::kRstAbort), kind(clients::spawn_rst_abort)},
       {std::string(clients::kFinClose), kind(clients::spawn_fin_close)},
       {std::string(clients::kSlowReader), kind(clients::spawn_slow_reader)},
+      // Its own defaults: GET /large, read 64 KiB, read nothing for 4 s, read the rest.
+      {std::string(clients::kReaderPause), kind(clients::spawn_reader_pause)},
   };
   return table;
 }

@@ -68,6 +68,11 @@ const std::vector<FaultCase> kFaultCases = {
     {"idle-under-load", "shutdown-without-close", codes::kFdsDuringLoad, "", kShortLoad},
     // O(n) work per request over every open connection: waiting connections slow the rest.
     {"idle-under-load", "scans-every-connection", codes::kP99OverBound, "", kShortLoad},
+    // A response not sent whole within the header deadline from connect is cut: a slow but
+    // steady reader of a response larger than the kernel's buffers with it.
+    {"slow-reader", "cuts-slow-responses", codes::kCutOff},
+    // No send deadline: a reader that stopped reading is never cut.
+    {"reader-pause", "no-send-deadline", codes::kNeverCut, "reader-pause"},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};

@@ -14,5 +14,6 @@ std::vector<Scenario> abort_scenarios();      // rst-abort, fin-close
 std::vector<Scenario> not_cut_scenarios();  // slow-reader, long-response, stream, websocket
 std::vector<Scenario> load_scenarios();      // idle-under-load
 std::vector<Scenario> capacity_scenarios();  // held-capacity
+std::vector<Scenario> send_scenarios();      // reader-pause
 
 }  // namespace loiter::suites

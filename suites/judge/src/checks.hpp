@@ -22,6 +22,11 @@ reports::Finding finding(const Observation& o, const char* code, reports::Findin
 void check_completion(const Observation& o, const CompletionExpectation& c, Verdict& v);
 void check_held_at_once(const Observation& o, Verdict& v);
 
+// check_cut.cpp: readers that stalled the send path: cut by the send deadline, and the
+// response large enough to stall it at all.
+void check_cut(const Observation& o, const CutExpectation& c, Verdict& v);
+void check_stall_bytes(const Observation& o, std::size_t stall_bytes, Verdict& v);
+
 // check_load.cpp: the regular traffic next to the waiting connections, and FDs during it.
 void check_load(const Observation& o, const LoadExpectation& e, Verdict& v);
 
