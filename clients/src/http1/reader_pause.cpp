@@ -45,8 +45,8 @@ awaitable<void> read_a_little(Connection& connection, std::size_t bytes, Clock::
 }  // namespace
 
 awaitable<void> reader_pause_connection(Shared<ReaderPauseOptions> options, Slot slot) {
-  auto connection = connection_for(co_await asio::this_coro::executor, *options, slot,
-                                   options->kind);
+  auto connection =
+      connection_for(co_await asio::this_coro::executor, *options, slot, options->kind);
   if (!co_await connection.connect(plan_for(*options, slot, options->receive_buffer))) co_return;
   const auto until = connection.connected() + options->patience;
   const auto head = request_head({.path = options->path, .host = options->host});
@@ -56,7 +56,9 @@ awaitable<void> reader_pause_connection(Shared<ReaderPauseOptions> options, Slot
       auto& pause = slot.record.pause.emplace(
           ReadPause{.from = connection.since_connect(), .unsent = unsent_of(slot.record)});
       const auto resume = std::min(Clock::now() + options->pause, until);
-      pause.ended_while_paused = co_await connection.pause_watching(resume, options->watch_every);
+      const auto watched = co_await connection.pause_watching(resume, options->watch_every);
+      pause.ended_while_paused = watched.ended;
+      pause.filled = watched.filled;
       pause.until = connection.since_connect();
       co_await connection.read_until(until, 1);
     }

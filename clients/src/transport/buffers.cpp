@@ -17,8 +17,7 @@ std::size_t send_max_from(const std::filesystem::path& tcp_wmem) {
   std::ifstream in(tcp_wmem);
   std::size_t low = 0, initial = 0, most = 0;
   if (!(in >> low >> initial >> most) || most == 0) {
-    throw std::runtime_error(
-        fmt::format("cannot read three sizes from {}", tcp_wmem.string()));
+    throw std::runtime_error(fmt::format("cannot read three sizes from {}", tcp_wmem.string()));
   }
   return most;
 }

@@ -178,13 +178,25 @@ awaitable<bool> Connection::read_at_most(std::size_t max_bytes, Clock::time_poin
 
 awaitable<void> Connection::pause_until(Clock::time_point until) { co_await wait_until(until); }
 
-awaitable<bool> Connection::pause_watching(Clock::time_point until, Duration every) {
+awaitable<Connection::Watched> Connection::pause_watching(Clock::time_point until,
+                                                          Duration every) {
+  Watched watched{.filled = since_connect()};
+  std::size_t waiting = 0;
   // Each turn waits `every` at most: bounded by `until`.
-  while (is_open() && Clock::now() < until) {
-    if (!still_established(socket_)) co_return true;
-    co_await wait_until(std::min(Clock::now() + every, until));
+  for (bool last = false; is_open() && !last;) {
+    last = Clock::now() >= until;
+    error_code ec;
+    if (const auto now_waiting = socket_.available(ec); !ec && now_waiting > waiting) {
+      waiting = now_waiting;
+      watched.filled = since_connect();
+    }
+    if (!still_established(socket_)) {
+      watched.ended = true;
+      break;
+    }
+    if (!last) co_await wait_until(std::min(Clock::now() + every, until));
   }
-  co_return is_open() && !still_established(socket_);
+  co_return watched;
 }
 
 awaitable<void> Connection::server_ended(const error_code& ec) {

@@ -15,10 +15,12 @@ bool ended_by_server(const ConnectionRecord& r) {
   return r.ending == Ending::close || r.ending == Ending::reset;
 }
 
-// Where the send deadline runs from in this record: the pause's start, or the request.
+// Where the send deadline runs from in this record: between writes, the server's last
+// progress as the paused reader saw it (bytes last arrived, the window shut: at or after the
+// pause's start); over the whole response, the request.
 std::optional<Duration> cut_origin(const ConnectionRecord& r, const CutExpectation& c) {
   if (!r.pause) return std::nullopt;
-  if (c.from_pause) return r.pause->from;
+  if (c.from_pause) return std::max(r.pause->from, r.pause->filled);
   if (r.sends.empty()) return std::nullopt;
   return r.sends.front().at;
 }
@@ -26,8 +28,8 @@ std::optional<Duration> cut_origin(const ConnectionRecord& r, const CutExpectati
 // What the readers of `c` came to, by how they ended.
 struct Tally {
   std::size_t of = 0;
-  std::size_t never_cut = 0;       // a whole response, or still open at the end
-  std::size_t before_pause = 0;    // ended by the server before the client paused
+  std::size_t never_cut = 0;          // a whole response, or still open at the end
+  std::size_t before_pause = 0;       // ended by the server before the client paused
   std::vector<Duration> early, late;  // cuts seen during the pause, outside the window
 };
 
@@ -48,8 +50,8 @@ void tally(const ConnectionRecord& r, const CutExpectation& c, Tally& t) {
   if (lasted > c.deadline + c.slack) t.late.push_back(lasted);
 }
 
-Finding about(const Observation& o, const CutExpectation& c, const char* code,
-              std::size_t count, std::size_t of) {
+Finding about(const Observation& o, const CutExpectation& c, const char* code, std::size_t count,
+              std::size_t of) {
   auto f = finding(o, code, FindingClass::deadline, c.kind);
   f.count = count;
   f.of = of;

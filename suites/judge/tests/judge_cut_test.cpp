@@ -15,11 +15,11 @@ using clients::ConnectionRecord;
 using clients::Ending;
 using ::testing::AllOf;
 using ::testing::Contains;
-using ::testing::IsEmpty;
-using ::testing::Not;
 using testing::counted;
 using testing::figure;
 using testing::has_code;
+using ::testing::IsEmpty;
+using ::testing::Not;
 namespace codes = reports::codes;
 
 constexpr std::size_t kStall = 8'000'000;
@@ -46,8 +46,11 @@ ConnectionRecord reader(std::string_view kind, Ending ending, Duration at, bool 
 
 Expectations expect_cut(bool from_pause = true) {
   Expectations e{.connections = 2, .patience = 6s, .fds_after = 0, .recovery = 5s};
-  e.cut = CutExpectation{
-      .kind = "reader-pause", .deadline = 2s, .slack = 250ms, .from_pause = from_pause, .pause = 4s};
+  e.cut = CutExpectation{.kind = "reader-pause",
+                         .deadline = 2s,
+                         .slack = 250ms,
+                         .from_pause = from_pause,
+                         .pause = 4s};
   e.kind_completions.push_back(
       {.kind = "reader-short-pause", .responses = 1, .status = 200, .outlives = 1s});
   e.stall_bytes = kStall;
@@ -55,9 +58,10 @@ Expectations expect_cut(bool from_pause = true) {
 }
 
 Observation observe(std::vector<ConnectionRecord> records) {
-  return {.scenario = "reader-pause",
-          .connections = std::move(records),
-          .fds = {.baseline = 5, .baseline_settled = true, .peak = 7, .after = 5, .recovered = true}};
+  return {
+      .scenario = "reader-pause",
+      .connections = std::move(records),
+      .fds = {.baseline = 5, .baseline_settled = true, .peak = 7, .after = 5, .recovered = true}};
 }
 
 // A reset 2 s after the pause began, and a short pause read whole: what must hold.
@@ -71,40 +75,47 @@ TEST(JudgeCut, PassesAResetAtTheSendDeadlineAndAShortPauseReadWhole) {
 
 // A reader read whole after its long pause was never cut: the finding says so.
 TEST(JudgeCut, AReaderReadWholeAfterALongPauseWasNeverCut) {
-  const auto verdict = judge(
-      observe({reader("reader-pause", Ending::client_close, 4200ms, true, false),
-               reader("reader-short-pause", Ending::client_close, 1800ms, true, false)}),
-      expect_cut());
+  const auto verdict =
+      judge(observe({reader("reader-pause", Ending::client_close, 4200ms, true, false),
+                     reader("reader-short-pause", Ending::client_close, 1800ms, true, false)}),
+            expect_cut());
   EXPECT_FALSE(verdict.passed);
-  EXPECT_THAT(verdict.findings,
-              Contains(AllOf(counted(codes::kNeverCut, 1, 1), figure(4.0, 2.0))));
+  EXPECT_THAT(verdict.findings, Contains(AllOf(counted(codes::kNeverCut, 1, 1), figure(4.0, 2.0))));
 }
 
 // A reset seen during the pause is timed from the pause (between writes) or the request.
 TEST(JudgeCut, TimesACutSeenDuringThePauseFromItsOrigin) {
-  const auto late = judge(observe({reader("reader-pause", Ending::reset, 3s),
-                                   reader("reader-short-pause", Ending::client_close, 1800ms,
-                                          true, false)}),
-                          expect_cut());
+  const auto late =
+      judge(observe({reader("reader-pause", Ending::reset, 3s),
+                     reader("reader-short-pause", Ending::client_close, 1800ms, true, false)}),
+            expect_cut());
   EXPECT_THAT(late.findings, Contains(AllOf(has_code(codes::kClosedLate), figure(2.9, 2.25))));
-  const auto early = judge(observe({reader("reader-pause", Ending::reset, 1200ms),
-                                    reader("reader-short-pause", Ending::client_close, 1800ms,
-                                           true, false)}),
-                           expect_cut(/*from_pause=*/false));
+  // Bytes that still arrived 300 ms into the pause: the server's last progress was then.
+  auto retransmitted = reader("reader-pause", Ending::reset, 2400ms);
+  retransmitted.pause->filled = 400ms;
+  const auto in_time =
+      judge(observe({retransmitted,
+                     reader("reader-short-pause", Ending::client_close, 1800ms, true, false)}),
+            expect_cut());
+  EXPECT_THAT(in_time.findings, IsEmpty());
+  const auto early =
+      judge(observe({reader("reader-pause", Ending::reset, 1200ms),
+                     reader("reader-short-pause", Ending::client_close, 1800ms, true, false)}),
+            expect_cut(/*from_pause=*/false));
   EXPECT_THAT(early.findings, Contains(AllOf(has_code(codes::kClosedEarly), figure(1.199, 1.75))));
 }
 
 // A FIN seen only when the reader read again is a cut, not timed; a short pause cut is not.
 TEST(JudgeCut, AFinSeenOnResumingIsACutAndAShortPauseMustNotBeCut) {
-  const auto verdict =
-      judge(observe({reader("reader-pause", Ending::close, 4100ms, false, false),
-                     reader("reader-short-pause", Ending::reset, 2100ms)}),
-            expect_cut());
+  const auto verdict = judge(observe({reader("reader-pause", Ending::close, 4100ms, false, false),
+                                      reader("reader-short-pause", Ending::reset, 2100ms)}),
+                             expect_cut());
   EXPECT_THAT(verdict.findings, Not(Contains(has_code(codes::kNeverCut))));
   EXPECT_THAT(verdict.findings, Not(Contains(has_code(codes::kClosedLate))));
-  EXPECT_THAT(verdict.findings, Contains(AllOf(counted(codes::kCutOff, 1, 1),
-                                               ::testing::Field("subject", &reports::Finding::subject,
-                                                                "reader-short-pause"))));
+  EXPECT_THAT(verdict.findings,
+              Contains(AllOf(
+                  counted(codes::kCutOff, 1, 1),
+                  ::testing::Field("subject", &reports::Finding::subject, "reader-short-pause"))));
 }
 
 // A response smaller than the kernel's buffers never stalled the send path.

@@ -41,10 +41,12 @@ json::array responses_to_json(const std::vector<clients::Response>& responses) {
 
 json::value pause_to_json(const std::optional<clients::ReadPause>& pause) {
   if (!pause) return nullptr;
-  return json::object{{"from", in_seconds(pause->from)},
-                      {"until", in_seconds(pause->until)},
-                      {"unsent", pause->unsent ? json::value(*pause->unsent) : json::value(nullptr)},
-                      {"ended_while_paused", pause->ended_while_paused}};
+  return json::object{
+      {"from", in_seconds(pause->from)},
+      {"until", in_seconds(pause->until)},
+      {"filled", in_seconds(pause->filled)},
+      {"unsent", pause->unsent ? json::value(*pause->unsent) : json::value(nullptr)},
+      {"ended_while_paused", pause->ended_while_paused}};
 }
 
 }  // namespace
@@ -129,6 +131,7 @@ std::optional<clients::ReadPause> pause_from(const json::object& o) {
   return clients::ReadPause{
       .from = from_seconds(p.at("from")),
       .until = from_seconds(p.at("until")),
+      .filled = from_seconds(p.at("filled")),
       .unsent = unsent.is_null() ? std::nullopt : std::optional<std::size_t>(count_of(unsent)),
       .ended_while_paused = p.at("ended_while_paused").as_bool()};
 }

@@ -43,6 +43,7 @@ clients::ConnectionRecord every_field(clients::Clock::time_point origin) {
   r.progress = {{.at = 11ns, .bytes = 1'024}, {.at = 1'000'000'013ns, .bytes = 4'096}};
   r.pause = clients::ReadPause{.from = 1'000'000'017ns,
                                .until = 3'000'000'019ns,
+                               .filled = 1'200'000'023ns,
                                .unsent = 8'000'000,
                                .ended_while_paused = true};
   r.ending = clients::Ending::client_close;

@@ -94,6 +94,9 @@ struct Progress {
 struct ReadPause {
   Duration from{};   // since connect: the client stopped reading
   Duration until{};  // since connect: it read again (early when the server ended it first)
+  // Since connect: when bytes last arrived while it read nothing (the unread bytes grew),
+  // seen every watch interval: the server's writes made no progress after it.
+  Duration filled{};
   // Response bytes the client had not received when it stopped (Content-Length less the
   // body bytes received): what the server still had to send; nullopt without a length.
   std::optional<std::size_t> unsent;
