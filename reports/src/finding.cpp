@@ -37,7 +37,7 @@ std::string whole(double value) { return fmt::format("{:.0f}", value); }
 std::string_view since_words(std::string_view since) {
   if (since == "request-head") return "the request head";
   if (since == "last-response") return "the last response";
-  if (since == "read-pause") return "the last bytes that arrived once the reader paused";
+  if (since == "read-pause") return "the server's last progress as the paused reader saw it";
   return since;  // "connect"
 }
 

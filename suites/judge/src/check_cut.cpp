@@ -15,14 +15,20 @@ bool ended_by_server(const ConnectionRecord& r) {
   return r.ending == Ending::close || r.ending == Ending::reset;
 }
 
-// Where the send deadline runs from in this record: between writes, the server's last
-// progress as the paused reader saw it (bytes last arrived, the window shut: at or after the
-// pause's start); over the whole response, the request.
-std::optional<Duration> cut_origin(const ConnectionRecord& r, const CutExpectation& c) {
+// Where the send deadline runs from in this record, at the earliest and the latest. Between
+// writes: the server's last progress, which the paused reader sees only as a span, from its
+// pause's start to when bytes last arrived (a segment its full buffer dropped comes back
+// after a retransmission timeout, and may or may not let the server's write complete). Over
+// the whole response: the request.
+struct Origin {
+  Duration earliest, latest;
+};
+
+std::optional<Origin> cut_origin(const ConnectionRecord& r, const CutExpectation& c) {
   if (!r.pause) return std::nullopt;
-  if (c.from_pause) return std::max(r.pause->from, r.pause->filled);
+  if (c.from_pause) return Origin{r.pause->from, std::max(r.pause->from, r.pause->filled)};
   if (r.sends.empty()) return std::nullopt;
-  return r.sends.front().at;
+  return Origin{r.sends.front().at, r.sends.front().at};
 }
 
 // What the readers of `c` came to, by how they ended.
@@ -45,9 +51,12 @@ void tally(const ConnectionRecord& r, const CutExpectation& c, Tally& t) {
     return;
   }
   if (!r.pause->ended_while_paused) return;  // a FIN seen on resuming: cut, not timed
-  const auto lasted = r.ended_at - *origin;
-  if (lasted < c.deadline - c.slack) t.early.push_back(lasted);
-  if (lasted > c.deadline + c.slack) t.late.push_back(lasted);
+  if (const auto lasted = r.ended_at - origin->earliest; lasted < c.deadline - c.slack) {
+    t.early.push_back(lasted);
+  }
+  if (const auto lasted = r.ended_at - origin->latest; lasted > c.deadline + c.slack) {
+    t.late.push_back(lasted);
+  }
 }
 
 Finding about(const Observation& o, const CutExpectation& c, const char* code, std::size_t count,

@@ -88,8 +88,9 @@ struct CompletionExpectation {
 // A reader that stops reading must be cut by the server's send deadline: its response left
 // incomplete, the connection ended by the server. Where the client saw the cut during its
 // pause (a reset), it must come within [deadline - slack, deadline + slack] of the server's
-// last progress (a deadline between writes: when bytes last arrived as the reader paused) or
-// of the request (one over the whole response); a FIN
+// last progress (a deadline between writes: from the pause's start at the earliest to when
+// bytes last arrived during it at the latest) or of the request (one over the whole
+// response); a FIN
 // queued behind unsent bytes is seen only after the pause, and not timed.
 struct CutExpectation {
   std::string kind;  // only connections of this client kind; empty: every one
