@@ -17,6 +17,7 @@ set(LOITER_CATALOGUE
   long-response:not-cut
   stream:not-cut
   websocket:not-cut
+  reader-pause:send
   idle-under-load:load
   held-capacity:capacity
 )

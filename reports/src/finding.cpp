@@ -38,6 +38,7 @@ std::string_view since_words(std::string_view since) {
   if (since == "request-head") return "the request head";
   if (since == "last-response") return "the last response";
   if (since == "second-request-head") return "the second request head's first byte";
+  if (since == "read-pause") return "the server's last progress as the paused reader saw it";
   return since;  // "connect"
 }
 
@@ -154,7 +155,7 @@ std::string outlived_by_progress(const Finding& f) {
 }
 
 using Render = std::string (*)(const Finding&);
-constexpr std::size_t kRendered = 26;  // every code but "text"
+constexpr std::size_t kRendered = 28;  // every code but "text"
 
 // One sentence per code, in the order the judge checks.
 constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{{
@@ -252,6 +253,22 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
            f.count.value_or(f.processes.size()), fmt::join(f.processes, "; "));
      }},
     {codes::kOutlivedByProgress, outlived_by_progress},
+    {codes::kNeverCut,
+     [](const Finding& f) {
+       return fmt::format(
+           "{}{} readers paused for {:.3f} s were never cut: the declared send deadline is "
+           "{:.3f} s",
+           of_subject(f), ratio(f), measured(f), bound(f));
+     }},
+    {codes::kFitsInBuffers,
+     [](const Finding& f) {
+       return fmt::format(
+           "the response ({} bytes) fit in the kernel's buffers ({} bytes needed: twice the "
+           "server's largest send buffer and the client's receive buffer): the server's send "
+           "path never stalled, and the scenario proves nothing (use {{bytes}} in the large path, "
+           "or make it larger)",
+           whole(measured(f)), whole(bound(f)));
+     }},
 }};
 
 }  // namespace

@@ -63,7 +63,7 @@ int list_scenarios() {
 // declares its own in its target file.
 fixtures::Target chosen_target(const CheckOptions& options) {
   const bool tuned = !options.faults.empty() || options.header_timeout || options.body_timeout ||
-                     options.idle_timeout;
+                     options.idle_timeout || options.send_timeout;
   if (options.target != "reference") {
     if (tuned) {
       throw std::invalid_argument(
@@ -75,6 +75,7 @@ fixtures::Target chosen_target(const CheckOptions& options) {
   return fixtures::reference_target({.header = seconds(options.header_timeout),
                                      .body = seconds(options.body_timeout),
                                      .idle = seconds(options.idle_timeout),
+                                     .send = seconds(options.send_timeout),
                                      .faults = options.faults});
 }
 
@@ -106,6 +107,10 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("--body-timeout", options.body_timeout, deadline_help("body", reference.body))
       ->check(kDeadlineSeconds);
   command.add_option("--idle-timeout", options.idle_timeout, deadline_help("idle", reference.idle))
+      ->check(kDeadlineSeconds);
+  command
+      .add_option("--send-timeout", options.send_timeout,
+                  deadline_help("send", fixtures::reference_target().promises.send_timeout))
       ->check(kDeadlineSeconds);
   command
       .add_option("--count", options.count,

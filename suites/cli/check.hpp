@@ -15,6 +15,7 @@ struct CheckOptions {
   std::optional<double> header_timeout;  // reference only; default: its reference.toml
   std::optional<double> body_timeout;
   std::optional<double> idle_timeout;
+  std::optional<double> send_timeout;
   std::size_t count = 0;  // 0: each scenario's own default
   // Regular traffic of load scenarios (idle-under-load); 0: the scenario's default.
   double load_rate = 0;

@@ -13,6 +13,7 @@
 #include "loiter/clients/http1/keepalive_reuse.hpp"
 #include "loiter/clients/http1/partial_body.hpp"
 #include "loiter/clients/http1/partial_header.hpp"
+#include "loiter/clients/http1/reader_pause.hpp"
 #include "loiter/clients/http1/rst_abort.hpp"
 #include "loiter/clients/http1/silent.hpp"
 #include "loiter/clients/http1/slow_reader.hpp"
@@ -65,6 +66,8 @@ const std::map<std::string, Kind>& kinds() {
       {std::string(clients::kSlowReader), kind(clients::spawn_slow_reader)},
       {std::string(clients::kHeaderLines), kind(clients::spawn_header_lines)},
       {std::string(clients::kKeepalivePartial), kind(clients::spawn_keepalive_partial)},
+      // Its own defaults: GET /large, read 64 KiB, read nothing for 4 s, read the rest.
+      {std::string(clients::kReaderPause), kind(clients::spawn_reader_pause)},
   };
   return table;
 }

@@ -82,6 +82,11 @@ const std::vector<FaultCase> kFaultCases = {
     {"keepalive-partial", "next-request-never-timed-out", codes::kStillOpen},
     // The same bug under load: busy keep-alive connections closed with a request in flight.
     {"idle-under-load", "idle-from-connect", codes::kNon2xx, "", kShortLoad},
+    // A response not sent whole within the header deadline from connect is cut: a slow but
+    // steady reader of a response larger than the kernel's buffers with it.
+    {"slow-reader", "cuts-slow-responses", codes::kCutOff},
+    // No send deadline: a reader that stopped reading is never cut.
+    {"reader-pause", "no-send-deadline", codes::kNeverCut, "reader-pause"},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};

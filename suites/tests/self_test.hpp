@@ -10,8 +10,12 @@ namespace loiter::suites::testing {
 
 inline fixtures::Target self_test_reference(std::vector<std::string> faults = {}) {
   using namespace std::chrono_literals;
-  return fixtures::reference_target(
-      {.header = 1s, .body = 1s, .idle = 1s, .threads = 1, .faults = std::move(faults)});
+  return fixtures::reference_target({.header = 1s,
+                                     .body = 1s,
+                                     .idle = 1s,
+                                     .send = 1s,
+                                     .threads = 1,
+                                     .faults = std::move(faults)});
 }
 
 // "findings:\n  [deadline] still-open: 100/100 connections still open ...", one a line.

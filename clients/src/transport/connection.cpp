@@ -1,6 +1,9 @@
 #include "loiter/clients/transport/connection.hpp"
 
 #include <fmt/format.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <array>
@@ -43,6 +46,14 @@ awaitable<void> wait_until(Clock::time_point at) {
   Timer timer(co_await asio::this_coro::executor);
   timer.expires_at(at);
   co_await timer.async_wait(as_values);
+}
+
+// True while the kernel holds the connection ESTABLISHED (or cannot say).
+bool still_established(Socket& socket) {
+  tcp_info info{};
+  socklen_t length = sizeof info;
+  if (::getsockopt(socket.native_handle(), IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return true;
+  return info.tcpi_state == TCP_ESTABLISHED;
 }
 
 }  // namespace
@@ -166,6 +177,27 @@ awaitable<bool> Connection::read_at_most(std::size_t max_bytes, Clock::time_poin
 }
 
 awaitable<void> Connection::pause_until(Clock::time_point until) { co_await wait_until(until); }
+
+awaitable<Connection::Watched> Connection::pause_watching(Clock::time_point until,
+                                                          Duration every) {
+  Watched watched{.filled = since_connect()};
+  std::size_t waiting = 0;
+  // Each turn waits `every` at most: bounded by `until`.
+  for (bool last = false; is_open() && !last;) {
+    last = Clock::now() >= until;
+    error_code ec;
+    if (const auto now_waiting = socket_.available(ec); !ec && now_waiting > waiting) {
+      waiting = now_waiting;
+      watched.filled = since_connect();
+    }
+    if (!still_established(socket_)) {
+      watched.ended = true;
+      break;
+    }
+    if (!last) co_await wait_until(std::min(Clock::now() + every, until));
+  }
+  co_return watched;
+}
 
 awaitable<void> Connection::server_ended(const error_code& ec) {
   if (note_server_end(ec)) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "loiter/clients/transport/buffers.hpp"
+
 namespace loiter::suites::kit {
 
 Need need_deadline(const std::optional<Duration>& deadline, std::string_view name) {
@@ -83,6 +85,14 @@ Expectations recovery_only(Duration patience, const Timing& timing,
 Duration request_wait(const Target& target) {
   return std::max(target.deadlines.header.value_or(Duration{}),
                   target.deadlines.idle.value_or(Duration{}));
+}
+
+std::size_t stall_bytes(int receive_buffer) {
+  return clients::stalling_response_bytes(clients::kernel_buffers(receive_buffer));
+}
+
+std::string large_path(const Target& target, std::size_t bytes) {
+  return fixtures::with_bytes(target.paths.large.value_or("/"), bytes);
 }
 
 }  // namespace loiter::suites::kit

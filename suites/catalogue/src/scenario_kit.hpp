@@ -50,6 +50,12 @@ Expectations recovery_only(Duration patience, const Timing& timing,
 // long exchange must outlive.
 Duration request_wait(const Target& target);
 
+// The response size that stalls the server's send path for a client asking for
+// `receive_buffer` bytes of SO_RCVBUF (clients/transport/buffers.hpp), and the target's
+// large path asked with it: {bytes} filled in, or the path as it is.
+std::size_t stall_bytes(int receive_buffer);
+std::string large_path(const Target& target, std::size_t bytes);
+
 // Fills the fields every <Kind>Options shares.
 template <typename Options>
 Options options_for(const DriveContext& context) {

@@ -3,6 +3,7 @@
 #include "loiter/clients/http1/idle_keepalive.hpp"
 #include "loiter/clients/http1/slow_reader.hpp"
 #include "loiter/clients/http1/websocket_hold.hpp"
+#include "loiter/clients/transport/buffers.hpp"
 #include "scenario_kit.hpp"
 #include "scenarios.hpp"
 
@@ -37,25 +38,43 @@ void get_whole(clients::asio::io_context& io, const DriveContext& c, const std::
   clients::spawn_idle_keepalive(io, options, out.fleet());
 }
 
+// slow-reader's pace: it asks a receive buffer of kSlowReceiveBuffer and reads a quarter of
+// what the kernel gives it per turn (the buffer refills between turns, so each read is
+// whole), at an interval that spreads a stalling response over twice the request-wait
+// deadline. 100 readers move ~100 x 8 MiB through loopback in that time.
+constexpr int kSlowReceiveBuffer = 64 * 1024;
+
+clients::SlowReaderOptions slow_reader_options(const DriveContext& c) {
+  auto options = options_for<clients::SlowReaderOptions>(c);
+  const auto buffers = clients::kernel_buffers(kSlowReceiveBuffer);
+  const auto bytes = clients::stalling_response_bytes(buffers);
+  options.path = large_path(c.target, bytes);
+  options.receive_buffer = kSlowReceiveBuffer;
+  options.read_size = std::max<std::size_t>(buffers.receive / 4, 1024);
+  const auto reads = (bytes + options.read_size - 1) / options.read_size;
+  options.interval = 2 * request_wait(c.target) / static_cast<Duration::rep>(reads);
+  return options;
+}
+
 Scenario slow_reader() {
   return {.id = "slow-reader",
           .family = "not-cut",
           .must =
-              "let a reader that keeps making progress, slowly, receive a large response "
-              "whole",
+              "let a reader that keeps making progress, slowly, receive a response larger "
+              "than the kernel's buffers whole",
           .unmet_need =
               [](const Target& t) {
                 return first_unmet({need_path(t.paths.large, "large"), needs_request_wait(t)});
               },
-          .expect = expect_whole_response,
+          .expect =
+              [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+                auto expected = expect_whole_response(t, timing, p);
+                expected.stall_bytes = stall_bytes(kSlowReceiveBuffer);
+                return expected;
+              },
           .drive =
-              [](clients::asio::io_context& io, const DriveContext& c,
-                 DriveOutput& out) {
-                auto options = options_for<clients::SlowReaderOptions>(c);
-                options.path = *c.target.paths.large;
-                options.read_size = 4096;
-                options.interval = 50ms;
-                clients::spawn_slow_reader(io, options, out.fleet());
+              [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
+                clients::spawn_slow_reader(io, slow_reader_options(c), out.fleet());
               }};
 }
 

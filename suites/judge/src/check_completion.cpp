@@ -32,13 +32,13 @@ bool was_cut(const ConnectionRecord& r, const CompletionExpectation& c) {
 // `records` (all ending as `label`) were cut: when, at the median, against what they had to
 // outlive, and what they had to get (whole responses, or the client's own close).
 Finding cut_off(const Observation& o, const CompletionExpectation& c, const std::string& label,
-                const std::vector<const ConnectionRecord*>& records) {
+                const std::vector<const ConnectionRecord*>& records, std::size_t of) {
   std::vector<Duration> at;
   for (const auto* r : records) at.push_back(r->ended_at);
   std::ranges::sort(at);
-  auto f = finding(o, codes::kCutOff, FindingClass::deadline);
+  auto f = finding(o, codes::kCutOff, FindingClass::deadline, c.kind);
   f.count = records.size();
-  f.of = o.connections.size();
+  f.of = of;
   f.measured = in_seconds(at[at.size() / 2]);
   f.bound = in_seconds(c.outlives);
   f.unit = "s";
@@ -75,7 +75,10 @@ std::size_t most_open_at_once(const std::vector<ConnectionRecord>& records) {
 void check_completion(const Observation& o, const CompletionExpectation& c, Verdict& v) {
   std::map<std::string, std::vector<const ConnectionRecord*>> cut;  // by ending label
   std::optional<Duration> shortest;
+  std::size_t of = 0;  // connections of the kind
   for (const auto& r : o.connections) {
+    if (!c.kind.empty() && r.kind != c.kind) continue;
+    ++of;
     if (r.ending == Ending::connect_failed) continue;  // reported already
     if (was_cut(r, c)) {
       cut[clients::ending_label(r)].push_back(&r);
@@ -83,9 +86,9 @@ void check_completion(const Observation& o, const CompletionExpectation& c, Verd
       shortest = std::min(shortest.value_or(*end), *end);
     }
   }
-  for (const auto& [label, records] : cut) v.findings.push_back(cut_off(o, c, label, records));
+  for (const auto& [label, records] : cut) v.findings.push_back(cut_off(o, c, label, records, of));
   if (shortest && *shortest < c.outlives) {
-    auto f = finding(o, codes::kProvesNothing, FindingClass::infrastructure);
+    auto f = finding(o, codes::kProvesNothing, FindingClass::infrastructure, c.kind);
     f.measured = in_seconds(*shortest);
     f.bound = in_seconds(c.outlives);
     f.unit = "s";

@@ -26,6 +26,10 @@ void check_held_at_once(const Observation& o, Verdict& v);
 // client's progress (c.progress) kept arriving past it; `about` is their base finding.
 void check_progress(const std::vector<const ConnectionRecord*>& records,
                     const ClosureExpectation& c, Finding about, Verdict& v);
+// check_cut.cpp: readers that stalled the send path: cut by the send deadline, and the
+// response large enough to stall it at all.
+void check_cut(const Observation& o, const CutExpectation& c, Verdict& v);
+void check_stall_bytes(const Observation& o, std::size_t stall_bytes, Verdict& v);
 
 // check_load.cpp: the regular traffic next to the waiting connections, and FDs during it.
 void check_load(const Observation& o, const LoadExpectation& e, Verdict& v);

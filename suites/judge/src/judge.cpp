@@ -239,6 +239,13 @@ Verdict judge(const Observation& observation, const Expectations& expectations) 
     checks::check_completion(observation, *completion, verdict);
     if (completion->held_at_once) checks::check_held_at_once(observation, verdict);
   }
+  for (const auto& completion : expectations.kind_completions) {
+    checks::check_completion(observation, completion, verdict);
+  }
+  if (const auto& cut = expectations.cut) checks::check_cut(observation, *cut, verdict);
+  if (const auto& bytes = expectations.stall_bytes) {
+    checks::check_stall_bytes(observation, *bytes, verdict);
+  }
   checks::check_fds(observation, expectations, verdict);
   checks::check_close_wait(observation, expectations, verdict);
   checks::explain_server_limit(observation, verdict);

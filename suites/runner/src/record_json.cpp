@@ -39,6 +39,16 @@ json::array responses_to_json(const std::vector<clients::Response>& responses) {
   return out;
 }
 
+json::value pause_to_json(const std::optional<clients::ReadPause>& pause) {
+  if (!pause) return nullptr;
+  return json::object{
+      {"from", in_seconds(pause->from)},
+      {"until", in_seconds(pause->until)},
+      {"filled", in_seconds(pause->filled)},
+      {"unsent", pause->unsent ? json::value(*pause->unsent) : json::value(nullptr)},
+      {"ended_while_paused", pause->ended_while_paused}};
+}
+
 }  // namespace
 
 json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::time_point origin) {
@@ -58,6 +68,7 @@ json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::t
                       {"bytes_received", r.bytes_received},
                       {"responses", responses_to_json(r.responses)},
                       {"progress", std::move(progress)},
+                      {"pause", pause_to_json(r.pause)},
                       {"ending", clients::to_string(r.ending)},
                       {"ending_label", clients::ending_label(r)},
                       {"ended_at", in_seconds(r.ended_at)},
@@ -111,6 +122,20 @@ clients::Response response_from(const json::object& o) {
   return r;
 }
 
+// A record written before pauses were recorded has no "pause": none.
+std::optional<clients::ReadPause> pause_from(const json::object& o) {
+  const auto* pause = o.if_contains("pause");
+  if (pause == nullptr || pause->is_null()) return std::nullopt;
+  const auto& p = pause->as_object();
+  const auto& unsent = p.at("unsent");
+  return clients::ReadPause{
+      .from = from_seconds(p.at("from")),
+      .until = from_seconds(p.at("until")),
+      .filled = from_seconds(p.at("filled")),
+      .unsent = unsent.is_null() ? std::nullopt : std::optional<std::size_t>(count_of(unsent)),
+      .ended_while_paused = p.at("ended_while_paused").as_bool()};
+}
+
 clients::ConnectionRecord record_from(const json::object& o, clients::Clock::time_point origin) {
   clients::ConnectionRecord r;
   r.kind = interned_kind(o.at("kind").as_string());
@@ -130,6 +155,7 @@ clients::ConnectionRecord record_from(const json::object& o, clients::Clock::tim
   for (const auto& p : o.at("progress").as_array()) {
     r.progress.push_back({.at = from_seconds(p.at(0)), .bytes = count_of(p.at(1))});
   }
+  r.pause = pause_from(o);
   r.ending = ending_from(o.at("ending").as_string());
   r.ended_at = from_seconds(o.at("ended_at"));
   r.client_closed = from_seconds(o.at("client_closed"));

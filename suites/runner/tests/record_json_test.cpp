@@ -41,6 +41,11 @@ clients::ConnectionRecord every_field(clients::Clock::time_point origin) {
                          .complete = std::nullopt,
                          .body_bytes = 9});
   r.progress = {{.at = 11ns, .bytes = 1'024}, {.at = 1'000'000'013ns, .bytes = 4'096}};
+  r.pause = clients::ReadPause{.from = 1'000'000'017ns,
+                               .until = 3'000'000'019ns,
+                               .filled = 1'200'000'023ns,
+                               .unsent = 8'000'000,
+                               .ended_while_paused = true};
   r.ending = clients::Ending::client_close;
   r.ended_at = 5'000'000'021ns;
   r.client_closed = 4'999'999'999ns;
@@ -97,6 +102,7 @@ TEST(RecordJson, EveryFieldSurvivesTheTripToTextAndBack) {
   EXPECT_EQ(r.bytes_received, sent.bytes_received);
   EXPECT_EQ(responses_of(r), responses_of(sent));
   EXPECT_EQ(progress_of(r), progress_of(sent));
+  EXPECT_EQ(r.pause, sent.pause);
   EXPECT_EQ(r.ending, sent.ending);
   EXPECT_EQ(r.ended_at, sent.ended_at);
   EXPECT_EQ(r.client_closed, sent.client_closed);
@@ -112,6 +118,7 @@ TEST(RecordJson, ARecordWhoseSlotNeverCameStaysWithoutAConnectStart) {
   const auto r = parsed_record(record_line(0, 0, never, origin), origin).record;
   EXPECT_EQ(r.connect_start, clients::Clock::time_point{});
   EXPECT_EQ(r.first_byte, std::nullopt);
+  EXPECT_EQ(r.pause, std::nullopt);
   EXPECT_EQ(r.ending, clients::Ending::connect_failed);
 }
 

@@ -89,6 +89,22 @@ struct Progress {
   std::size_t bytes = 0;
 };
 
+// A reader that stopped reading for a while (reader-pause): when, and how much of the
+// response was still to come then, so a report can tell the stall was real.
+struct ReadPause {
+  Duration from{};   // since connect: the client stopped reading
+  Duration until{};  // since connect: it read again (early when the server ended it first)
+  // Since connect: when bytes last arrived while it read nothing (the unread bytes grew),
+  // seen every watch interval: the server's writes made no progress after it.
+  Duration filled{};
+  // Response bytes the client had not received when it stopped (Content-Length less the
+  // body bytes received): what the server still had to send; nullopt without a length.
+  std::optional<std::size_t> unsent;
+  bool ended_while_paused = false;  // the server's reset or FIN was seen during the pause
+
+  bool operator==(const ReadPause&) const = default;
+};
+
 struct ConnectionRecord {
   std::string_view kind;  // the client behaviour, e.g. "silent" (a static string)
   std::string source;     // "127.0.0.2:40312"
@@ -99,7 +115,8 @@ struct ConnectionRecord {
   std::optional<Duration> first_byte;  // since connect
   std::size_t bytes_received = 0;
   std::vector<Response> responses;  // in arrival order
-  std::vector<Progress> progress;   // slow-reader only: bytes received after each read
+  std::vector<Progress> progress;   // slow readers only: bytes received after each read
+  std::optional<ReadPause> pause;   // reader-pause only
   Ending ending = Ending::open;
   Duration ended_at{};       // since connect: when the ending was observed (or done)
   Duration client_closed{};  // since connect: when the client closed its socket

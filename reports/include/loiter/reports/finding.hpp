@@ -53,6 +53,8 @@ inline constexpr char kFdsStillHeld[] = "fds-still-held";
 inline constexpr char kHarnessError[] = "harness-error";
 inline constexpr char kLeftoverProcess[] = "leftover-process";
 inline constexpr char kOutlivedByProgress[] = "outlived-by-progress";
+inline constexpr char kNeverCut[] = "never-cut";
+inline constexpr char kFitsInBuffers[] = "fits-in-buffers";
 // A finding read from a loiter-run/2 document: a sentence with no code.
 inline constexpr char kText[] = "text";
 }  // namespace codes

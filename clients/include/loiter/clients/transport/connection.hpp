@@ -80,6 +80,15 @@ class Connection {
   // Waits without reading (a slow reader between its reads).
   awaitable<void> pause_until(Clock::time_point until);
 
+  // Waits without reading until `until`, looking at the socket every `every`: its TCP state
+  // (TCP_INFO), and the bytes waiting unread (FIONREAD). Nothing is read, so the receive
+  // window shuts; the ending is recorded by the next read.
+  struct Watched {
+    bool ended = false;  // the server ended its side (a reset: CLOSED; a FIN: CLOSE_WAIT)
+    Duration filled{};   // since connect: the last look that found more bytes waiting
+  };
+  awaitable<Watched> pause_watching(Clock::time_point until, Duration every);
+
   // The client ends it: an RST (SO_LINGER 0) or a FIN (shutdown, then close).
   void abort();
   void close_first();

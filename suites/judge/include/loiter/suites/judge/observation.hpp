@@ -78,6 +78,7 @@ struct ClosureExpectation {
 // with `status`, and the exchange outlasts `outlives` (the request-wait deadline it must
 // survive; an exchange shorter than that would prove nothing).
 struct CompletionExpectation {
+  std::string kind;  // only connections of this client kind; empty: every one
   std::size_t responses = 1;
   unsigned status = 200;
   Duration outlives{};
@@ -88,6 +89,21 @@ struct CompletionExpectation {
   // before the first re-check was sent. A fleet that opened slower than planned re-checks
   // its first connections while later ones are still connecting, and proves less.
   bool held_at_once = false;
+};
+
+// A reader that stops reading must be cut by the server's send deadline: its response left
+// incomplete, the connection ended by the server. Where the client saw the cut during its
+// pause (a reset), it must come within [deadline - slack, deadline + slack] of the server's
+// last progress (a deadline between writes: from the pause's start at the earliest to when
+// bytes last arrived during it at the latest) or of the request (one over the whole
+// response); a FIN
+// queued behind unsent bytes is seen only after the pause, and not timed.
+struct CutExpectation {
+  std::string kind;  // only connections of this client kind; empty: every one
+  Duration deadline{};
+  Duration slack{};
+  bool from_pause = true;  // false: from the request head
+  Duration pause{};        // how long the readers stopped reading
 };
 
 // Regular traffic next to the waiting connections: every dispatched request answered 2xx,
@@ -107,6 +123,12 @@ struct Expectations {
   std::vector<ClosureExpectation> kind_closures;
   std::optional<LoadExpectation> load;
   std::optional<CompletionExpectation> completion;
+  // A scenario that mixes client kinds: one completion expectation per kind.
+  std::vector<CompletionExpectation> kind_completions;
+  std::optional<CutExpectation> cut;
+  // The 200 responses must be at least this large (Content-Length, or the bytes of a whole
+  // one): larger than the kernel's buffers, or the server's send path never stalled.
+  std::optional<std::size_t> stall_bytes;
   std::size_t fds_after = 0;  // FDs the server may hold once recovered, above baseline
   Duration recovery{};
   // At the end, no server-side socket of the port may sit in CLOSE_WAIT (the client's FIN
