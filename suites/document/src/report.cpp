@@ -9,6 +9,7 @@
 
 #include "loiter/suites/document/report_load.hpp"
 #include "loiter/suites/judge/in_units.hpp"
+#include "loiter/suites/judge/judge.hpp"
 #include "loiter/suites/judge/load_figures.hpp"
 #include "report_plots.hpp"
 
@@ -18,11 +19,14 @@ namespace {
 
 using clients::Ending;
 
-reports::FigureGroup closure_figures(const Observation& observation) {
+// When the server ended connections, each from the moment its deadline runs from (`since`:
+// connect, the last response, ...), as the scenario's `deadline` group is declared.
+reports::FigureGroup closure_figures(const Observation& observation, Since since = Since::connect) {
   std::vector<double> times;
   for (const auto& record : observation.connections) {
-    if (record.ending == Ending::close || record.ending == Ending::reset) {
-      times.push_back(in_seconds(record.ended_at));
+    if (record.ending != Ending::close && record.ending != Ending::reset) continue;
+    if (const auto from = deadline_origin(record, since)) {
+      times.push_back(in_seconds(record.ended_at - *from));
     }
   }
   reports::FigureGroup group{.name = "closure", .unit = "s", .values = {}};
@@ -184,7 +188,9 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
   if (observation.load) {
     report.figures = load_groups(observation);
   } else {
-    report.figures = {closure_figures(observation), fd_figures(observation.fds),
+    const auto& closure = result.expectations.closure;
+    report.figures = {closure_figures(observation, closure ? closure->since : Since::connect),
+                      fd_figures(observation.fds),
                       plots::rss_figures(observation)};
   }
   add_cell_figures(report.figures, result);
