@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <optional>
 
@@ -53,8 +54,10 @@ const CLI::Validator kDeadlineSeconds(
     "SECONDS in (0, 1000000]");
 
 int list_scenarios() {
+  std::size_t width = 0;  // the longest id: the sentences start in one column
+  for (const auto& scenario : suites::catalogue()) width = std::max(width, scenario.id.size());
   for (const auto& scenario : suites::catalogue()) {
-    fmt::print("{:<16} the server must {}\n", scenario.id, scenario.must);
+    fmt::print("{:<{}} the server must {}\n", scenario.id, width, scenario.must);
   }
   return kPassed;
 }
