@@ -94,17 +94,30 @@ reports::ScenarioReport driven_report(suites::ScenarioResult& result, bool sampl
   return report;
 }
 
-// --interval, for a kind that paces its sends (or reads) only. Throws std::invalid_argument.
-std::optional<clients::Duration> interval_for(const DriveOptions& options) {
-  if (!options.interval) return std::nullopt;
-  if (!is_paced(options.kind)) {
-    throw std::invalid_argument(
-        fmt::format("--interval: {} sends at no interval (paced kinds: header-trickle, "
-                    "header-lines, body-trickle, slow-reader)",
-                    options.kind));
+// A duration option `name` for a kind that takes it only. Throws std::invalid_argument.
+std::optional<clients::Duration> only_for(const DriveOptions& options,
+                                          const std::optional<double>& seconds,
+                                          std::string_view name,
+                                          bool (*takes)(const std::string&)) {
+  if (!seconds) return std::nullopt;
+  if (!takes(options.kind)) {
+    throw std::invalid_argument(fmt::format("{}: {} does not take it (kinds that do: {})", name,
+                                            options.kind, kinds_that(takes)));
   }
-  return std::chrono::duration_cast<clients::Duration>(
-      std::chrono::duration<double>(*options.interval));
+  return std::chrono::duration_cast<clients::Duration>(std::chrono::duration<double>(*seconds));
+}
+
+// --path, for a kind that requests one only. Throws std::invalid_argument.
+std::string path_for(const DriveOptions& options) {
+  if (options.path.empty()) return {};
+  if (!takes_path(options.kind)) {
+    throw std::invalid_argument(fmt::format("--path: {} requests no path (kinds that do: {})",
+                                            options.kind, kinds_that(takes_path)));
+  }
+  if (options.path.front() != '/') {
+    throw std::invalid_argument(fmt::format("--path '{}' must start with '/'", options.path));
+  }
+  return options.path;
 }
 
 }  // namespace
@@ -131,9 +144,25 @@ void add_drive_options(CLI::App& command, DriveOptions& options) {
                   "paced kinds (header-trickle, header-lines, body-trickle, slow-reader): "
                   "between sends (or reads), s; default the kind's own")
       ->check(CLI::PositiveNumber);
+  command
+      .add_option("--pause", options.pause,
+                  "keepalive-partial: from the first response to the half head; reader-pause: "
+                  "how long it reads nothing, s; default the kind's own")
+      ->check(CLI::PositiveNumber);
+  command.add_option("--path", options.path,
+                     "the path a kind requests (default its own: /health, /large, ...); "
+                     "{bytes} in it becomes a size the kernel's buffers cannot hold "
+                     "(reader-pause --path '/large?bytes={bytes}')");
   command.add_option("--runs", options.runs_root, "where the run directory is made")
       ->capture_default_str();
   command.add_option("--json", options.json_path, "also write the run document here");
+  command.footer(
+      "Examples (the scenarios' clients, against a server you started on port 8080):\n"
+      "  loiter drive header-lines --connect 127.0.0.1:8080 --interval 3 --patience 60\n"
+      "  loiter drive keepalive-partial --connect 127.0.0.1:8080 --pause 1 --path /\n"
+      "  loiter drive reader-pause --connect 127.0.0.1:8080 --pause 120 "
+      "--path '/large?bytes={bytes}'\n"
+      "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234 --count 500");
 }
 
 int run_drive(const DriveOptions& options) {
@@ -144,7 +173,9 @@ int run_drive(const DriveOptions& options) {
   // Every input is refused here, before a client connects (exit 2).
   std::optional<suites::RunDirectory> made;
   try {
-    settings.interval = interval_for(options);
+    settings.interval = only_for(options, options.interval, "--interval", is_paced);
+    settings.pause = only_for(options, options.pause, "--pause", takes_pause);
+    settings.path = path_for(options);
     settings.target = parse_endpoint(options.connect);
     clients::require_loopback(settings.target);
     if (options.pid) {

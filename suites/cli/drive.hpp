@@ -17,6 +17,8 @@ struct DriveOptions {
   double rate = 200.0;
   double patience = 30.0;          // s
   std::optional<double> interval;  // s, paced kinds only (header-trickle, header-lines, ...)
+  std::optional<double> pause;     // s, pausing kinds only (keepalive-partial, reader-pause)
+  std::string path;                // kinds that request a path; "{bytes}": a stalling size
   std::string runs_root = "loiter-runs";
   std::string json_path;
 };

@@ -3,6 +3,7 @@
 #include "drive_kinds.hpp"
 
 #include <map>
+#include <string_view>
 
 #include "loiter/clients/http1/body_trickle.hpp"
 #include "loiter/clients/http1/fin_close.hpp"
@@ -17,21 +18,62 @@
 #include "loiter/clients/http1/rst_abort.hpp"
 #include "loiter/clients/http1/silent.hpp"
 #include "loiter/clients/http1/slow_reader.hpp"
+#include "loiter/clients/transport/buffers.hpp"
 
 namespace loiter::cli {
 
 namespace {
 
-// A kind's spawn function, and whether it takes an interval.
+// A kind's spawn function, and which of the optional settings it takes.
 struct Kind {
   SpawnKind spawn;
   bool paced = false;
+  bool pauses = false;
+  bool has_path = false;
 };
 
 template <typename Options>
 constexpr bool kPaced = requires(Options options) {
   options.interval;
 };
+template <typename Options>
+constexpr bool kPauses = requires(Options options) {
+  options.pause;
+};
+template <typename Options>
+constexpr bool kHasPath = requires(Options options) {
+  options.path;
+};
+template <typename Options>
+constexpr bool kSetsReceiveBuffer = requires(Options options) {
+  options.receive_buffer;
+};
+
+// `path` with "{bytes}" replaced by the size of a response that cannot fit in the kernel's
+// buffers, for a client whose receive buffer is asked as `receive_buffer` (0: the default).
+std::string with_stalling_size(std::string path, int receive_buffer) {
+  constexpr std::string_view kBytes = "{bytes}";
+  const auto at = path.find(kBytes);
+  if (at == std::string::npos) return path;
+  const auto bytes = clients::stalling_response_bytes(clients::kernel_buffers(receive_buffer));
+  return path.replace(at, kBytes.size(), std::to_string(bytes));
+}
+
+// The optional settings a kind takes, on its options.
+template <typename Options>
+void apply_optional(const DriveSettings& settings, Options& options) {
+  if constexpr (kPaced<Options>) {
+    if (settings.interval) options.interval = *settings.interval;
+  }
+  if constexpr (kPauses<Options>) {
+    if (settings.pause) options.pause = *settings.pause;
+  }
+  if constexpr (kHasPath<Options>) {
+    int receive_buffer = 0;
+    if constexpr (kSetsReceiveBuffer<Options>) receive_buffer = options.receive_buffer;
+    if (!settings.path.empty()) options.path = with_stalling_size(settings.path, receive_buffer);
+  }
+}
 
 // Each kind with its own defaults, and the settings every kind shares.
 template <typename Options>
@@ -44,12 +86,13 @@ Kind kind(void (*spawn)(clients::asio::io_context&, const Options&,
     options.count = settings.count;
     options.patience = settings.patience;
     options.pacing = {.start = clients::Clock::now(), .per_second = settings.rate};
-    if constexpr (kPaced<Options>) {
-      if (settings.interval) options.interval = *settings.interval;
-    }
+    apply_optional(settings, options);
     spawn(io, options, out);
   };
-  return {.spawn = spawn_kind, .paced = kPaced<Options>};
+  return {.spawn = spawn_kind,
+          .paced = kPaced<Options>,
+          .pauses = kPauses<Options>,
+          .has_path = kHasPath<Options>};
 }
 
 const std::map<std::string, Kind>& kinds() {
@@ -82,6 +125,24 @@ const SpawnKind* find_kind(const std::string& name) {
 bool is_paced(const std::string& name) {
   const auto it = kinds().find(name);
   return it != kinds().end() && it->second.paced;
+}
+
+bool takes_pause(const std::string& name) {
+  const auto it = kinds().find(name);
+  return it != kinds().end() && it->second.pauses;
+}
+
+bool takes_path(const std::string& name) {
+  const auto it = kinds().find(name);
+  return it != kinds().end() && it->second.has_path;
+}
+
+std::string kinds_that(bool (*takes)(const std::string&)) {
+  std::string names;
+  for (const auto& [name, kind] : kinds()) {
+    if (takes(name)) names += (names.empty() ? "" : ", ") + name;
+  }
+  return names;
 }
 
 std::vector<std::string> kind_names() {

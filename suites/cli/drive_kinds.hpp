@@ -20,6 +20,11 @@ struct DriveSettings {
   clients::Duration patience = std::chrono::seconds(30);
   // Paced kinds (is_paced()): between their sends (or reads); nullopt: the kind's default.
   std::optional<clients::Duration> interval;
+  // Kinds that pause (takes_pause()): how long; nullopt: the kind's default.
+  std::optional<clients::Duration> pause;
+  // Kinds that request a path (takes_path()); "{bytes}" in it becomes the size of a response
+  // the kernel's buffers cannot hold (clients::stalling_response_bytes). Empty: the kind's own.
+  std::string path;
 };
 
 using SpawnKind = std::function<void(clients::asio::io_context&, const DriveSettings&,
@@ -30,5 +35,11 @@ const SpawnKind* find_kind(const std::string& kind);
 std::vector<std::string> kind_names();
 // Whether `kind` paces its sends (or reads) at an interval: header-trickle, header-lines, ...
 bool is_paced(const std::string& kind);
+// Whether `kind` pauses once for a while: keepalive-partial, reader-pause.
+bool takes_pause(const std::string& kind);
+// Whether `kind` requests a path (every kind that sends a whole request line).
+bool takes_path(const std::string& kind);
+// The kinds for which `takes` holds, comma-separated: for a refusal's words.
+std::string kinds_that(bool (*takes)(const std::string&));
 
 }  // namespace loiter::cli

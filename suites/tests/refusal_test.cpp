@@ -137,7 +137,23 @@ TEST(CliDrive, AClosedPortIsAnErrorNamedInTheSummary) {
 TEST(CliRefuses, DriveIntervalForAKindThatSendsAtNoInterval) {
   TempDir tmp;
   EXPECT_EQ(loiter(tmp, {"drive", "silent", "--connect", "127.0.0.1:9", "--interval", "0.1"}), 2);
-  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("--interval: silent sends at no interval"));
+  EXPECT_THAT(read_text(tmp.path() / "out"),
+              HasSubstr("--interval: silent does not take it (kinds that do: body-trickle, "));
+  EXPECT_FALSE(fs::exists(tmp.path() / "runs"));
+}
+
+// --pause is for kinds that pause, --path for kinds that request one: otherwise refused,
+// naming the kinds that take them.
+TEST(CliRefuses, DrivePauseOrPathForAKindThatTakesNone) {
+  TempDir tmp;
+  EXPECT_EQ(loiter(tmp, {"drive", "silent", "--connect", "127.0.0.1:9", "--pause", "1"}), 2);
+  EXPECT_THAT(read_text(tmp.path() / "out"),
+              HasSubstr("--pause: silent does not take it (kinds that do: keepalive-partial, "
+                        "reader-pause)"));
+  EXPECT_EQ(loiter(tmp, {"drive", "silent", "--connect", "127.0.0.1:9", "--path", "/x"}), 2);
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("--path: silent requests no path"));
+  EXPECT_EQ(loiter(tmp, {"drive", "reader-pause", "--connect", "127.0.0.1:9", "--path", "x"}), 2);
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("--path 'x' must start with '/'"));
   EXPECT_FALSE(fs::exists(tmp.path() / "runs"));
 }
 
@@ -168,6 +184,37 @@ TEST(CliDrive, HeaderLinesSendsAWholeLinePerInterval) {
       EXPECT_EQ(sends[i].at(1).to_number<std::size_t>(),
                 fmt::format("X-Loiter-{0}: {0}\r\n", i).size());
     }
+  }
+  EXPECT_EQ(connections, 2u);
+}
+
+// drive reader-pause --path '/large?bytes={bytes}' asks for a response the kernel's buffers
+// cannot hold, and --pause sets how long it reads nothing: its records show megabytes still
+// unsent when the pause began, and a short pause the server let finish.
+TEST(CliDrive, ReaderPauseAsksForAResponseTheKernelCannotHold) {
+  TempDir tmp;
+  fixtures::ServerUnderTest sut(
+      fixtures::reference_target({.header = 60s, .body = 60s, .idle = 60s, .send = 60s}));
+  EXPECT_EQ(loiter(tmp, {"drive", "reader-pause", "--connect",
+                         fmt::format("{}:{}", sut.host(), sut.port()), "--count", "2", "--pause",
+                         "0.2", "--path", "/large?bytes={bytes}", "--patience", "20"}),
+            0)
+      << read_text(tmp.path() / "out");
+  const auto dir = fs::directory_iterator(tmp.path() / "runs")->path();
+  std::ifstream records(dir / "records/reader-pause.jsonl");
+  std::string line;
+  std::size_t connections = 0;
+  while (std::getline(records, line)) {
+    ++connections;
+    const auto record = boost::json::parse(line).as_object();
+    const auto& pause = record.at("pause").as_object();
+    EXPECT_GT(pause.at("unsent").to_number<double>(), 4.0 * 1024 * 1024) << line;
+    const auto pause_took =
+        pause.at("until").to_number<double>() - pause.at("from").to_number<double>();
+    EXPECT_NEAR(pause_took, 0.2, 0.1 * scale()) << line;
+    const auto& responses = record.at("responses").as_array();
+    ASSERT_EQ(responses.size(), 1u) << line;
+    EXPECT_FALSE(responses[0].at("complete").is_null()) << "a short pause must finish: " << line;
   }
   EXPECT_EQ(connections, 2u);
 }
