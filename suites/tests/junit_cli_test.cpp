@@ -1,9 +1,11 @@
 // `--junit` end to end: `loiter check` against the reference server with a planted fault
 // writes JUnit XML a CI system can read (well-formed, one testsuite, the failing testcase
 // naming what failed, the run directory as a property), and `loiter report --junit` renders
-// the same XML again from the stored run. Each test leaves no server behind.
+// the same XML again from the stored run; Ctrl-C still writes it. Each test leaves no server
+// behind.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
@@ -77,6 +79,26 @@ TEST(CliJunit, CheckWritesTheFailureAndTheRunDirectory) {
             0)
       << read_text(tmp.path() / "report.out");
   EXPECT_EQ(read_text(again), read_text(junit));
+}
+
+// Ctrl-C during the second scenario still writes the JUnit XML, with the first scenario in
+// it; the exit code stays 130.
+TEST(CliJunit, CtrlCStillWritesIt) {
+  using namespace std::chrono_literals;
+  TempDir tmp;
+  const auto junit = tmp.path() / "loiter-junit.xml";
+  Child check({LOITER_BINARY, "check", "--runs", (tmp.path() / "runs").string(), "--header-timeout",
+               "1", "--body-timeout", "1", "--idle-timeout", "1", "--scenario", "silent",
+               "--scenario", "partial-header", "--junit", junit.string()},
+              tmp.path() / "out");
+  ASSERT_TRUE(output_shows(tmp.path() / "out", "[2/2] partial-header", 30s))
+      << read_text(tmp.path() / "out");
+  check.signal(SIGINT);
+  EXPECT_EQ(check.wait(30), 130) << read_text(tmp.path() / "out");
+  const auto suite = parse(junit).get_child("testsuites.testsuite");
+  EXPECT_EQ(suite.get_child("testcase").get<std::string>("<xmlattr>.name"), "silent");
+  EXPECT_TRUE(fs::equivalent(properties(suite).at("run-directory"),
+                             only_run_directory(tmp.path() / "runs")));
 }
 
 }  // namespace
