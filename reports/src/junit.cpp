@@ -16,17 +16,12 @@ constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 std::size_t utf8_length(std::string_view text, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
   const unsigned char lead = byte(i);
-  std::size_t length = 0;
-  char32_t code = 0;
-  if (lead >= 0xC2 && lead <= 0xDF)
-    length = 2, code = lead & 0x1F;
-  else if (lead >= 0xE0 && lead <= 0xEF)
-    length = 3, code = lead & 0x0F;
-  else if (lead >= 0xF0 && lead <= 0xF4)
-    length = 4, code = lead & 0x07;
-  else
-    return 0;
-  if (i + length > text.size()) return 0;
+  const std::size_t length = lead >= 0xF0 && lead <= 0xF4   ? 4
+                             : lead >= 0xE0 && lead <= 0xEF ? 3
+                             : lead >= 0xC2 && lead <= 0xDF ? 2
+                                                            : 0;
+  if (length == 0 || i + length > text.size()) return 0;
+  char32_t code = lead & (0x7F >> length);  // the lead byte's payload bits
   for (std::size_t k = 1; k < length; ++k) {
     if ((byte(i + k) & 0xC0) != 0x80) return 0;
     code = (code << 6) | (byte(i + k) & 0x3F);

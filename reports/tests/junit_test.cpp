@@ -120,6 +120,8 @@ TEST(Junit, EscapingSurvivesAParse) {
             "b");
   EXPECT_EQ(xml_escape("caf\xC3\xA9"), "caf\xC3\xA9");
   EXPECT_EQ(xml_escape("bad\xC3"), "bad\xEF\xBF\xBD");
+  EXPECT_EQ(xml_escape("\xF0\x9F\x98\x80"), "\xF0\x9F\x98\x80");  // 4 bytes, kept
+  EXPECT_EQ(xml_escape("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong "/"
   auto run = sample_run();
   run.report.scenarios[2].note = "a <tag> & \"quotes\"\nline two\x02";
   const auto suite = parse(junit_xml({run})).get_child("testsuites.testsuite");
