@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <iostream>
 #include <optional>
+#include <utility>
 
 #include "finish.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
@@ -135,6 +136,9 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                   "idle-under-load: keep-alive connections of the regular traffic (default 32)")
       ->check(CLI::Range(1, 1000));
   command.add_option("--json", options.json_path, "also write the run document (report.json) here");
+  command.add_option("--junit", options.junit_path,
+                     "also write a JUnit XML report here: a testsuite for the target, a testcase "
+                     "per scenario, the run directory as a property (for CI test reports)");
   command
       .add_option("--runs", options.runs_root,
                   "where run directories are made (<UTC time>-<target>/ with report.json, "
@@ -154,7 +158,10 @@ int run_check(const CheckOptions& options) {
     target = chosen_target(options);
     scenarios = suites::choose_scenarios(options.scenarios, options.count);
     timing = suites::timing();
-    if (auto problem = json_path_problem(options.json_path)) throw std::invalid_argument(*problem);
+    for (const auto& [option, path] :
+         {std::pair{"--json", options.json_path}, std::pair{"--junit", options.junit_path}}) {
+      if (auto problem = output_path_problem(option, path)) throw std::invalid_argument(*problem);
+    }
     directory.emplace(options.runs_root, target.name);
   } catch (const std::exception& e) {  // invalid_argument, or a --runs that cannot be made
     std::cerr << "loiter: " << e.what() << "\n";
@@ -175,7 +182,7 @@ int run_check(const CheckOptions& options) {
     report.scenarios.push_back(run_one(*scenario, target, timing, parameters, *directory));
     progress.done(report.scenarios.back());
   }
-  return finish_run(report, *directory, options.json_path);
+  return finish_run(report, *directory, {.json = options.json_path, .junit = options.junit_path});
 }
 
 }  // namespace loiter::cli

@@ -10,8 +10,8 @@ namespace loiter::cli {
 
 struct CheckOptions {
   std::string target = "reference";
-  std::vector<std::string> scenarios;  // empty: the whole catalogue
-  std::vector<std::string> faults;     // reference server fault switches
+  std::vector<std::string> scenarios;    // empty: the whole catalogue
+  std::vector<std::string> faults;       // reference server fault switches
   std::optional<double> header_timeout;  // reference only; default: its reference.toml
   std::optional<double> body_timeout;
   std::optional<double> idle_timeout;
@@ -22,6 +22,7 @@ struct CheckOptions {
   double load_duration = 0;  // s
   std::size_t load_connections = 0;
   std::string json_path;
+  std::string junit_path;
   std::string runs_root = "loiter-runs";
   bool list = false;
 };

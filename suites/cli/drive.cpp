@@ -181,7 +181,8 @@ int run_drive(const DriveOptions& options) {
     if (options.pid) {
       if (auto problem = pid_problem(*options.pid)) throw std::invalid_argument(*problem);
     }
-    if (auto problem = json_path_problem(options.json_path)) throw std::invalid_argument(*problem);
+    if (auto problem = output_path_problem("--json", options.json_path))
+      throw std::invalid_argument(*problem);
     made.emplace(options.runs_root, "drive-" + options.kind);
   } catch (const std::exception& e) {  // invalid_argument, or a --runs that cannot be made
     std::cerr << "loiter: " << e.what() << "\n";
@@ -203,7 +204,7 @@ int run_drive(const DriveOptions& options) {
     if (sampler) result.observation.timeline = sampler->stop();
     directory.add_scenario(result);
     report.scenarios.push_back(driven_report(result, options.pid.has_value()));
-    return finish_run(report, directory, options.json_path);
+    return finish_run(report, directory, {.json = options.json_path, .junit = {}});
   } catch (const std::exception& e) {  // harness faults: a limit, a run directory
     std::cerr << "loiter: " << e.what() << "\n";
     return kInfrastructure;

@@ -1,4 +1,4 @@
-// The end of every run: summary, run directory reports, --json, exit code.
+// The end of every run: summary, run directory reports, --json, --junit, exit code.
 #include "finish.hpp"
 
 #include <unistd.h>
@@ -7,6 +7,7 @@
 
 #include "loiter/reports/console.hpp"
 #include "loiter/reports/json.hpp"
+#include "loiter/reports/junit.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 
 namespace loiter::cli {
@@ -21,7 +22,7 @@ int exit_code(const reports::RunReport& report) {
 }
 
 int finish_run(const reports::RunReport& report, const suites::RunDirectory& directory,
-               const std::string& json_path) {
+               const ExtraOutputs& extra) {
   reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
   std::cout.flush();
   const int verdict = suites::interrupted() ? kInterrupted : exit_code(report);
@@ -36,8 +37,13 @@ int finish_run(const reports::RunReport& report, const suites::RunDirectory& dir
     }
   };
   attempt([&] { directory.write_report(report); });
-  if (!json_path.empty()) {
-    attempt([&] { suites::write_file(json_path, reports::run_report_text(report)); });
+  if (!extra.json.empty()) {
+    attempt([&] { suites::write_file(extra.json, reports::run_report_text(report)); });
+  }
+  if (!extra.junit.empty()) {
+    attempt([&] {
+      suites::write_file(extra.junit, reports::junit_xml({{report, directory.path()}}));
+    });
   }
   std::cerr << "run directory: " << directory.path().string() << "\n";
   // The verdict stands; only a pass whose document could not be written becomes an error.

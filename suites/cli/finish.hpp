@@ -14,11 +14,17 @@ inline constexpr int kPassed = 0, kFailed = 1, kUsage = 2, kInfrastructure = 3, 
 // 0 all passed or skipped, 1 a scenario failed, 3 a scenario could not be run.
 int exit_code(const reports::RunReport& report);
 
+// Copies of the run's document asked for on the command line; an empty path: none.
+struct ExtraOutputs {
+  std::string json;   // --json: report.json again
+  std::string junit;  // --junit: JUnit XML
+};
+
 // Prints the summary on stdout (colours on a terminal), writes the run directory's reports
-// (and `json_path` when not empty), names the directory on stderr; returns the exit code
+// (and each extra output asked for), names the directory on stderr; returns the exit code
 // (130 when the user interrupted the run). A write that fails is named on stderr and does
 // not hide the verdict: 1 and 130 stay; a pass becomes 3 (its document is missing).
 int finish_run(const reports::RunReport& report, const suites::RunDirectory& directory,
-               const std::string& json_path);
+               const ExtraOutputs& extra);
 
 }  // namespace loiter::cli

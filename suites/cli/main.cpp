@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
       "  loiter check --fault no-header-deadline      # see a planted bug caught (exit 1)\n"
       "  loiter check --target nginx                  # Debian's nginx, bundled target file\n"
       "  loiter check --target ./mine.toml            # your server, your target file\n"
+      "  loiter check --junit loiter-junit.xml        # also JUnit XML for CI test reports\n"
       "  loiter check --list\n"
       "  loiter matrix                                # every installed real server, one table\n"
       "  loiter report loiter-runs/20261201T020000Z-reference   # console + report.html again\n"

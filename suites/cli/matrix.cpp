@@ -21,6 +21,7 @@
 #include "loiter/suites/runner/target_choice.hpp"
 #include "matrix_render.hpp"
 #include "progress.hpp"
+#include "refusals.hpp"
 #include "run_one.hpp"
 
 namespace loiter::cli {
@@ -152,6 +153,9 @@ void add_matrix_options(CLI::App& command, MatrixOptions& options) {
       ->check(CLI::Range(std::size_t{1}, suites::kSplitCount));
   command.add_option("--runs", options.runs_root, "where the matrix's run directory is made")
       ->capture_default_str();
+  command.add_option("--junit", options.junit_path,
+                     "also write a JUnit XML report here: a testsuite per server, a testcase per "
+                     "scenario, each server's run directory as a property");
 }
 
 int run_matrix(const MatrixOptions& options) {
@@ -165,6 +169,9 @@ int run_matrix(const MatrixOptions& options) {
     // Without ids: every scenario but the load family (25 s of traffic per server).
     scenarios = suites::choose_scenarios(options.scenarios, options.count, /*without_load=*/true);
     timing = suites::timing();
+    if (auto problem = output_path_problem("--junit", options.junit_path)) {
+      throw std::invalid_argument(*problem);
+    }
   } catch (const std::invalid_argument& e) {
     std::cerr << "loiter: " << e.what() << "\n";
     return kUsage;
@@ -193,9 +200,10 @@ int run_matrix(const MatrixOptions& options) {
     }
     if (row == 0) return kInterrupted;  // before the first server: no table to make
     // The table from the run documents just written, as `loiter report --matrix` renders it.
-    const auto markdown = render_matrix(matrix_run_directories({directory->path()}),
-                                        directory->path() / "matrix.html");
+    const auto runs = matrix_run_directories({directory->path()});
+    const auto markdown = render_matrix(runs, directory->path() / "matrix.html");
     suites::write_file(directory->path() / "matrix.md", markdown);
+    if (!options.junit_path.empty()) suites::write_file(options.junit_path, matrix_junit(runs));
     std::cout << markdown << std::flush;
   } catch (const std::exception& e) {
     std::cerr << "loiter: " << e.what() << "\n";

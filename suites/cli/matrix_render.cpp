@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "loiter/reports/json.hpp"
+#include "loiter/reports/junit.hpp"
 #include "loiter/reports/matrix.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 
@@ -41,9 +42,24 @@ std::vector<fs::path> matrix_run_directories(const std::vector<fs::path>& named)
   return runs;
 }
 
-std::string render_matrix(const std::vector<fs::path>& run_directories, const fs::path& html_path) {
+namespace {
+
+std::vector<reports::MatrixRun> read_runs(const std::vector<fs::path>& run_directories) {
   std::vector<reports::MatrixRun> runs;
   for (const auto& dir : run_directories) runs.push_back({reports::read_run_report(dir), dir});
+  return runs;
+}
+
+}  // namespace
+
+std::string matrix_junit(const std::vector<fs::path>& run_directories) {
+  auto runs = read_runs(run_directories);
+  for (auto& run : runs) run.directory = fs::absolute(run.directory);  // as check writes it
+  return reports::junit_xml(runs);
+}
+
+std::string render_matrix(const std::vector<fs::path>& run_directories, const fs::path& html_path) {
+  const auto runs = read_runs(run_directories);
   const auto matrix = reports::build_matrix(runs);
   std::ostringstream html;
   reports::render_matrix_html(matrix, html_path, html);

@@ -21,4 +21,8 @@ std::vector<std::filesystem::path> matrix_run_directories(
 std::string render_matrix(const std::vector<std::filesystem::path>& run_directories,
                           const std::filesystem::path& html_path);
 
+// JUnit XML of the runs (a testsuite each), read back from their report.json the same way;
+// each run directory named absolute, as `check --junit` names it.
+std::string matrix_junit(const std::vector<std::filesystem::path>& run_directories);
+
 }  // namespace loiter::cli

@@ -1,4 +1,4 @@
-// Inputs refused before anything starts: an --json path that cannot be written (or would
+// Inputs refused before anything starts: an --json or --junit path that cannot be written (or would
 // overwrite another run's document), a --pid that names no process.
 #include "refusals.hpp"
 
@@ -40,11 +40,11 @@ std::optional<std::string> write_problem(const fs::path& path) {
 
 }  // namespace
 
-std::optional<std::string> json_path_problem(const std::string& text) {
+std::optional<std::string> output_path_problem(std::string_view option, const std::string& text) {
   if (text.empty()) return std::nullopt;
   const fs::path path = fs::absolute(text);
   const auto problem = [&](const std::string& why) {
-    return fmt::format("--json {}: {}", text, why);
+    return fmt::format("{} {}: {}", option, text, why);
   };
   std::error_code ignored;
   if (fs::is_directory(path, ignored)) return problem("it is a directory; name a file");

@@ -10,6 +10,7 @@
 #include "finish.hpp"
 #include "loiter/reports/console.hpp"
 #include "loiter/reports/json.hpp"
+#include "loiter/reports/junit.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 #include "matrix_render.hpp"
 
@@ -25,11 +26,14 @@ void add_report_options(CLI::App& command, ReportOptions& options) {
   command.add_option("--html", options.html,
                      "where to write the HTML page (default: report.html beside report.json; "
                      "with --matrix, ./matrix.html)");
+  command.add_option("--junit", options.junit,
+                     "also write JUnit XML here (as check --junit and matrix --junit do)");
   command.footer(
       "Examples:\n"
       "  loiter report loiter-runs/20261201T020000Z-reference        # console + report.html\n"
       "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the table + matrix.html\n"
-      "  loiter report --matrix runs/A-nginx runs/B-caddy --html /tmp/two.html");
+      "  loiter report --matrix runs/A-nginx runs/B-caddy --html /tmp/two.html\n"
+      "  loiter report loiter-runs/20261201T020000Z-reference --junit junit.xml");
 }
 
 void add_compare_options(CLI::App& command, CompareOptions& options) {
@@ -64,8 +68,13 @@ int report_matrix(const ReportOptions& options) {
   try {
     const std::vector<fs::path> named(options.matrix.begin(), options.matrix.end());
     const fs::path html = options.html.empty() ? fs::path("matrix.html") : fs::path(options.html);
-    std::cout << render_matrix(matrix_run_directories(named), html) << std::flush;
+    const auto runs = matrix_run_directories(named);
+    std::cout << render_matrix(runs, html) << std::flush;
     std::cerr << "wrote " << html.string() << "\n";
+    if (!options.junit.empty()) {
+      suites::write_file(options.junit, matrix_junit(runs));
+      std::cerr << "wrote " << options.junit << "\n";
+    }
     return kPassed;
   } catch (const std::exception& e) {
     std::cerr << "loiter: " << e.what() << "\n";
@@ -90,6 +99,11 @@ int run_report(const ReportOptions& options) {
         options.html.empty() ? json.parent_path() / "report.html" : fs::path(options.html);
     suites::write_html(html, report);
     std::cerr << "wrote " << html.string() << "\n";
+    if (!options.junit.empty()) {
+      suites::write_file(options.junit,
+                         reports::junit_xml({{report, fs::absolute(json.parent_path())}}));
+      std::cerr << "wrote " << options.junit << "\n";
+    }
     return kPassed;
   } catch (const std::exception& e) {
     std::cerr << "loiter: " << e.what() << "\n";

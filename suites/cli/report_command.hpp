@@ -15,7 +15,8 @@ namespace loiter::cli {
 struct ReportOptions {
   std::string run;                  // a run directory or a report.json
   std::vector<std::string> matrix;  // or: run directories, or matrix directories holding them
-  std::string html;  // default: report.html next to the report.json; ./matrix.html for --matrix
+  std::string html;   // default: report.html next to the report.json; ./matrix.html for --matrix
+  std::string junit;  // also JUnit XML here; empty: none
 };
 
 struct CompareOptions {

@@ -112,6 +112,24 @@ TEST(CliRefuses, AJsonPathThatCannotOrMustNotBeWritten) {
   EXPECT_EQ(read_text(other / "report.json"), "the other run's document");
 }
 
+// --junit that is a directory or in a missing directory is refused before the run, by check
+// and by matrix alike.
+TEST(CliRefuses, AJunitPathThatCannotBeWritten) {
+  TempDir tmp;
+  const std::vector<std::pair<fs::path, std::string>> cases{
+      {tmp.path(), "it is a directory"}, {tmp.path() / "missing" / "j.xml", "does not exist"}};
+  for (const auto& [path, message] : cases) {
+    for (const std::string command : {"check", "matrix"}) {
+      EXPECT_EQ(loiter(tmp, {command, "--scenario", "silent", "--junit", path.string()}), 2)
+          << command << " " << path;
+      const auto out = read_text(tmp.path() / "out");
+      EXPECT_THAT(out, HasSubstr("--junit " + path.string() + ": ")) << command << " " << path;
+      EXPECT_THAT(out, HasSubstr(message)) << command << " " << path;
+      EXPECT_FALSE(fs::exists(tmp.path() / "runs")) << command << " " << path;
+    }
+  }
+}
+
 // drive --pid of no process is refused; nothing connects, no FDs 0/0/0 are reported.
 TEST(CliRefuses, DriveWithAPidOfNoProcess) {
   if (::kill(999999, 0) == 0 || errno != ESRCH) GTEST_SKIP() << "PID 999999 exists here";
