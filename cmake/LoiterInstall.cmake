@@ -13,7 +13,10 @@ install(TARGETS loiter-reference-server RUNTIME DESTINATION ${CMAKE_INSTALL_BIND
 file(GLOB loiter_target_files ${PROJECT_SOURCE_DIR}/fixtures/targets/*.toml)
 install(FILES ${loiter_target_files} DESTINATION ${CMAKE_INSTALL_DATADIR}/loiter/targets)
 
-install(EXPORT loiterTargets NAMESPACE loiter:: DESTINATION ${LOITER_CMAKE_INSTALL_DIR})
+# loiterExports.cmake, not loiterTargets.cmake: LoiterTargets.cmake sits beside it, and a
+# case-insensitive file system would take one for the other.
+install(EXPORT loiterTargets FILE loiterExports.cmake NAMESPACE loiter::
+        DESTINATION ${LOITER_CMAKE_INSTALL_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/loiterConfig.cmake.in
   ${PROJECT_BINARY_DIR}/loiterConfig.cmake INSTALL_DESTINATION ${LOITER_CMAKE_INSTALL_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/loiterConfigVersion.cmake
@@ -24,8 +27,12 @@ install(FILES ${PROJECT_BINARY_DIR}/loiterConfig.cmake
               ${PROJECT_SOURCE_DIR}/cmake/LoiterCatalogue.cmake
         DESTINATION ${LOITER_CMAKE_INSTALL_DIR})
 
-# The Debian package (scripts/package): its runtime libraries named by hand, as Debian 12
-# spells them (dpkg-shlibdeps would also need the build's own package database).
+# The Debian package (scripts/package), only as the top-level project (an includer's CPack
+# is its own). Its runtime libraries are named by hand, as Debian 12 spells them (ldd of
+# both binaries; dpkg-shlibdeps would tie the package to the build machine's versions).
+if(NOT PROJECT_IS_TOP_LEVEL)
+  return()
+endif()
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME loiter)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
