@@ -1,44 +1,72 @@
 # loiter_add_target(NAME <name> TARGET <bundled-name-or-target-file>
 #                   [SCENARIOS <id>...] [LABELS <label>...] [TIMEOUT <seconds>])
 #
-# Registers the scenario catalogue against one target with ctest: one test per scenario,
-# named <name>.<id>, labelled `scenario`, the scenario's family and <name> (plus LABELS),
-# each writing JUnit XML to <build>/junit/<name>.<id>.xml. A scenario the target does not
-# declare what it needs for is reported by ctest as skipped, with the reason in its output.
+# Registers the scenario catalogue against one target with ctest, in the calling project
+# (loiter as a subdirectory or found with find_package): one test per scenario, named
+# <name>.<id>, labelled `scenario`, the scenario's family and <name> (plus LABELS). Each
+# runs `loiter check --target <target> --scenario <id>` (exit 0 passes, anything else
+# fails), its run directory under <build>/loiter-runs/<name>/<id>/, its JUnit XML in
+# <build>/junit/<name>.<id>.xml. A scenario the target
+# does not declare what it needs for is reported by ctest as skipped, its reason in the
+# output. A relative target file is taken from the calling CMakeLists.txt's directory.
 include_guard(GLOBAL)
-include(${CMAKE_CURRENT_LIST_DIR}/LoiterCatalogue.cmake)
 
 function(loiter_add_target)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;TARGET;TIMEOUT" "SCENARIOS;LABELS")
   if(NOT ARG_NAME OR NOT ARG_TARGET)
     message(FATAL_ERROR "loiter_add_target: NAME and TARGET are required")
   endif()
+  if(NOT TARGET loiter::loiter)
+    message(FATAL_ERROR "loiter_add_target: no loiter::loiter executable "
+                        "(add_subdirectory(loiter) or find_package(loiter) first)")
+  endif()
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 180)
   endif()
+  set(target "${ARG_TARGET}")
+  if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${target}" AND NOT IS_DIRECTORY
+     "${CMAKE_CURRENT_SOURCE_DIR}/${target}")
+    set(target "${CMAKE_CURRENT_SOURCE_DIR}/${target}")
+  endif()
+  # LOITER_CATALOGUE in this function's scope, wherever it is called from.
+  include(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/LoiterCatalogue.cmake)
+  set(known "")
   foreach(entry IN LISTS LOITER_CATALOGUE)
     string(REPLACE ":" ";" parts "${entry}")
     list(GET parts 0 id)
     list(GET parts 1 family)
+    list(APPEND known "${id}")
     if(ARG_SCENARIOS AND NOT id IN_LIST ARG_SCENARIOS)
       continue()
     endif()
-    string(REPLACE "-" "_" gtest_id "${id}")
-    set(test_name "${ARG_NAME}.${id}")
-    add_test(NAME ${test_name}
-      COMMAND $<TARGET_FILE:loiter_catalogue_test>
-              --gtest_filter=Catalogue/ScenarioTest.ServerKeepsItsPromises/${gtest_id}
-              --gtest_output=xml:${CMAKE_BINARY_DIR}/junit/${test_name}.xml)
-    # A list value is fine for set_tests_properties (the 3.25 pitfall is in
-    # gtest_discover_tests, which flattens PROPERTIES).
-    set_tests_properties(${test_name} PROPERTIES
-      ENVIRONMENT "LOITER_TARGET=${ARG_TARGET}"
-      SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
-      TIMEOUT ${ARG_TIMEOUT}
-      LABELS "scenario;${family};${ARG_NAME};${ARG_LABELS}")
-    # Load scenarios time regular traffic: nothing else may run beside them.
-    if(family STREQUAL "load")
-      set_tests_properties(${test_name} PROPERTIES RUN_SERIAL TRUE)
+    _loiter_add_scenario_test("${ARG_NAME}" "${target}" "${id}" "${family}" "${ARG_TIMEOUT}"
+                              ${ARG_LABELS})
+  endforeach()
+  foreach(id IN LISTS ARG_SCENARIOS)
+    if(NOT id IN_LIST known)
+      message(FATAL_ERROR "loiter_add_target(${ARG_NAME}): no scenario '${id}' "
+                          "(the catalogue: ${known})")
     endif()
   endforeach()
+endfunction()
+
+# One ctest test: one scenario against one target, one `loiter check` process; ARGN are
+# the extra labels.
+function(_loiter_add_scenario_test name target id family timeout)
+  set(test_name "${name}.${id}")
+  file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/junit)  # --junit refuses a missing directory
+  add_test(NAME ${test_name}
+    COMMAND $<TARGET_FILE:loiter::loiter> check --target ${target} --scenario ${id}
+            --runs ${CMAKE_BINARY_DIR}/loiter-runs/${name}/${id}
+            --junit ${CMAKE_BINARY_DIR}/junit/${test_name}.xml)
+  # A list value is fine for set_tests_properties (the 3.25 pitfall is in
+  # gtest_discover_tests, which flattens PROPERTIES). check's summary line names a skip.
+  set_tests_properties(${test_name} PROPERTIES
+    SKIP_REGULAR_EXPRESSION "(^|\n)0 passed, 0 failed, 1 skipped"
+    TIMEOUT ${timeout}
+    LABELS "scenario;${family};${name};${ARGN}")
+  # Load scenarios time regular traffic: nothing else may run beside them.
+  if(family STREQUAL "load")
+    set_tests_properties(${test_name} PROPERTIES RUN_SERIAL TRUE)
+  endif()
 endfunction()

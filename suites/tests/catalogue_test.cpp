@@ -1,7 +1,6 @@
-// The catalogue as a ctest gate: one test per scenario against the target named by
-// LOITER_TARGET (registered per target by loiter_add_target()). The test passes when the
-// server keeps the scenario's promises; a scenario the target cannot take is skipped with
-// the reason.
+// The catalogue as CMake and the command line see it: the list loiter_add_target() registers
+// one ctest test per scenario from (each runs `loiter check`), and how a command line
+// chooses scenarios.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -12,28 +11,6 @@
 
 namespace loiter::suites {
 namespace {
-
-class ScenarioTest : public ::testing::TestWithParam<std::string> {};
-
-// The server keeps every promise the scenario checks: in its deadline window, with the
-// declared ending, and every FD back.
-TEST_P(ScenarioTest, ServerKeepsItsPromises) {
-  const auto target = resolve_target(target_from_environment());
-  const auto result = run_scenario(*find_scenario(GetParam()), target, timing());
-  if (result.skipped) GTEST_SKIP() << *result.skipped;
-  RecordProperty("target", target.name);
-  RecordProperty("fds_baseline", static_cast<int>(result.observation.fds.baseline));
-  RecordProperty("fds_peak", static_cast<int>(result.observation.fds.peak));
-  EXPECT_TRUE(result.verdict.passed) << testing::findings_of(result);
-}
-
-std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name = info.param;
-  std::ranges::replace(name, '-', '_');
-  return name;
-}
-
-INSTANTIATE_TEST_SUITE_P(Catalogue, ScenarioTest, ::testing::ValuesIn(catalogue_ids()), test_name);
 
 // CMake registers one ctest test per scenario from cmake/LoiterCatalogue.cmake; that list
 // must name exactly the catalogue's scenarios, with their families.
