@@ -13,8 +13,10 @@ endfunction()
 
 # add_subdirectory(loiter): ctest -N lists the catalogue against nginx and nothing of
 # loiter's own, and `ctest -L gate` passes against nginx (builds loiter once, nested).
-loiter_consumer_test(Consumer.AsASubdirectoryRegistersOnlyTheCatalogueAndGatesNginx consumer
-  consumer_test.sh subdirectory)
+# Label `rebuild` too: it builds loiter again (~5 min on 2 cores), so scripts/test leaves it
+# out; `ctest -L rebuild` runs it.
+loiter_consumer_test(Consumer.AsASubdirectoryRegistersOnlyTheCatalogueAndGatesNginx
+  "consumer;rebuild" consumer_test.sh subdirectory)
 # The same through find_package(loiter) after `cmake --install` of this build.
 loiter_consumer_test(Consumer.FoundInstalledRegistersOnlyTheCatalogueAndGatesNginx consumer
   consumer_test.sh installed)
