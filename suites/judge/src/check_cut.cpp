@@ -11,10 +11,6 @@ namespace loiter::suites::checks {
 
 namespace {
 
-bool ended_by_server(const ConnectionRecord& r) {
-  return r.ending == Ending::close || r.ending == Ending::reset;
-}
-
 // Where the send deadline runs from in this record, at the earliest and the latest. Between
 // writes: the server's last progress, which the paused reader sees only as a span, from its
 // pause's start to when bytes last arrived (a segment its full buffer dropped comes back

@@ -14,6 +14,11 @@ using reports::Finding;
 using reports::FindingClass;
 namespace codes = reports::codes;
 
+// The server ended the connection (FIN or RST), rather than the client or nobody.
+inline bool ended_by_server(const ConnectionRecord& r) {
+  return r.ending == Ending::close || r.ending == Ending::reset;
+}
+
 // A finding of `code` about the observed scenario; its figures are set by the caller.
 reports::Finding finding(const Observation& o, const char* code, reports::FindingClass klass,
                          std::string subject = {});

@@ -40,10 +40,6 @@ std::string_view since_name(Since since) {
   return "?";
 }
 
-bool ended_by_server(const ConnectionRecord& r) {
-  return r.ending == Ending::close || r.ending == Ending::reset;
-}
-
 using Predicate = std::function<bool(const ConnectionRecord&)>;
 
 std::vector<const ConnectionRecord*> select(const Observation& o, const Predicate& keep) {
