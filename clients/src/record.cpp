@@ -44,6 +44,8 @@ std::string_view to_string(Ending ending) {
       return "client-abort";
     case Ending::client_close:
       return "client-close";
+    case Ending::alert:
+      return "alert";
   }
   return "unknown";
 }

@@ -26,9 +26,10 @@ enum class Ending {
   connect_failed,  // never connected
   client_abort,    // the client reset the connection itself (SO_LINGER 0), by design
   client_close,    // the client closed its end first (FIN), by design
+  alert,           // the server sent a fatal TLS alert (TlsRecord::alert), then closed
 };
 
-// "close", "reset", "open", "connect-failed", "client-abort", "client-close".
+// "close", "reset", "open", "connect-failed", "client-abort", "client-close", "alert".
 std::string_view to_string(Ending ending);
 
 struct Send {
@@ -105,6 +106,18 @@ struct ReadPause {
   bool operator==(const ReadPause&) const = default;
 };
 
+// What a TLS connection's handshake did: when it completed, or how far it got.
+struct TlsRecord {
+  std::optional<Duration> handshake_done;  // since connect: the handshake completed
+  std::size_t handshake_sent = 0;          // bytes the client sent before it completed (or ended)
+  std::size_t handshake_received = 0;      // bytes the server sent meanwhile
+  std::string version;                     // "TLSv1.3", once done
+  std::string alpn;                        // the protocol the server chose; empty: none
+  std::optional<unsigned> alert;  // a fatal alert from the server: its description (RFC 8446 6)
+
+  bool operator==(const TlsRecord&) const = default;
+};
+
 struct ConnectionRecord {
   std::string_view kind;  // the client behaviour, e.g. "silent" (a static string)
   std::string source;     // "127.0.0.2:40312"
@@ -117,6 +130,7 @@ struct ConnectionRecord {
   std::vector<Response> responses;  // in arrival order
   std::vector<Progress> progress;   // slow readers only: bytes received after each read
   std::optional<ReadPause> pause;   // reader-pause only
+  std::optional<TlsRecord> tls;     // TLS connections only
   Ending ending = Ending::open;
   Duration ended_at{};       // since connect: when the ending was observed (or done)
   Duration client_closed{};  // since connect: when the client closed its socket
