@@ -16,6 +16,9 @@ start + N/R + 3 s), holds them HOLD seconds, closes them, and prints one line:
   rss_*_kib   VmRSS (/proc/self/status) before the first connect, and once all settled
   cpu_hold_s  user + system CPU (getrusage) over the hold; hold_s its wall time
 
+With --tls, each connection completes a TLS handshake first (no certificate check, ALPN
+http/1.1, as loiter's TLS clients), then is held the same way.
+
 Each connection is asyncio.open_connection(): a transport registered for reading (so a
 server close or reset is seen, as loiter's silent hold sees it) with its StreamReader and
 StreamWriter kept until the end. Targets outside 127.0.0.0/8 are refused.
@@ -28,6 +31,7 @@ import asyncio
 import ipaddress
 import math
 import resource
+import ssl
 import sys
 import time
 
@@ -45,7 +49,16 @@ def cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
-async def hold(host, port, count, rate, hold_s, connect_timeout):
+def client_tls():
+    """TLS as loiter's clients speak it: no certificate check, ALPN http/1.1, no SNI."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    context.set_alpn_protocols(["http/1.1"])
+    return context
+
+
+async def hold(host, port, count, rate, hold_s, connect_timeout, tls):
     rss_before = vm_rss_kib()  # the list below is counted with the connections
     loop = asyncio.get_running_loop()
     held = [None] * count  # (reader, writer) per connected index
@@ -59,8 +72,9 @@ async def hold(host, port, count, rate, hold_s, connect_timeout):
         if first_start is None or started < first_start:
             first_start = started
         try:
-            held[i] = await asyncio.wait_for(asyncio.open_connection(host, port), connect_timeout)
-        except (OSError, asyncio.TimeoutError):
+            held[i] = await asyncio.wait_for(asyncio.open_connection(host, port, ssl=tls),
+                                             connect_timeout)
+        except (OSError, asyncio.TimeoutError, ssl.SSLError):
             failed += 1
             return
         now = time.monotonic()
@@ -113,6 +127,8 @@ def main():
                         help="seconds to hold once all have connected (default 5)")
     parser.add_argument("--connect-timeout", type=float, default=10.0,
                         help="seconds one connect may take (default 10)")
+    parser.add_argument("--tls", action="store_true",
+                        help="complete a TLS handshake on each connection, then hold it")
     o = parser.parse_args()
     host, _, port = o.connect.rpartition(":")
     try:
@@ -129,7 +145,8 @@ def main():
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
         if want < o.count + 50:
             sys.exit(f"asyncio_holder: RLIMIT_NOFILE {hard} is too low for {o.count}")
-    asyncio.run(hold(host, int(port), o.count, o.rate, o.hold, o.connect_timeout))
+    tls = client_tls() if o.tls else None
+    asyncio.run(hold(host, int(port), o.count, o.rate, o.hold, o.connect_timeout, tls))
 
 
 if __name__ == "__main__":
