@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include "svg_plot.hpp"
 
@@ -115,14 +116,30 @@ std::string svg_id(std::string_view scenario, std::string_view plot) {
   return id;
 }
 
+namespace {
+
+// "TLS: ALPN http/1.1, SNI none, handshake deadline none, header deadline from connect".
+std::string tls_line(const std::optional<TargetTls>& tls) {
+  if (!tls) return "";
+  return fmt::format("TLS: ALPN {}, SNI {}, handshake deadline {}, header deadline from {}",
+                     tls->alpn.empty() ? "none" : fmt::format("{}", fmt::join(tls->alpn, " ")),
+                     tls->server_name.empty() ? "none" : tls->server_name,
+                     tls->handshake_s ? fmt::format("{:g} s", *tls->handshake_s) : "none",
+                     tls->header_from);
+}
+
+}  // namespace
+
 void render_html(const RunReport& report, std::ostream& out) {
-  const auto title = escape_html(fmt::format("loiter {} against {} ({})", report.loiter_version,
-                                             report.target, report.started_at));
+  const auto title =
+      escape_html(fmt::format("loiter {} against {}{} ({})", report.loiter_version, report.target,
+                              report.target_tls ? " over TLS" : "", report.started_at));
   fmt::print(out,
              "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              "<title>{0}</title><style>{1}</style></head><body>\n<h1>{0}</h1>\n",
              title, kStyle);
-  for (const auto& line : {report.target_version, report.target_description}) {
+  for (const auto& line :
+       {report.target_version, report.target_description, tls_line(report.target_tls)}) {
     if (!line.empty()) fmt::print(out, "<p>{}</p>\n", escape_html(line));
   }
   if (!report.not_run.empty()) fmt::print(out, "<p>not run: {}</p>\n", escape_html(report.not_run));

@@ -81,6 +81,30 @@ std::string text_or_empty(const json::object& object, std::string_view key) {
   return object.contains(key) ? text(object, key, "report") : std::string();
 }
 
+json::object tls_to_json(const TargetTls& tls) {
+  return {{"alpn", json::array(tls.alpn.begin(), tls.alpn.end())},
+          {"server_name", tls.server_name},
+          {"handshake", number(tls.handshake_s)},
+          {"header_from", tls.header_from}};
+}
+
+std::optional<TargetTls> tls_from_json(const json::object& report) {
+  const auto* value = report.if_contains("target_tls");
+  if (value == nullptr) return std::nullopt;  // a cleartext target, or an older document
+  constexpr std::string_view kWhere = "target_tls";
+  const auto& object = object_of(*value, kWhere);
+  TargetTls tls{
+      .alpn = {},
+      .server_name = text(object, "server_name", kWhere),
+      .handshake_s = maybe_number(field(object, "handshake", kWhere), "target_tls.handshake"),
+      .header_from = text(object, "header_from", kWhere)};
+  for (const auto& name : array(object, "alpn", kWhere)) {
+    if (!name.is_string()) throw std::runtime_error("target_tls: key 'alpn' must hold strings");
+    tls.alpn.emplace_back(name.get_string());
+  }
+  return tls;
+}
+
 }  // namespace
 
 json::value to_json(const RunReport& report) {
@@ -91,6 +115,7 @@ json::value to_json(const RunReport& report) {
                         {"target", report.target},
                         {"target_version", report.target_version},
                         {"target_description", report.target_description}};
+  if (report.target_tls) document["target_tls"] = tls_to_json(*report.target_tls);
   if (!report.not_run.empty()) document["not_run"] = report.not_run;
   document["started_at"] = report.started_at;
   document["scenarios"] = std::move(scenarios);
@@ -109,6 +134,7 @@ RunReport run_report_from_json(const json::value& document) {
                    .target = text(object, "target", "report"),
                    .target_version = text_or_empty(object, "target_version"),
                    .target_description = text_or_empty(object, "target_description"),
+                   .target_tls = tls_from_json(object),
                    .not_run = text_or_empty(object, "not_run"),
                    .started_at = text(object, "started_at", "report"),
                    .scenarios = {}};

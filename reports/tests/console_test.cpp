@@ -18,6 +18,13 @@ TEST(Console, SummaryMatchesGolden) {
   EXPECT_EQ(out.str(), testing::golden_or_update("console.txt", out.str()));
 }
 
+// A TLS target's run says so in the header line.
+TEST(Console, ATlsTargetIsRunOverTlsInTheHeaderLine) {
+  std::ostringstream out;
+  render_console(testing::sample_tls_report(), out);
+  EXPECT_THAT(out.str(), ::testing::StartsWith("loiter 0.1.0 against nginx-tls over TLS ("));
+}
+
 TEST(Console, ColoursOnlyWhenAsked) {
   std::ostringstream plain, coloured;
   render_console(testing::sample_report(), plain);

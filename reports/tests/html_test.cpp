@@ -62,5 +62,16 @@ TEST(Html, ShowsTheTargetsVersionAndDescription) {
   EXPECT_THAT(html, HasSubstr("<p>the bundled reference server, 1 s deadlines</p>"));
 }
 
+// A TLS target's page says so in its title and shows its TLS declaration; a cleartext one's
+// shows none.
+TEST(Html, ShowsATlsTargetsDeclaration) {
+  std::ostringstream out;
+  render_html(testing::sample_tls_report(), out);
+  EXPECT_THAT(out.str(), HasSubstr("<h1>loiter 0.1.0 against nginx-tls over TLS ("));
+  EXPECT_THAT(out.str(), HasSubstr("<p>TLS: ALPN http/1.1, SNI none, handshake deadline none, "
+                                   "header deadline from connect</p>"));
+  EXPECT_THAT(page(), Not(HasSubstr("TLS")));
+}
+
 }  // namespace
 }  // namespace loiter::reports

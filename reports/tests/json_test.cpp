@@ -24,6 +24,21 @@ TEST(Json, RoundTripsARunReportToAnEqualOne) {
   EXPECT_EQ(back.scenarios[0].plots.at(0).marks.at(1).to, 1.1);
 }
 
+// A TLS target's declaration is written and read back; a document without it is cleartext.
+TEST(Json, RoundTripsATlsTargetsDeclaration) {
+  auto report = testing::sample_tls_report();
+  EXPECT_EQ(run_report_from_json(to_json(report)), report);
+  report.target_tls->alpn = {"h2", "http/1.1"};
+  report.target_tls->server_name = "localhost";
+  report.target_tls->handshake_s = 1.5;
+  report.target_tls->header_from = "handshake";
+  const auto document = to_json(report);
+  EXPECT_EQ(document.at("target_tls").at("handshake").as_double(), 1.5);
+  EXPECT_EQ(run_report_from_json(document), report);
+  EXPECT_FALSE(to_json(testing::sample_report()).as_object().contains("target_tls"));
+  EXPECT_EQ(run_report_from_json(to_json(testing::sample_report())).target_tls, std::nullopt);
+}
+
 TEST(Json, ReportTextMatchesGolden) {
   const auto text = run_report_text(testing::sample_report());
   EXPECT_EQ(text, testing::golden_or_update("report.json", text));

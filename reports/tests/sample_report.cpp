@@ -66,4 +66,14 @@ RunReport sample_report() {
       }};
 }
 
+RunReport sample_tls_report() {
+  auto report = sample_report();
+  report.target = "nginx-tls";
+  report.target_tls = TargetTls{.alpn = {"http/1.1"},
+                                .server_name = "",
+                                .handshake_s = std::nullopt,
+                                .header_from = "connect"};
+  return report;
+}
+
 }  // namespace loiter::reports::testing

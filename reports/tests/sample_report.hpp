@@ -6,4 +6,6 @@
 
 namespace loiter::reports::testing {
 RunReport sample_report();
+// The same against a TLS target (target_tls set).
+RunReport sample_tls_report();
 }

@@ -170,6 +170,7 @@ int run_check(const CheckOptions& options) {
   reports::RunReport report{.loiter_version = LOITER_VERSION,
                             .target = target.name,
                             .target_description = target.description,
+                            .target_tls = suites::target_tls(target),
                             .started_at = suites::utc_now(),
                             .scenarios = {}};
   suites::install_interrupt_handlers();

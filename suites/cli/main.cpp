@@ -4,6 +4,7 @@
 // `loiter matrix` runs it against every installed bundled real server, one table.
 // `loiter report` renders a stored run again, `loiter compare` gates a run against a
 // baseline, `loiter drive` runs one client kind against a server the user started.
+// `loiter targets` lists the bundled targets, or shows what one target file declares.
 
 #include <CLI/CLI.hpp>
 
@@ -11,6 +12,7 @@
 #include "drive.hpp"
 #include "matrix.hpp"
 #include "report_command.hpp"
+#include "targets.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"loiter — adversarial connection-lifecycle tests for HTTP servers", "loiter"};
@@ -24,6 +26,8 @@ int main(int argc, char** argv) {
       "  loiter check --target ./mine.toml            # your server, your target file\n"
       "  loiter check --junit loiter-junit.xml        # also JUnit XML for CI test reports\n"
       "  loiter check --list\n"
+      "  loiter targets                               # the bundled targets (cleartext, TLS)\n"
+      "  loiter targets ./mine.toml                   # what your target file declares\n"
       "  loiter matrix                                # every installed real server, one table\n"
       "  loiter report loiter-runs/20261201T020000Z-reference   # console + report.html again\n"
       "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the matrix of stored runs\n"
@@ -53,6 +57,10 @@ int main(int argc, char** argv) {
   auto* drive_command =
       app.add_subcommand("drive", "run one client kind against a server you started (loopback)");
   loiter::cli::add_drive_options(*drive_command, drive);
+  loiter::cli::TargetsOptions targets;
+  auto* targets_command = app.add_subcommand(
+      "targets", "list the bundled targets, or show what a target (file) declares");
+  loiter::cli::add_targets_options(*targets_command, targets);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -64,5 +72,6 @@ int main(int argc, char** argv) {
   if (report_command->parsed()) return loiter::cli::run_report(report);
   if (compare_command->parsed()) return loiter::cli::run_compare(compare);
   if (drive_command->parsed()) return loiter::cli::run_drive(drive);
+  if (targets_command->parsed()) return loiter::cli::run_targets(targets);
   return 2;
 }

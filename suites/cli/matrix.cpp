@@ -107,6 +107,7 @@ reports::RunReport target_report(const fixtures::Target& target, std::string ver
           .target = target.name,
           .target_version = std::move(version),
           .target_description = target.description,
+          .target_tls = suites::target_tls(target),
           .started_at = suites::utc_now(),
           .scenarios = {}};
 }

@@ -210,6 +210,16 @@ clients::Clock::time_point observation_origin(const Observation& observation) {
   return origin == clients::Clock::time_point::max() ? clients::Clock::time_point{} : origin;
 }
 
+std::optional<reports::TargetTls> target_tls(const fixtures::Target& target) {
+  if (!target.tls) return std::nullopt;
+  const auto& tls = *target.tls;
+  return reports::TargetTls{
+      .alpn = tls.alpn,
+      .server_name = tls.server_name,
+      .handshake_s = tls.handshake ? std::optional(in_seconds(*tls.handshake)) : std::nullopt,
+      .header_from = std::string(fixtures::to_string(tls.header_from))};
+}
+
 reports::ScenarioReport error_report(std::string id, std::string error) {
   reports::Finding finding{.code = reports::codes::kHarnessError,
                            .scenario = id,

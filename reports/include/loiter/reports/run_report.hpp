@@ -73,11 +73,21 @@ struct ScenarioReport {
   bool operator==(const ScenarioReport&) const = default;
 };
 
+// A TLS target's declaration ([tls] in its target file), as the run document carries it.
+struct TargetTls {
+  std::vector<std::string> alpn;      // the protocols loiter offered
+  std::string server_name;            // the SNI loiter sent; empty: none
+  std::optional<double> handshake_s;  // the handshake deadline, from connect; nullopt: none
+  std::string header_from;            // where the header deadline runs from: "connect", "handshake"
+  bool operator==(const TargetTls&) const = default;
+};
+
 struct RunReport {
   std::string loiter_version;
   std::string target;
   std::string target_version;      // the first line of its version command; may be empty
   std::string target_description;  // the target file's description; may be empty
+  std::optional<TargetTls> target_tls;  // nullopt: a cleartext target (or drive)
   std::string not_run;             // why the target was not run at all (then no scenarios)
   std::string started_at;          // UTC, ISO 8601
   std::vector<ScenarioReport> scenarios;

@@ -2,6 +2,7 @@
 // plain series derived from the observations. Summarises; never measures, never formats.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,9 @@ namespace loiter::suites {
 
 // The status, findings and key figures of one scenario.
 reports::ScenarioReport to_report(const ScenarioResult& result);
+
+// A TLS target's declaration as the run document carries it; nullopt for a cleartext one.
+std::optional<reports::TargetTls> target_tls(const fixtures::Target& target);
 
 // Time zero of a scenario's plots and raw records: its first sample or first connect,
 // whichever came first.
