@@ -20,4 +20,8 @@ set(LOITER_CATALOGUE
   reader-pause:send
   idle-under-load:load
   held-capacity:capacity
+  tls-record-header:tls
+  tls-half-hello:tls
+  tls-hello-trickle:tls
+  tls-handshake-silent:tls
 )

@@ -38,6 +38,7 @@ std::string_view since_words(std::string_view since) {
   if (since == "request-head") return "the request head";
   if (since == "last-response") return "the last response";
   if (since == "second-request-head") return "the second request head's first byte";
+  if (since == "handshake") return "the TLS handshake's completion";
   if (since == "read-pause") return "the server's last progress as the paused reader saw it";
   return since;  // "connect"
 }

@@ -87,6 +87,11 @@ TEST(FindingText, ANamedDeadlineSaysWhereItRunsFrom) {
             "100/100 connections closed late, 3.017 s after the second request head's first byte "
             "(after 2.250 s): the header deadline runs from the second request head's first byte "
             "(2.000 s ± 0.250 s)");
+  early.since = "handshake";
+  EXPECT_EQ(text(early),
+            "100/100 connections closed late, 3.017 s after the TLS handshake's completion "
+            "(after 2.250 s): the header deadline runs from the TLS handshake's completion "
+            "(2.000 s ± 0.250 s)");
 }
 
 TEST(FindingText, WrongEndingListsTheEndingsAllowed) {

@@ -11,8 +11,9 @@ namespace loiter::suites {
 const std::vector<Scenario>& catalogue() {
   static const std::vector<Scenario> scenarios = [] {
     std::vector<Scenario> all;
-    for (auto family : {header_scenarios, body_scenarios, keepalive_scenarios, abort_scenarios,
-                        not_cut_scenarios, send_scenarios, load_scenarios, capacity_scenarios}) {
+    for (auto family :
+         {header_scenarios, body_scenarios, keepalive_scenarios, abort_scenarios, not_cut_scenarios,
+          send_scenarios, load_scenarios, capacity_scenarios, tls_scenarios}) {
       for (auto& scenario : family()) all.push_back(std::move(scenario));
     }
     return all;

@@ -48,6 +48,47 @@ Expectations allow_trickle_races(Expectations expected, fixtures::OnTimeout prom
   return expected;
 }
 
+StallDeadline stall_deadline(const Target& target, Stall stall) {
+  const auto& header = target.deadlines.header;
+  if (!target.tls) {
+    if (!header) return {.unmet = need_deadline(header, "header")};
+    return {.since = Since::connect, .deadline = *header};
+  }
+  const auto& tls = *target.tls;
+  const bool from_connect = tls.header_from == fixtures::HeaderFrom::connect;
+  if (stall == Stall::in_handshake && tls.handshake) {
+    return {.since = Since::connect, .deadline = *tls.handshake, .name = "handshake"};
+  }
+  if (!header) {
+    if (stall == Stall::in_head) return {.unmet = need_deadline(header, "header")};
+    return {.unmet =
+                "the target declares no handshake deadline ([tls] handshake) and no header "
+                "deadline"};
+  }
+  if (stall == Stall::in_handshake && !from_connect) {
+    return {.unmet =
+                "the target declares no handshake deadline ([tls] handshake), and its header "
+                "deadline runs from the handshake's end (header_from = \"handshake\"), which "
+                "a stalled handshake never reaches"};
+  }
+  return {.since = from_connect ? Since::connect : Since::handshake,
+          .deadline = *header,
+          .name = "header"};
+}
+
+Expectations stall_closure(const Target& target, Stall stall, std::vector<std::string> endings,
+                           const Timing& timing, const ScenarioParameters& parameters) {
+  const auto chosen = stall_deadline(target, stall);
+  auto expected = closure(chosen.since, chosen.deadline, std::move(endings), timing, parameters);
+  expected.closure->name = chosen.name;
+  return expected;
+}
+
+std::vector<std::string> endings_for_silent(const Target& target) {
+  if (target.tls) return {"close", "alert"};
+  return {"close", "408+close"};
+}
+
 Expectations closure(Since since, Duration deadline, std::vector<std::string> endings,
                      const Timing& timing, const ScenarioParameters& parameters) {
   return {.connections = parameters.count,

@@ -34,6 +34,34 @@ std::vector<std::string> endings_for_trickle(fixtures::OnTimeout promise);
 // Adds the trickle endings to expectations built by closure().
 Expectations allow_trickle_races(Expectations expected, fixtures::OnTimeout promise);
 
+// Where a connection stalls: before its TLS handshake completes (a handshake stall; silent,
+// which over TLS sends no hello), or in its request head, after any handshake.
+enum class Stall { in_handshake, in_head };
+
+// The deadline that must end a connection stalled at `stall`, and where it runs from.
+struct StallDeadline {
+  Since since = Since::connect;
+  Duration deadline{};
+  std::string name;  // "handshake" or "header" over TLS; empty on cleartext (as ever)
+  Need unmet;        // why no declared deadline applies: the reason to skip; then no deadline
+};
+
+// The one choice of a head-or-handshake deadline. Cleartext: the header deadline from
+// connect, at either stall. Over TLS, a stall in the handshake: the handshake deadline from
+// connect if declared, else the header deadline when it runs from connect (one deadline
+// covers handshake and head), else none (a header deadline from the handshake's end never
+// starts); a stall in the head: the header deadline, from connect or from the handshake's
+// completion (Since::handshake) as [tls] header_from says.
+StallDeadline stall_deadline(const Target& target, Stall stall);
+
+// A closure at `stall`'s deadline (stall_deadline() must have one), named over TLS.
+Expectations stall_closure(const Target& target, Stall stall, std::vector<std::string> endings,
+                           const Timing& timing, const ScenarioParameters& parameters);
+
+// The endings allowed to a connection that sent nothing: a plain close, or a 408 though
+// nothing was asked; over TLS, where it sent no hello, a close or an alert (no HTTP yet).
+std::vector<std::string> endings_for_silent(const Target& target);
+
 // The server must close each connection `deadline` after `since`.
 Expectations closure(Since since, Duration deadline, std::vector<std::string> endings,
                      const Timing& timing, const ScenarioParameters& parameters);

@@ -15,5 +15,7 @@ std::vector<Scenario> not_cut_scenarios();  // slow-reader, long-response, strea
 std::vector<Scenario> load_scenarios();      // idle-under-load
 std::vector<Scenario> capacity_scenarios();  // held-capacity
 std::vector<Scenario> send_scenarios();      // reader-pause
+// tls-record-header, tls-half-hello, tls-hello-trickle, tls-handshake-silent
+std::vector<Scenario> tls_scenarios();
 
 }  // namespace loiter::suites

@@ -1,5 +1,7 @@
 // The header family: stalled and trickled request heads, judged against the header
-// deadline measured from each connection's own connect.
+// deadline measured from each connection's own connect (over TLS, from connect or from the
+// handshake's completion, as the target's [tls] header_from says; silent, which over TLS
+// sends no hello, as a handshake stall: kit::stall_deadline).
 #include "loiter/clients/http1/header_lines.hpp"
 #include "loiter/clients/http1/header_trickle.hpp"
 #include "loiter/clients/http1/partial_header.hpp"
@@ -15,14 +17,14 @@ using namespace kit;
 
 // A head that stalls is answered as the target declares (408 or close).
 Need needs_head_promise(const Target& target) {
-  return first_unmet({need_deadline(target.deadlines.header, "header"),
+  return first_unmet({stall_deadline(target, Stall::in_head).unmet,
                       need_promise(target.promises.on_header_timeout, "header")});
 }
 
 Expectations expect_head_timeout(const Target& target, const Timing& timing,
                                  const ScenarioParameters& parameters) {
-  return closure(Since::connect, *target.deadlines.header,
-                 endings_for(*target.promises.on_header_timeout), timing, parameters);
+  return stall_closure(target, Stall::in_head, endings_for(*target.promises.on_header_timeout),
+                       timing, parameters);
 }
 
 Scenario silent() {
@@ -30,11 +32,10 @@ Scenario silent() {
       .id = "silent",
       .family = "header",
       .must = "close a connection that sends nothing within its header deadline",
-      .unmet_need = [](const Target& t) { return need_deadline(t.deadlines.header, "header"); },
+      .unmet_need = [](const Target& t) { return stall_deadline(t, Stall::in_handshake).unmet; },
       .expect =
           [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
-            // Nothing was asked, so a plain close is as good as a 408 here.
-            return closure(Since::connect, *t.deadlines.header, {"close", "408+close"}, timing, p);
+            return stall_closure(t, Stall::in_handshake, endings_for_silent(t), timing, p);
           },
       .drive =
           [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {

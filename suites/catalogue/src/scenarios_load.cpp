@@ -4,6 +4,8 @@
 // dispatched regular request with 2xx within the target's p99 bound, give the waiting
 // connections' FDs back while the load still runs, and every FD once it ends.
 
+#include <algorithm>
+
 #include "loiter/clients/http1/idle_keepalive.hpp"
 #include "loiter/clients/http1/partial_header.hpp"
 #include "loiter/clients/http1/silent.hpp"
@@ -28,23 +30,24 @@ const ScenarioParameters kSeed{.count = 1050,
                                .load_connections = 32};
 
 Need needs_waiting(const Target& t) {
-  return first_unmet({need_deadline(t.deadlines.header, "header"),
-                      need_deadline(t.deadlines.idle, "idle"),
-                      need_promise(t.promises.on_header_timeout, "header"),
-                      need_path(t.paths.health, "health")});
+  return first_unmet(
+      {stall_deadline(t, Stall::in_head).unmet, stall_deadline(t, Stall::in_handshake).unmet,
+       need_deadline(t.deadlines.idle, "idle"),
+       need_promise(t.promises.on_header_timeout, "header"), need_path(t.paths.health, "health")});
 }
 
 // Waiting connections of kind `k` (0 silent, 1 partial-header, 2 idle keep-alive): a third
 // of the total each, the first kinds taking the remainder.
 std::size_t share(std::size_t total, std::size_t k) { return total / 3 + (k < total % 3 ? 1 : 0); }
 
-ClosureExpectation closure_of(std::string_view kind, Since since, Duration deadline,
+ClosureExpectation closure_of(std::string_view kind, const StallDeadline& deadline,
                               std::vector<std::string> endings, const Timing& timing) {
   return {.kind = std::string(kind),
-          .since = since,
-          .deadline = deadline,
+          .since = deadline.since,
+          .deadline = deadline.deadline,
           .slack = timing.slack,
-          .endings = std::move(endings)};
+          .endings = std::move(endings),
+          .name = deadline.name};
 }
 
 // A latency bound is a real-time constant too: a slow machine widens it by the time scale.
@@ -55,9 +58,13 @@ std::optional<Duration> scaled_bound(const std::optional<Duration>& bound, const
 
 Expectations expect_idle_under_load(const Target& t, const Timing& timing,
                                     const ScenarioParameters& p) {
-  const auto header = *t.deadlines.header, idle = *t.deadlines.idle;
+  // Over TLS the silent third sends no hello: a handshake stall (kit::stall_deadline).
+  const auto silent = stall_deadline(t, Stall::in_handshake);
+  const auto head = stall_deadline(t, Stall::in_head);
+  const auto idle = *t.deadlines.idle;
   Expectations e{.connections = p.count,
-                 .patience = timing.patience_for(std::max(header, idle)) + timing.connect,
+                 .patience = timing.patience_for(std::max({silent.deadline, head.deadline, idle})) +
+                             timing.connect,
                  .closure = std::nullopt,
                  .kind_closures = {},
                  .load = LoadExpectation{.p99 = scaled_bound(t.promises.load_p99, timing),
@@ -65,10 +72,10 @@ Expectations expect_idle_under_load(const Target& t, const Timing& timing,
                  .fds_after = 0,
                  .recovery = timing.recovery};
   e.kind_closures = {
-      closure_of(clients::kSilent, Since::connect, header, {"close", "408+close"}, timing),
-      closure_of(clients::kPartialHeader, Since::connect, header,
-                 endings_for(*t.promises.on_header_timeout), timing),
-      closure_of(clients::kIdleKeepalive, Since::last_response, idle, {"close"}, timing)};
+      closure_of(clients::kSilent, silent, endings_for_silent(t), timing),
+      closure_of(clients::kPartialHeader, head, endings_for(*t.promises.on_header_timeout), timing),
+      closure_of(clients::kIdleKeepalive, {.since = Since::last_response, .deadline = idle},
+                 {"close"}, timing)};
   return e;
 }
 

@@ -121,6 +121,7 @@ Plot closure_plot(const Observation& o, const Expectations& e) {
             .x_unit = since == Since::connect       ? "s since connect"
                       : since == Since::first_send  ? "s since the request head"
                       : since == Since::second_send ? "s since the second request head"
+                      : since == Since::handshake   ? "s since the handshake"
                                                     : "s since the last response",
             .y_unit = "connection",
             .style = PlotStyle::dots};

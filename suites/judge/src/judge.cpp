@@ -36,6 +36,8 @@ std::string_view since_name(Since since) {
       return "last-response";
     case Since::second_send:
       return "second-request-head";
+    case Since::handshake:
+      return "handshake";
   }
   return "?";
 }
@@ -217,6 +219,9 @@ std::optional<Duration> deadline_origin(const ConnectionRecord& r, Since since) 
     case Since::second_send:
       if (r.sends.size() < 2) return std::nullopt;
       return r.sends[1].at;
+    case Since::handshake:
+      if (!r.tls) return std::nullopt;
+      return r.tls->handshake_done;
   }
   return std::nullopt;
 }

@@ -69,7 +69,8 @@ struct Finding {
   std::string unit;                       // of measured/bound: "s", "ms", "" (a count)
 
   // Details: the rest of what the sentence needs, each only where its code uses it.
-  // where a deadline runs from: "connect", "request-head", "last-response", "second-request-head"
+  // where a deadline runs from: "connect", "request-head", "last-response", "second-request-head",
+  // "handshake"
   std::string since;
   std::optional<double> deadline, slack;      // s: the deadline and its slack either side
   std::string ending;                         // how the connections ended: "close", "408+close"

@@ -15,6 +15,7 @@
 #include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/http1/response_reader.hpp"
+#include "loiter/clients/transport/tls.hpp"
 
 namespace loiter::clients {
 
@@ -25,6 +26,10 @@ struct ConnectPlan {
   Clock::time_point start;   // the connect starts then (its slot on the fleet's timeline)
   Duration timeout = std::chrono::seconds(5);
   int receive_buffer = 0;  // SO_RCVBUF set before connect; 0 keeps the default
+  // TLS over the connection (the fleet's TlsClient); null: cleartext. Declared for the
+  // handshake-stall clients; the TLS transport gives them their meaning.
+  const TlsContext* tls = nullptr;
+  bool handshake = false;  // with tls: complete the handshake within connect()
 };
 
 // What a wait came to.

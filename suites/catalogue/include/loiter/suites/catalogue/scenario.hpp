@@ -64,8 +64,9 @@ inline constexpr std::size_t kSplitCount = 100'000;
 
 struct Scenario {
   std::string_view id;
-  std::string_view family;  // ctest label: header, body, keepalive, abort, not-cut, send, load
-  std::string_view must;    // what the server must do, one sentence
+  // ctest label: header, body, keepalive, abort, not-cut, send, load, capacity, tls
+  std::string_view family;
+  std::string_view must;  // what the server must do, one sentence
 
   // The reason to skip, or nullopt when the target declares what the scenario needs.
   std::function<std::optional<std::string>(const fixtures::Target&)> unmet_need;

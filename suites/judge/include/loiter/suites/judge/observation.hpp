@@ -57,6 +57,7 @@ enum class Since {
   first_send,     // the body deadline: from the request head the client sent first
   last_response,  // the idle deadline: from the last response that arrived whole
   second_send,    // the next request's head deadline: from the second request head sent
+  handshake,      // a head deadline over TLS that starts once the handshake completed
 };
 
 // The server must end each connection within [deadline - slack, deadline + slack] of the

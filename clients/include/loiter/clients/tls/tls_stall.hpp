@@ -1,0 +1,63 @@
+// The handshake stalls: clients that leave a TLS listener's handshake unfinished, and one
+// that finishes it and then says nothing. The first three connect over plain TCP (no TLS in
+// the transport) and send the bytes of a real ClientHello themselves:
+//   tls-record-header   its 5-byte record header, then nothing;
+//   tls-half-hello      its first half, then nothing;
+//   tls-hello-trickle   its first byte, then one byte per interval on the connection's own
+//                       timeline from its connect, never the last byte;
+// each then reads until the server ends the connection or patience runs out. Their record's
+// sends say what was sent when, and record.tls says how far the handshake got
+// (handshake_sent; never handshake_done). An alert the server sends them arrives as bytes
+// (bytes_received), not decoded: their ending is the close that follows.
+//   tls-handshake-silent completes the handshake over the fleet's TLS (options.tls), then
+//                       sends nothing, like silent after the handshake.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loiter/clients/http1/kind.hpp"
+#include "loiter/clients/transport/tls.hpp"
+
+namespace loiter::clients {
+
+inline constexpr std::string_view kTlsRecordHeader = "tls-record-header";
+inline constexpr std::string_view kTlsHalfHello = "tls-half-hello";
+inline constexpr std::string_view kTlsHelloTrickle = "tls-hello-trickle";
+inline constexpr std::string_view kTlsHandshakeSilent = "tls-handshake-silent";
+
+struct TlsStallOptions {
+  tcp::endpoint target;
+  std::size_t count = 100;
+  Duration patience = std::chrono::seconds(20);
+  Duration connect_timeout = std::chrono::seconds(5);
+  Pacing pacing{};
+  Duration hold_after_close{};    // keep the socket this long after the server's close
+  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  TlsClient tls;  // tls-handshake-silent's TLS; the raw kinds speak plain TCP and ignore it
+  TlsSettings hello_settings;  // the raw kinds' ClientHello: its ALPN and SNI
+  std::string hello;  // the ClientHello they send; empty: client_hello(hello_settings) at spawn
+  Duration interval = std::chrono::seconds(1);  // tls-hello-trickle: between hello bytes
+};
+
+awaitable<void> tls_record_header_connection(Shared<TlsStallOptions> options, Slot slot);
+awaitable<void> tls_half_hello_connection(Shared<TlsStallOptions> options, Slot slot);
+awaitable<void> tls_hello_trickle_connection(Shared<TlsStallOptions> options, Slot slot);
+awaitable<void> tls_handshake_silent_connection(Shared<TlsStallOptions> options, Slot slot);
+
+// Each spawns options.count connections of its kind on `io`; run `io` to collect them into
+// `out`. The raw kinds make the ClientHello once for the fleet (client_hello.hpp throws
+// std::runtime_error if it cannot be made). tls-handshake-silent throws
+// std::invalid_argument without options.tls.
+void spawn_tls_record_header(asio::io_context& io, const TlsStallOptions& options,
+                             std::vector<ConnectionRecord>& out);
+void spawn_tls_half_hello(asio::io_context& io, const TlsStallOptions& options,
+                          std::vector<ConnectionRecord>& out);
+void spawn_tls_hello_trickle(asio::io_context& io, const TlsStallOptions& options,
+                             std::vector<ConnectionRecord>& out);
+void spawn_tls_handshake_silent(asio::io_context& io, const TlsStallOptions& options,
+                                std::vector<ConnectionRecord>& out);
+
+}  // namespace loiter::clients

@@ -1,0 +1,107 @@
+#include "loiter/clients/tls/tls_stall.hpp"
+
+#include <numeric>
+#include <stdexcept>
+
+#include "loiter/clients/http1/steps.hpp"
+#include "loiter/clients/tls/client_hello.hpp"
+
+namespace loiter::clients {
+
+namespace {
+
+// Bytes of the hello the connection has sent, in its record: how far its handshake got.
+void note_handshake_sent(ConnectionRecord& record) {
+  TlsRecord tls;
+  tls.handshake_sent =
+      std::accumulate(record.sends.begin(), record.sends.end(), std::size_t{0},
+                      [](std::size_t sum, const Send& s) { return sum + s.bytes; });
+  record.tls = std::move(tls);
+}
+
+// Connects over plain TCP, sends the first `bytes` of the hello at once, then waits.
+awaitable<void> send_part_of_hello(Shared<TlsStallOptions> options, Slot slot,
+                                   std::string_view kind, std::size_t bytes) {
+  auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kind);
+  const bool connected = co_await connect_at_slot(connection, *options, slot);
+  if (!connected) co_return;
+  const auto until = connection.connected() + options->patience;
+  co_await connection.send(std::string_view(options->hello).substr(0, bytes), until);
+  note_handshake_sent(slot.record);
+  Connection::hold_until_closed(std::move(connection), until);
+}
+
+// The fleet's options with the hello made, once for all its connections.
+TlsStallOptions with_hello(const TlsStallOptions& options) {
+  auto made = options;
+  if (made.hello.empty()) made.hello = client_hello(made.hello_settings);
+  return made;
+}
+
+}  // namespace
+
+awaitable<void> tls_record_header_connection(Shared<TlsStallOptions> options, Slot slot) {
+  co_await send_part_of_hello(options, slot, kTlsRecordHeader, kTlsRecordHeaderSize);
+}
+
+awaitable<void> tls_half_hello_connection(Shared<TlsStallOptions> options, Slot slot) {
+  co_await send_part_of_hello(options, slot, kTlsHalfHello, options->hello.size() / 2);
+}
+
+awaitable<void> tls_hello_trickle_connection(Shared<TlsStallOptions> options, Slot slot) {
+  auto connection =
+      connection_for(co_await asio::this_coro::executor, *options, slot, kTlsHelloTrickle);
+  const bool connected = co_await connect_at_slot(connection, *options, slot);
+  if (!connected) co_return;
+  const auto until = connection.connected() + options->patience;
+  const std::string_view hello = options->hello;
+  // The first byte at once, then bytes 1 … size-2 on the schedule: never the whole hello.
+  const bool sent = co_await connection.send(hello.substr(0, 1), until);
+  if (sent && hello.size() > 2) {
+    const Schedule schedule{.connected = connection.connected(),
+                            .interval = options->interval,
+                            .phase = spread_phase(slot.index)};
+    co_await trickle(
+        connection, schedule, hello.size() - 2, [hello](std::size_t k) { return hello[k + 1]; },
+        until, /*completes_request=*/false);
+  }
+  note_handshake_sent(slot.record);
+  Connection::hold_until_closed(std::move(connection), until);
+}
+
+awaitable<void> tls_handshake_silent_connection(Shared<TlsStallOptions> options, Slot slot) {
+  auto connection =
+      connection_for(co_await asio::this_coro::executor, *options, slot, kTlsHandshakeSilent);
+  auto plan = plan_for(*options, slot);
+  plan.tls = options->tls.get();
+  plan.handshake = true;  // the handshake completes within connect(); then nothing is sent
+  const bool connected = co_await connection.connect(plan);
+  if (!connected) co_return;
+  const auto until = connection.connected() + options->patience;
+  Connection::hold_until_closed(std::move(connection), until);
+}
+
+void spawn_tls_record_header(asio::io_context& io, const TlsStallOptions& options,
+                             std::vector<ConnectionRecord>& out) {
+  spawn_kind(io, with_hello(options), &tls_record_header_connection, out);
+}
+
+void spawn_tls_half_hello(asio::io_context& io, const TlsStallOptions& options,
+                          std::vector<ConnectionRecord>& out) {
+  spawn_kind(io, with_hello(options), &tls_half_hello_connection, out);
+}
+
+void spawn_tls_hello_trickle(asio::io_context& io, const TlsStallOptions& options,
+                             std::vector<ConnectionRecord>& out) {
+  spawn_kind(io, with_hello(options), &tls_hello_trickle_connection, out);
+}
+
+void spawn_tls_handshake_silent(asio::io_context& io, const TlsStallOptions& options,
+                                std::vector<ConnectionRecord>& out) {
+  if (!options.tls) {
+    throw std::invalid_argument("tls-handshake-silent needs the fleet's TLS (options.tls)");
+  }
+  spawn_kind(io, options, &tls_handshake_silent_connection, out);
+}
+
+}  // namespace loiter::clients
