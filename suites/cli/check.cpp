@@ -68,11 +68,12 @@ int list_scenarios() {
 fixtures::Target chosen_target(const CheckOptions& options) {
   const bool tuned = !options.faults.empty() || options.header_timeout || options.body_timeout ||
                      options.idle_timeout || options.send_timeout;
-  if (options.target != "reference") {
+  const bool tls = options.target == "reference-tls";
+  if (options.target != "reference" && !tls) {
     if (tuned) {
       throw std::invalid_argument(
-          "--fault and --*-timeout apply to the reference target only; another target "
-          "declares its deadlines in its target file");
+          "--fault and --*-timeout apply to the reference targets only (reference, "
+          "reference-tls); another target declares its deadlines in its target file");
     }
     return suites::resolve_target(options.target);
   }
@@ -80,7 +81,8 @@ fixtures::Target chosen_target(const CheckOptions& options) {
                                      .body = seconds(options.body_timeout),
                                      .idle = seconds(options.idle_timeout),
                                      .send = seconds(options.send_timeout),
-                                     .faults = options.faults});
+                                     .faults = options.faults,
+                                     .tls = tls});
 }
 
 suites::ScenarioParameters parameters_of(const CheckOptions& options) {
@@ -97,7 +99,7 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   const auto reference = fixtures::reference_target().deadlines;
   command
       .add_option("--target", options.target,
-                  "a bundled target (reference, nginx) or a target file (TOML)")
+                  "a bundled target (reference, reference-tls, nginx, ...) or a target file (TOML)")
       ->capture_default_str();
   command.add_option("--scenario", options.scenarios,
                      "scenario id to run (repeatable; default all)");

@@ -1,4 +1,5 @@
-// The reference server as self-tests run it: short deadlines (1 s), faults as asked.
+// The reference server as self-tests run it: short deadlines (1 s), faults as asked; over TLS
+// (reference-tls, its handshake deadline 1 s too) when asked.
 #pragma once
 
 #include <fmt/format.h>
@@ -8,14 +9,16 @@
 
 namespace loiter::suites::testing {
 
-inline fixtures::Target self_test_reference(std::vector<std::string> faults = {}) {
+inline fixtures::Target self_test_reference(std::vector<std::string> faults = {},
+                                            bool tls = false) {
   using namespace std::chrono_literals;
   return fixtures::reference_target({.header = 1s,
                                      .body = 1s,
                                      .idle = 1s,
                                      .send = 1s,
                                      .threads = 1,
-                                     .faults = std::move(faults)});
+                                     .faults = std::move(faults),
+                                     .tls = tls});
 }
 
 // "findings:\n  [deadline] still-open: 100/100 connections still open ...", one a line.

@@ -11,6 +11,7 @@ namespace loiter::suites {
 
 fixtures::Target resolve_target(const std::string& name) {
   if (name == "reference") return fixtures::reference_target();  // = targets/reference.toml
+  if (name == "reference-tls") return fixtures::reference_target({.tls = true});
   try {
     return fixtures::find_target(name);
   } catch (const fixtures::TargetFileError& e) {
