@@ -24,6 +24,7 @@ struct FaultCase {
   std::string code;                 // the code of the finding that must name the symptom
   std::string subject{};            // the client kind it is about in a mix; empty: every connection
   ScenarioParameters parameters{};  // defaults, unless the row makes the run shorter
+  bool tls = false;                 // against reference-tls (handshake deadline 1 s)
 };
 
 // idle-under-load, shortened: 300 waiting connections beside 2,000 req/s for 6 s.
@@ -87,6 +88,22 @@ const std::vector<FaultCase> kFaultCases = {
     {"slow-reader", "cuts-slow-responses", codes::kCutOff},
     // No send deadline: a reader that stopped reading is never cut.
     {"reader-pause", "no-send-deadline", codes::kNeverCut, "reader-pause"},
+    // Over TLS. No deadline until the handshake completes: a hello cut short after its
+    // record header, or halfway, and a connection that never sends one, stay open.
+    {.scenario = "tls-record-header", .fault = "no-handshake-deadline", .code = codes::kStillOpen,
+     .tls = true},
+    {.scenario = "tls-half-hello", .fault = "no-handshake-deadline", .code = codes::kStillOpen,
+     .tls = true},
+    {.scenario = "silent", .fault = "no-handshake-deadline", .code = codes::kStillOpen,
+     .tls = true},
+    // The handshake deadline re-armed by every byte of it: a trickled hello is never cut.
+    {.scenario = "tls-hello-trickle",
+     .fault = "handshake-deadline-resets-on-progress",
+     .code = codes::kOutlivedByProgress,
+     .tls = true},
+    // No header deadline once the handshake is done: a handshaken, silent connection stays.
+    {.scenario = "tls-handshake-silent", .fault = "no-header-deadline", .code = codes::kStillOpen,
+     .tls = true},
 };
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
@@ -95,8 +112,8 @@ class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
 // planted bug does.
 TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
-  const auto result = run_scenario(*find_scenario(c.scenario), self_test_reference({c.fault}),
-                                   timing(), c.parameters);
+  const auto result = run_scenario(*find_scenario(c.scenario),
+                                   self_test_reference({c.fault}, c.tls), timing(), c.parameters);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,
@@ -106,7 +123,7 @@ TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
 }
 
 std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) {
-  std::string name = info.param.scenario + "_" + info.param.fault;
+  std::string name = info.param.scenario + "_" + info.param.fault + (info.param.tls ? "_tls" : "");
   std::ranges::replace(name, '-', '_');
   return name;
 }
