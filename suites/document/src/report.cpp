@@ -24,7 +24,9 @@ using clients::Ending;
 reports::FigureGroup closure_figures(const Observation& observation, Since since = Since::connect) {
   std::vector<double> times;
   for (const auto& record : observation.connections) {
-    if (record.ending != Ending::close && record.ending != Ending::reset) continue;
+    const bool by_server = record.ending == Ending::close || record.ending == Ending::reset ||
+                           record.ending == Ending::alert;
+    if (!by_server) continue;
     if (const auto from = deadline_origin(record, since)) {
       times.push_back(in_seconds(record.ended_at - *from));
     }

@@ -31,7 +31,7 @@ Progress progress_of(const ConnectionRecord& r, Duration origin, Duration deadli
 // Still open when the client gave up, or ended by the server after the window.
 bool outlived(const ConnectionRecord& r, Duration origin, const ClosureExpectation& c) {
   if (r.ending == Ending::open) return true;
-  const bool by_server = r.ending == Ending::close || r.ending == Ending::reset;
+  const bool by_server = ended_by_server(r);
   return by_server && r.ended_at - origin > c.deadline + c.slack;
 }
 

@@ -14,9 +14,10 @@ using reports::Finding;
 using reports::FindingClass;
 namespace codes = reports::codes;
 
-// The server ended the connection (FIN or RST), rather than the client or nobody.
+// The server ended the connection (FIN, RST, or a fatal TLS alert), rather than the client
+// or nobody.
 inline bool ended_by_server(const ConnectionRecord& r) {
-  return r.ending == Ending::close || r.ending == Ending::reset;
+  return r.ending == Ending::close || r.ending == Ending::reset || r.ending == Ending::alert;
 }
 
 // A finding of `code` about the observed scenario; its figures are set by the caller.

@@ -21,7 +21,9 @@ Span span_of(const std::vector<fixtures::TimedSample>& timeline, Field field) {
 std::optional<Duration> last_server_ending(const Observation& o, clients::Clock::time_point from) {
   Duration last{};
   for (const auto& r : o.connections) {
-    if (r.ending != Ending::close && r.ending != Ending::reset) return std::nullopt;
+    const bool by_server =
+        r.ending == Ending::close || r.ending == Ending::reset || r.ending == Ending::alert;
+    if (!by_server) return std::nullopt;
     const auto ended = r.connected() + r.ended_at;
     last = std::max(last, std::chrono::duration_cast<Duration>(ended - from));
   }
