@@ -44,7 +44,8 @@ TlsContext::TlsContext(TlsSettings settings)
   SSL_CTX_set_verify(context_, SSL_VERIFY_NONE, nullptr);
   // An EOF without close_notify is the server's FIN, as in cleartext: `close`, not an error.
   SSL_CTX_set_options(context_, SSL_OP_IGNORE_UNEXPECTED_EOF);
-  // A held connection keeps no idle read and write buffers (~34 KiB each otherwise).
+  // A held connection keeps no idle record buffers: 5.8 KiB less RSS a held connection,
+  // measured (see connection.hpp).
   SSL_CTX_set_mode(context_, SSL_MODE_RELEASE_BUFFERS);
   // No session cache: every connection makes a full handshake, as a fleet of strangers.
   SSL_CTX_set_session_cache_mode(context_, SSL_SESS_CACHE_OFF);

@@ -12,7 +12,11 @@
 // counts application bytes only: bytes_received, first_byte and the responses are
 // decrypted HTTP; the handshake's bytes are in TlsRecord, and TLS 1.3 session tickets the
 // server sends after it are in neither. A session costs the connection one pointer here and
-// OpenSSL's SSL object on the heap (buffers released while idle: SSL_MODE_RELEASE_BUFFERS).
+// OpenSSL's SSL object on the heap, its record buffers released while idle
+// (SSL_MODE_RELEASE_BUFFERS). Measured, 2,000 idle-keepalive connections held after their
+// response against a TLS 1.3 peer that sends two session tickets: 29.8 KiB of client RSS a
+// connection, against 1.4 KiB in cleartext (35.6 KiB without releasing the buffers; 20.7 KiB
+// when the server sends no ticket; 19.7 KiB over TLS 1.2).
 // Until its handshake has completed, a TLS connection sends and reads raw bytes (a client
 // that stalls the handshake writes its own), counted in TlsRecord; a fatal alert among them
 // is noted there too.
@@ -110,6 +114,7 @@ class Connection {
   // Waits without reading until `until`, looking at the socket every `every`: its TCP state
   // (TCP_INFO), and the bytes waiting unread (FIONREAD). Nothing is read, so the receive
   // window shuts; the ending is recorded by the next read.
+  // Over TLS the bytes waiting are TLS records, not yet decrypted.
   struct Watched {
     bool ended = false;  // the server ended its side (a reset: CLOSED; a FIN: CLOSE_WAIT)
     Duration filled{};   // since connect: the last look that found more bytes waiting
