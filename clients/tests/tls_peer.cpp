@@ -51,6 +51,12 @@ int select_alpn(SSL*, const unsigned char** out, unsigned char* out_size, const 
   return found == OPENSSL_NPN_NEGOTIATED ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_NOACK;
 }
 
+std::string ending_name(const error_code& ec) {
+  if (ec == asio::error::eof) return "close_notify";
+  if (ec == ssl::error::stream_truncated) return "truncated";
+  return ec.message();
+}
+
 }  // namespace
 
 struct TlsPeer::Server {
@@ -161,6 +167,10 @@ void TlsPeer::read_requests(std::shared_ptr<Served> served) {
           seen.answered += answers->size() / kTlsPeerOk.size();
         }
         if (ec) {
+          {
+            const std::scoped_lock lock(mutex_);
+            seen_[served->index].client_ending = ending_name(ec);
+          }
           ended(*served);
           return;
         }

@@ -42,6 +42,9 @@ struct TlsPeerConnection {
   std::string received;  // decrypted bytes
   std::size_t answered = 0;
   bool client_ended = false;  // the client's FIN, RST or close_notify arrived (or the peer closed)
+  // How the client ended it, as the peer's SSL stream saw it: "close_notify", "truncated"
+  // (a FIN without close_notify), or the error; empty while open or when the peer closed.
+  std::string client_ending;
 };
 
 class TlsPeer {

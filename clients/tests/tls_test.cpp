@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "drive.hpp"
+#include "loiter/clients/http1/fin_close.hpp"
 #include "loiter/clients/http1/idle_keepalive.hpp"
 #include "loiter/clients/http1/silent.hpp"
 #include "loiter/clients/load/load.hpp"
@@ -110,6 +111,20 @@ TEST(Tls, HeldConnectionOverTlsRecordsTheServersClose) {
   ASSERT_EQ(record.responses.size(), 1u);
   EXPECT_EQ(record.ending, Ending::close);
   EXPECT_TRUE(near(record.ended_at, 250ms));
+}
+
+// A client that closes first over TLS sends close_notify before its FIN.
+TEST(Tls, ClientCloseFirstSendsCloseNotify) {
+  TlsPeer peer({});
+  const auto record = drive(spawn_fin_close, FinCloseOptions{.target = peer.endpoint(),
+                                                             .count = 1,
+                                                             .patience = 2s,
+                                                             .tls = tls_client(),
+                                                             .close_after = 100ms})
+                          .at(0);
+  EXPECT_EQ(record.ending, Ending::client_close);
+  ASSERT_TRUE(peer.wait_for_ends(1, scaled(2s)));
+  EXPECT_EQ(peer.connections().at(0).client_ending, "close_notify");
 }
 
 // The load generator over TLS gets every request answered at a small rate.
