@@ -69,7 +69,8 @@ std::size_t complete_responses(const ConnectionRecord& record) {
 }
 
 std::string ending_label(const ConnectionRecord& record) {
-  const bool by_server = record.ending == Ending::close || record.ending == Ending::reset;
+  const bool by_server = record.ending == Ending::close || record.ending == Ending::reset ||
+                         record.ending == Ending::alert;
   if (const Response* response = record.unsolicited_response(); by_server && response) {
     return fmt::format("{}+{}", response->status, to_string(record.ending));
   }

@@ -120,6 +120,20 @@ std::string path_for(const DriveOptions& options) {
   return options.path;
 }
 
+// --tls with its --alpn and --sni. Throws std::invalid_argument (or std::runtime_error when
+// OpenSSL cannot make the context).
+clients::TlsClient tls_for(const DriveOptions& options) {
+  if (!options.tls) {
+    if (!options.alpn.empty() || !options.sni.empty()) {
+      throw std::invalid_argument("--alpn and --sni go with --tls");
+    }
+    return nullptr;
+  }
+  clients::TlsSettings tls{.server_name = options.sni};
+  if (!options.alpn.empty()) tls.alpn = options.alpn;
+  return clients::make_tls_client(tls);
+}
+
 }  // namespace
 
 void add_drive_options(CLI::App& command, DriveOptions& options) {
@@ -153,6 +167,12 @@ void add_drive_options(CLI::App& command, DriveOptions& options) {
                      "the path a kind requests (default its own: /health, /large, ...); "
                      "{bytes} in it becomes a size the kernel's buffers cannot hold "
                      "(reader-pause --path '/large?bytes={bytes}')");
+  command.add_flag("--tls", options.tls,
+                   "speak TLS (1.2-1.3, no certificate check); every kind but silent "
+                   "completes the handshake first");
+  command.add_option("--alpn", options.alpn,
+                     "with --tls: a protocol offered by ALPN, repeatable (default http/1.1)");
+  command.add_option("--sni", options.sni, "with --tls: the server name sent (SNI)");
   command.add_option("--runs", options.runs_root, "where the run directory is made")
       ->capture_default_str();
   command.add_option("--json", options.json_path, "also write the run document here");
@@ -162,7 +182,9 @@ void add_drive_options(CLI::App& command, DriveOptions& options) {
       "  loiter drive keepalive-partial --connect 127.0.0.1:8080 --pause 1 --path /\n"
       "  loiter drive reader-pause --connect 127.0.0.1:8080 --pause 120 "
       "--path '/large?bytes={bytes}'\n"
-      "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234 --count 500");
+      "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234 --count 500\n"
+      "  loiter drive idle-keepalive --connect 127.0.0.1:8443 --tls --alpn http/1.1 "
+      "--sni localhost");
 }
 
 int run_drive(const DriveOptions& options) {
@@ -177,6 +199,7 @@ int run_drive(const DriveOptions& options) {
     settings.pause = only_for(options, options.pause, "--pause", takes_pause);
     settings.path = path_for(options);
     settings.target = parse_endpoint(options.connect);
+    settings.tls = tls_for(options);
     clients::require_loopback(settings.target);
     if (options.pid) {
       if (auto problem = pid_problem(*options.pid)) throw std::invalid_argument(*problem);

@@ -6,6 +6,7 @@
 #include <CLI/App.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace loiter::cli {
 
@@ -21,6 +22,9 @@ struct DriveOptions {
   std::string path;                // kinds that request a path; "{bytes}": a stalling size
   std::string runs_root = "loiter-runs";
   std::string json_path;
+  bool tls = false;               // speak TLS to the server
+  std::vector<std::string> alpn;  // with --tls: the protocols offered; empty: http/1.1
+  std::string sni;                // with --tls: the server name sent; empty: none
 };
 
 void add_drive_options(CLI::App& command, DriveOptions& options);

@@ -86,6 +86,7 @@ Kind kind(void (*spawn)(clients::asio::io_context&, const Options&,
     options.count = settings.count;
     options.patience = settings.patience;
     options.pacing = {.start = clients::Clock::now(), .per_second = settings.rate};
+    options.tls = settings.tls;
     apply_optional(settings, options);
     spawn(io, options, out);
   };

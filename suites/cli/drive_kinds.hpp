@@ -9,6 +9,7 @@
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/transport/fleet.hpp"
+#include "loiter/clients/transport/tls.hpp"
 
 namespace loiter::cli {
 
@@ -25,6 +26,7 @@ struct DriveSettings {
   // Kinds that request a path (takes_path()); "{bytes}" in it becomes the size of a response
   // the kernel's buffers cannot hold (clients::stalling_response_bytes). Empty: the kind's own.
   std::string path;
+  clients::TlsClient tls;  // null: cleartext
 };
 
 using SpawnKind = std::function<void(clients::asio::io_context&, const DriveSettings&,

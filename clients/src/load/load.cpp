@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
 #include <cmath>
@@ -12,10 +13,12 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
+#include "http1/response_end.hpp"
 #include "loiter/clients/http1/requests.hpp"
 #include "loiter/clients/transport/targets.hpp"
-#include "http1/response_end.hpp"
+#include "transport/tls_session.hpp"
 
 namespace loiter::clients {
 namespace {
@@ -31,6 +34,7 @@ constexpr auto kConnectRetry = 10ms;  // after a failed connect, before the next
 struct Slot {
   explicit Slot(Executor executor) : socket(executor), timer(executor) {}
   Socket socket;
+  TlsSession tls;  // over TLS: the session on `socket`
   Timer timer;
   Clock::time_point deadline = kNever;
   bool timed_out = false;
@@ -93,6 +97,7 @@ std::string_view error_kind(const error_code& ec, bool timed_out) {
   if (ec == asio::error::eof) return "closed";
   if (ec == asio::error::connection_reset || ec == asio::error::broken_pipe) return "reset";
   if (ec == asio::error::connection_refused) return "refused";
+  if (ec.category() == asio::error::get_ssl_category()) return "tls";
   return "other";
 }
 
@@ -106,8 +111,26 @@ std::string build_request(const LoadOptions& o) {
 void close_slot(Slot& slot) {
   error_code ignored;
   slot.socket.close(ignored);
+  slot.tls.reset();
   slot.filled = 0;
   slot.deadline = kNever;
+}
+
+// The TLS handshake of a fresh pool connection, by the slot's deadline (the watchdog cancels
+// the wait): a failure is counted as "handshake-failed".
+awaitable<bool> handshake(Run& run, Slot& slot) {
+  slot.tls = new_tls_session(*run.options.tls, slot.socket.native_handle(), nullptr);
+  TlsResult result{.ec = asio::error::no_memory};
+  if (slot.tls) {
+    result = co_await tls_drive(slot.socket,
+                                [session = slot.tls.get()] { return tls_handshake_step(session); });
+  }
+  if (result.ec) {
+    ++run.out.errors["handshake-failed"];
+    close_slot(slot);
+    co_return false;
+  }
+  co_return true;
 }
 
 awaitable<bool> connect(Run& run, Slot& slot) {
@@ -123,13 +146,17 @@ awaitable<bool> connect(Run& run, Slot& slot) {
     slot.timed_out = false;
     auto [connect_ec] = co_await slot.socket.async_connect(server, as_values);
     ec = connect_ec;
-    slot.deadline = kNever;
   }
   if (ec) {
     ++run.out.errors["connect-failed"];
     close_slot(slot);
     co_return false;
   }
+  if (run.options.tls) {  // within the same deadline
+    const bool done = co_await handshake(run, slot);
+    if (!done) co_return false;
+  }
+  slot.deadline = kNever;
   ++run.out.connections_opened;
   co_return true;
 }
@@ -190,13 +217,32 @@ std::size_t write_now(Run& run, Slot& slot, error_code& ec) {
 // speculative one: waiting for readability first (async_wait, then a non-blocking read)
 // costs an epoll_ctl per request instead, which measured dearer in the kernel than the recv
 // that finds nothing.
+// Reads into the slot's buffer: through the TLS session (decrypted bytes first, then a
+// readiness wait) or Asio's speculative read.
+awaitable<std::tuple<error_code, std::size_t>> read_some(Slot& slot) {
+  char* const data = slot.buffer.data() + slot.filled;
+  const std::size_t room = slot.buffer.size() - slot.filled;
+  if (slot.tls) {
+    const auto result =
+        co_await tls_drive(slot.socket, [&] { return tls_read(slot.tls.get(), data, room); });
+    co_return std::tuple{result.ec, result.bytes};
+  }
+  const auto read = co_await slot.socket.async_read_some(asio::buffer(data, room), as_values);
+  co_return read;
+}
+
 awaitable<void> exchange(Run& run, Slot& slot, const Ticket& ticket) {
   const auto sent = Clock::now();
   slot.deadline = sent + run.options.request_timeout;
   slot.timed_out = false;
   error_code write_ec;
-  const std::size_t written = write_now(run, slot, write_ec);
-  if (!write_ec && written < run.request.size()) {
+  const std::size_t written = slot.tls ? run.request.size() : write_now(run, slot, write_ec);
+  if (slot.tls) {  // one SSL_write: the whole request in one record, as a rule
+    const auto result = co_await tls_drive(slot.socket, [&] {
+      return tls_write(slot.tls.get(), run.request.data(), run.request.size());
+    });
+    write_ec = result.ec;
+  } else if (!write_ec && written < run.request.size()) {
     auto [rest_ec, rest] = co_await asio::async_write(
         slot.socket, asio::buffer(run.request.data() + written, run.request.size() - written),
         as_values);
@@ -224,9 +270,7 @@ awaitable<void> exchange(Run& run, Slot& slot, const Ticket& ticket) {
       }
       if (parser.is_done()) break;
     }
-    auto [read_ec, n] = co_await slot.socket.async_read_some(
-        asio::buffer(slot.buffer.data() + slot.filled, slot.buffer.size() - slot.filled),
-        as_values);
+    auto [read_ec, n] = co_await read_some(slot);
     slot.filled += n;
     if (!read_ec) continue;
     if (read_ec == asio::error::eof && parser.got_some()) {

@@ -11,7 +11,10 @@ namespace loiter::clients {
 namespace {
 
 // Bytes of the hello the connection has sent, in its record: how far its handshake got.
+// Over the fleet's TLS the transport counts them itself (and notes an alert among the
+// server's bytes); on a plain connection they are counted here from the sends.
 void note_handshake_sent(ConnectionRecord& record) {
+  if (record.tls) return;
   TlsRecord tls;
   tls.handshake_sent =
       std::accumulate(record.sends.begin(), record.sends.end(), std::size_t{0},
@@ -19,11 +22,12 @@ void note_handshake_sent(ConnectionRecord& record) {
   record.tls = std::move(tls);
 }
 
-// Connects over plain TCP, sends the first `bytes` of the hello at once, then waits.
+// Connects without starting the handshake (the client writes its own hello), sends the
+// first `bytes` of the hello at once, then waits.
 awaitable<void> send_part_of_hello(Shared<TlsStallOptions> options, Slot slot,
                                    std::string_view kind, std::size_t bytes) {
   auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kind);
-  const bool connected = co_await connect_at_slot(connection, *options, slot);
+  const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/false);
   if (!connected) co_return;
   const auto until = connection.connected() + options->patience;
   co_await connection.send(std::string_view(options->hello).substr(0, bytes), until);
@@ -51,7 +55,7 @@ awaitable<void> tls_half_hello_connection(Shared<TlsStallOptions> options, Slot 
 awaitable<void> tls_hello_trickle_connection(Shared<TlsStallOptions> options, Slot slot) {
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kTlsHelloTrickle);
-  const bool connected = co_await connect_at_slot(connection, *options, slot);
+  const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/false);
   if (!connected) co_return;
   const auto until = connection.connected() + options->patience;
   const std::string_view hello = options->hello;
@@ -72,10 +76,8 @@ awaitable<void> tls_hello_trickle_connection(Shared<TlsStallOptions> options, Sl
 awaitable<void> tls_handshake_silent_connection(Shared<TlsStallOptions> options, Slot slot) {
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kTlsHandshakeSilent);
-  auto plan = plan_for(*options, slot);
-  plan.tls = options->tls.get();
-  plan.handshake = true;  // the handshake completes within connect(); then nothing is sent
-  const bool connected = co_await connection.connect(plan);
+  // The handshake completes within connect(); then nothing is sent.
+  const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/true);
   if (!connected) co_return;
   const auto until = connection.connected() + options->patience;
   Connection::hold_until_closed(std::move(connection), until);

@@ -12,6 +12,7 @@
 
 #include "loiter/clients/transport/targets.hpp"
 #include "transport/deadlines.hpp"
+#include "transport/tls_session.hpp"
 
 namespace loiter::clients {
 
@@ -86,21 +87,23 @@ awaitable<bool> Connection::connect(const ConnectPlan& plan) {
   const auto local = socket_.local_endpoint(ec);
   record_->source = fmt::format("{}:{}", local.address().to_string(), local.port());
   socket_.non_blocking(true, ec);
-  co_return true;
+  if (plan.tls == nullptr) co_return true;
+  record_->tls.emplace();
+  tls_ = new_tls_session(*plan.tls, socket_.native_handle(), &*record_->tls);
+  if (!tls_) {
+    record_->error = "TLS: no session could be made (OpenSSL out of memory?)";
+    end(Ending::open, {});
+    co_return false;
+  }
+  if (!plan.handshake) co_return true;
+  const bool done = co_await handshake(record_->connect_start + plan.timeout);
+  co_return done;
 }
 
 awaitable<bool> Connection::send(std::string_view bytes, Clock::time_point until,
                                  bool completes_request) {
   const Duration at = since_connect();
-  error_code ec;
-  std::size_t n = 0;
-  {
-    const Deadline deadline(socket_, until);  // cancels the write at `until`
-    const auto [write_ec, written] =
-        co_await asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()), as_values);
-    ec = write_ec;
-    n = written;
-  }
+  const auto [ec, n] = co_await write_all(bytes, until);
   record_->sends.push_back({.at = at, .bytes = n});
   const bool sent = !ec;
   if (sent && completes_request) ++record_->requests;
@@ -123,9 +126,12 @@ error_code Connection::read_available(std::size_t max_bytes) {
   std::size_t total = 0;
   while (total < max_bytes) {  // bounded by max_bytes
     error_code ec;
+    bool application = true;
     const std::size_t want = std::min(buffer.size(), max_bytes - total);
-    const std::size_t n = socket_.read_some(asio::buffer(buffer.data(), want), ec);
-    if (n > 0) {
+    const std::size_t n = read_some(buffer.first(want), ec, application);
+    if (n > 0 && !application) {
+      total += n;
+    } else if (n > 0) {
       const Duration at = since_connect();
       if (!record_->first_byte) record_->first_byte = at;
       record_->bytes_received += n;
@@ -148,7 +154,9 @@ awaitable<Wait> Connection::read_until(Clock::time_point until, std::size_t resp
     if (all_whole()) co_return Wait::done;
     // Inline, not wait_readable(): a waiting connection keeps one coroutine frame fewer.
     bool readable = false;
-    if (Clock::now() < until) {  // once past, only what has arrived is read: bounded
+    if (buffered()) {
+      readable = true;                  // decrypted bytes wait in the session, not in the socket
+    } else if (Clock::now() < until) {  // once past, only what has arrived is read: bounded
       const Deadline deadline(socket_, until);
       const auto [ec] = co_await socket_.async_wait(Socket::wait_read, as_values);
       readable = ec != asio::error::operation_aborted;
@@ -166,7 +174,7 @@ awaitable<Wait> Connection::read_until(Clock::time_point until, std::size_t resp
 
 awaitable<bool> Connection::read_at_most(std::size_t max_bytes, Clock::time_point until) {
   if (!is_open()) co_return false;
-  co_await wait_readable(until);  // readable or not: read what is there
+  if (!buffered()) co_await wait_readable(until);  // readable or not: read what is there
   const auto ended = read_available(max_bytes);
   record_->progress.push_back({.at = since_connect(), .bytes = record_->bytes_received});
   if (ended) {
@@ -178,8 +186,7 @@ awaitable<bool> Connection::read_at_most(std::size_t max_bytes, Clock::time_poin
 
 awaitable<void> Connection::pause_until(Clock::time_point until) { co_await wait_until(until); }
 
-awaitable<Connection::Watched> Connection::pause_watching(Clock::time_point until,
-                                                          Duration every) {
+awaitable<Connection::Watched> Connection::pause_watching(Clock::time_point until, Duration every) {
   Watched watched{.filled = since_connect()};
   std::size_t waiting = 0;
   // Each turn waits `every` at most: bounded by `until`.
@@ -209,7 +216,8 @@ awaitable<void> Connection::server_ended(const error_code& ec) {
 bool Connection::note_server_end(const error_code& ec) {
   const bool eof = ec == asio::error::eof;
   if (eof) reader_.feed_eof(since_connect(), record_->responses);
-  record_->ending = eof ? Ending::close : Ending::reset;
+  const bool alert = record_->tls && record_->tls->alert;  // then it ended, however
+  record_->ending = alert ? Ending::alert : eof ? Ending::close : Ending::reset;
   record_->ended_at = since_connect();
   if (!eof) record_->error = ec.message();
   return eof && hold_after_close_ > Duration::zero();
@@ -227,6 +235,7 @@ void Connection::abort() {
 }
 
 void Connection::close_first() {
+  if (auto* session = established()) tls_close_notify(session);
   error_code ignored;
   socket_.shutdown(Socket::shutdown_send, ignored);
   end(Ending::client_close, {});
@@ -242,6 +251,7 @@ void Connection::end(Ending ending, const error_code& ec) {
 void Connection::close_socket() {
   error_code ignored;
   socket_.close(ignored);
+  tls_.reset();  // the session's memory goes with the socket
   if (record_->ending != Ending::connect_failed) record_->client_closed = since_connect();
 }
 

@@ -13,8 +13,8 @@
 #include <memory>
 #include <optional>
 
-#include "transport/deadlines.hpp"
 #include "loiter/clients/transport/connection.hpp"
+#include "transport/deadlines.hpp"
 
 namespace loiter::clients {
 
@@ -41,6 +41,10 @@ void HeldConnection::wait(std::unique_ptr<HeldConnection> self) {
   if (!connection.is_open()) return;  // ended and recorded: the state goes with `self`
   if (Clock::now() >= self->until_) {
     woke(std::move(self), /*readable=*/false);  // only what has arrived is read
+    return;
+  }
+  if (connection.buffered()) {  // decrypted bytes wait in the TLS session, not the socket
+    woke(std::move(self), /*readable=*/true);
     return;
   }
   self->deadline_.emplace(connection.socket_, self->until_);

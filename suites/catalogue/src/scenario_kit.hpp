@@ -93,6 +93,7 @@ Options options_for(const DriveContext& context) {
   options.patience = context.expected.patience;
   options.connect_timeout = context.timing.connect;
   options.pacing.start = context.start;  // one timeline, in however many client processes
+  options.tls = context.tls;
   return options;
 }
 

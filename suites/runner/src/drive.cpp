@@ -204,6 +204,13 @@ std::size_t parts_for(const Expectations& expected, const ScenarioParameters& pa
   return parts;
 }
 
+// The target's TLS as the clients speak it; null for a cleartext target.
+clients::TlsClient tls_client(const fixtures::Target& target) {
+  if (!target.tls) return nullptr;
+  return clients::make_tls_client(
+      {.alpn = target.tls->alpn, .server_name = target.tls->server_name});
+}
+
 }  // namespace
 
 Drive::Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
@@ -217,7 +224,8 @@ Drive::Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
           .target = sut.target(),
           .expected = expected,
           .timing = timing,
-          .parameters = parameters} {
+          .parameters = parameters,
+          .tls = tls_client(sut.target())} {
   if (parts_ <= 1) return;
   // Forked here, before the sampler's thread starts, with any other thread of loiter's
   // stopped (see QuietForForks): each waits for the shared start on its own timeline.

@@ -49,6 +49,17 @@ json::value pause_to_json(const std::optional<clients::ReadPause>& pause) {
       {"ended_while_paused", pause->ended_while_paused}};
 }
 
+// A cleartext connection's record has no "tls" (null).
+json::value tls_to_json(const std::optional<clients::TlsRecord>& tls) {
+  if (!tls) return nullptr;
+  return json::object{{"handshake_done", maybe_seconds(tls->handshake_done)},
+                      {"handshake_sent", tls->handshake_sent},
+                      {"handshake_received", tls->handshake_received},
+                      {"version", tls->version},
+                      {"alpn", tls->alpn},
+                      {"alert", tls->alert ? json::value(*tls->alert) : json::value(nullptr)}};
+}
+
 }  // namespace
 
 json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::time_point origin) {
@@ -69,6 +80,7 @@ json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::t
                       {"responses", responses_to_json(r.responses)},
                       {"progress", std::move(progress)},
                       {"pause", pause_to_json(r.pause)},
+                      {"tls", tls_to_json(r.tls)},
                       {"ending", clients::to_string(r.ending)},
                       {"ending_label", clients::ending_label(r)},
                       {"ended_at", in_seconds(r.ended_at)},
@@ -102,7 +114,7 @@ std::string_view interned_kind(std::string_view kind) {
 clients::Ending ending_from(std::string_view text) {
   using clients::Ending;
   for (const auto ending : {Ending::close, Ending::reset, Ending::open, Ending::connect_failed,
-                            Ending::client_abort, Ending::client_close}) {
+                            Ending::client_abort, Ending::client_close, Ending::alert}) {
     if (clients::to_string(ending) == text) return ending;
   }
   throw std::invalid_argument(fmt::format("unknown ending '{}'", text));
@@ -136,6 +148,22 @@ std::optional<clients::ReadPause> pause_from(const json::object& o) {
       .ended_while_paused = p.at("ended_while_paused").as_bool()};
 }
 
+// A record written before TLS was recorded, or a cleartext one, has no "tls": none.
+std::optional<clients::TlsRecord> tls_from(const json::object& o) {
+  const auto* tls = o.if_contains("tls");
+  if (tls == nullptr || tls->is_null()) return std::nullopt;
+  const auto& t = tls->as_object();
+  const auto& alert = t.at("alert");
+  return clients::TlsRecord{.handshake_done = maybe_from_seconds(t.at("handshake_done")),
+                            .handshake_sent = count_of(t.at("handshake_sent")),
+                            .handshake_received = count_of(t.at("handshake_received")),
+                            .version = std::string(t.at("version").as_string()),
+                            .alpn = std::string(t.at("alpn").as_string()),
+                            .alert = alert.is_null()
+                                         ? std::nullopt
+                                         : std::optional<unsigned>(alert.to_number<unsigned>())};
+}
+
 clients::ConnectionRecord record_from(const json::object& o, clients::Clock::time_point origin) {
   clients::ConnectionRecord r;
   r.kind = interned_kind(o.at("kind").as_string());
@@ -156,6 +184,7 @@ clients::ConnectionRecord record_from(const json::object& o, clients::Clock::tim
     r.progress.push_back({.at = from_seconds(p.at(0)), .bytes = count_of(p.at(1))});
   }
   r.pause = pause_from(o);
+  r.tls = tls_from(o);
   r.ending = ending_from(o.at("ending").as_string());
   r.ended_at = from_seconds(o.at("ended_at"));
   r.client_closed = from_seconds(o.at("client_closed"));

@@ -1,11 +1,12 @@
 // A connection record survives the trip to JSON text and back (what a client process sends
 // its parent), every field of it; and the parent merges its client processes' records back
 // into whole fleets in index order.
+#include "loiter/suites/runner/record_json.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "loiter/suites/runner/client_lines.hpp"
-#include "loiter/suites/runner/record_json.hpp"
 
 namespace loiter::suites {
 namespace {
@@ -46,6 +47,12 @@ clients::ConnectionRecord every_field(clients::Clock::time_point origin) {
                                .filled = 1'200'000'023ns,
                                .unsent = 8'000'000,
                                .ended_while_paused = true};
+  r.tls = clients::TlsRecord{.handshake_done = 987'651ns,
+                             .handshake_sent = 517,
+                             .handshake_received = 1'203,
+                             .version = "TLSv1.3",
+                             .alpn = "http/1.1",
+                             .alert = std::nullopt};
   r.ending = clients::Ending::client_close;
   r.ended_at = 5'000'000'021ns;
   r.client_closed = 4'999'999'999ns;
@@ -103,6 +110,7 @@ TEST(RecordJson, EveryFieldSurvivesTheTripToTextAndBack) {
   EXPECT_EQ(responses_of(r), responses_of(sent));
   EXPECT_EQ(progress_of(r), progress_of(sent));
   EXPECT_EQ(r.pause, sent.pause);
+  EXPECT_EQ(r.tls, sent.tls);
   EXPECT_EQ(r.ending, sent.ending);
   EXPECT_EQ(r.ended_at, sent.ended_at);
   EXPECT_EQ(r.client_closed, sent.client_closed);
@@ -119,7 +127,23 @@ TEST(RecordJson, ARecordWhoseSlotNeverCameStaysWithoutAConnectStart) {
   EXPECT_EQ(r.connect_start, clients::Clock::time_point{});
   EXPECT_EQ(r.first_byte, std::nullopt);
   EXPECT_EQ(r.pause, std::nullopt);
+  EXPECT_EQ(r.tls, std::nullopt);
   EXPECT_EQ(r.ending, clients::Ending::connect_failed);
+}
+
+// A server's fatal TLS alert comes back as the alert ending with its code, before any
+// handshake was done.
+TEST(RecordJson, AnAlertEndingKeepsItsCode) {
+  const auto origin = clients::Clock::now();
+  ConnectionRecord refused;
+  refused.kind = "idle-keepalive";
+  refused.tls = clients::TlsRecord{.handshake_sent = 300, .alert = 120};
+  refused.ending = clients::Ending::alert;
+  refused.ended_at = 3'000'001ns;
+  const auto r = parsed_record(record_line(0, 0, refused, origin), origin).record;
+  EXPECT_EQ(r.ending, clients::Ending::alert);
+  EXPECT_EQ(r.tls, refused.tls);
+  EXPECT_EQ(clients::ending_label(r), "alert");
 }
 
 TEST(RecordJson, ALineThatIsNoRecordIsRefusedByName) {

@@ -23,6 +23,7 @@ struct BodyTrickleOptions {
   Pacing pacing{};
   Duration hold_after_close{};    // keep the socket this long after the server's close
   std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  TlsClient tls;                  // null: cleartext
   Duration interval = std::chrono::seconds(1);  // between body bytes
   std::size_t content_length = 4096;            // declared, and trickled at most
   std::string path = "/echo";

@@ -23,6 +23,7 @@ struct FinCloseOptions {
   Pacing pacing{};
   Duration hold_after_close{};    // keep the socket this long after the server's close
   std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  TlsClient tls;                  // null: cleartext
   StallPoint stall = StallPoint::mid_header_value;        // the partial head it sends
   Duration close_after = std::chrono::milliseconds(100);  // from connect (within patience)
   std::string path = "/health";

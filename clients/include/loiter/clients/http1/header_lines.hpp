@@ -25,6 +25,7 @@ struct HeaderLinesOptions {
   Pacing pacing{};
   Duration hold_after_close{};    // keep the socket this long after the server's close
   std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  TlsClient tls;                  // null: cleartext
   Duration interval = std::chrono::seconds(1);  // between header lines
   std::size_t max_lines = 1000;                 // header lines sent at most after the first
   std::string path = "/health";

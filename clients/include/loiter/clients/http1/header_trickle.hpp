@@ -24,6 +24,7 @@ struct HeaderTrickleOptions {
   Pacing pacing{};
   Duration hold_after_close{};    // keep the socket this long after the server's close
   std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  TlsClient tls;                  // null: cleartext
   Duration interval = std::chrono::seconds(1);  // between header bytes
   std::size_t max_bytes = 4096;                 // header bytes sent at most
   std::string path = "/health";

@@ -21,6 +21,7 @@ struct HeldRecheckOptions {
   Pacing pacing{};
   Duration hold_after_close{};
   std::size_t source_offset = 0;
+  TlsClient tls;                   // null: cleartext
   Clock::time_point recheck_at{};  // the re-check request, for every connection at once
   Clock::time_point release_at{};  // the client closes then
   std::string path = "/health";

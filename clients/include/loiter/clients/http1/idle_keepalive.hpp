@@ -23,6 +23,7 @@ struct IdleKeepaliveOptions {
   Pacing pacing{};
   Duration hold_after_close{};    // keep the socket this long after the server's close
   std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  TlsClient tls;                  // null: cleartext
   std::string path = "/health";
   std::string host = "localhost";
 };

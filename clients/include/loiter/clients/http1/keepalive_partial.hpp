@@ -25,6 +25,7 @@ struct KeepalivePartialOptions {
   Pacing pacing{};
   Duration hold_after_close{};    // keep the socket this long after the server's close
   std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  TlsClient tls;                  // null: cleartext
   Duration pause = std::chrono::milliseconds(500);  // from the whole response to the half head
   std::string path = "/health";
   std::string host = "localhost";

@@ -23,6 +23,7 @@ struct KeepaliveReuseOptions {
   Pacing pacing{};
   Duration hold_after_close{};    // keep the socket this long after the server's close
   std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  TlsClient tls;                  // null: cleartext
   Duration reuse_after = std::chrono::seconds(1);  // from one whole response to the next request
   std::size_t requests = 2;                        // requests on the one connection
   std::string path = "/health";

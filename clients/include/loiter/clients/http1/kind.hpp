@@ -1,5 +1,6 @@
 // What every client kind shares. Each <Kind>Options struct starts with the same fields —
-// target, count, patience, connect_timeout, pacing, then hold_after_close, source_offset —
+// target, count, patience, connect_timeout, pacing, then hold_after_close, source_offset,
+// tls (null: cleartext; set: every kind but silent completes the handshake in connect) —
 // written out in each so callers can use designated initializers; the templates here read
 // them. Patience is measured from each connection's own connect.
 #pragma once
@@ -23,14 +24,19 @@ ConnectPlan plan_for(const Options& options, const Slot& slot, int receive_buffe
           .source = source_for(options.target, options.source_offset + slot.index),
           .start = slot.start,
           .timeout = options.connect_timeout,
-          .receive_buffer = receive_buffer};
+          .receive_buffer = receive_buffer,
+          .tls = options.tls.get()};
 }
 
 // Connects `connection` at its slot. A coroutine of its own, so the plan lives in this
 // short-lived frame, not in the (long-lived) frame of the connection's behaviour.
+// `handshake` false: over TLS, the connection does not start its handshake.
 template <typename Options>
-awaitable<bool> connect_at_slot(Connection& connection, const Options& options, const Slot& slot) {
-  const bool connected = co_await connection.connect(plan_for(options, slot));
+awaitable<bool> connect_at_slot(Connection& connection, const Options& options, const Slot& slot,
+                                bool handshake = true) {
+  auto plan = plan_for(options, slot);
+  plan.handshake = handshake;
+  const bool connected = co_await connection.connect(plan);
   co_return connected;
 }
 

@@ -22,6 +22,7 @@ struct PartialBodyOptions {
   Pacing pacing{};
   Duration hold_after_close{};      // keep the socket this long after the server's close
   std::size_t source_offset = 0;    // connection i connects from source_for(source_offset + i)
+  TlsClient tls;                    // null: cleartext
   std::size_t content_length = 64;  // declared in the head
   std::size_t body_sent = 32;       // body bytes actually sent (fewer than declared)
   std::string path = "/echo";

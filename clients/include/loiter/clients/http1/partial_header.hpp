@@ -24,6 +24,7 @@ struct PartialHeaderOptions {
   Pacing pacing{};
   Duration hold_after_close{};    // keep the socket this long after the server's close
   std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  TlsClient tls;                  // null: cleartext
   StallPoint stall = StallPoint::mid_header_value;  // where the head stops
   std::string path = "/health";
   std::string host = "localhost";

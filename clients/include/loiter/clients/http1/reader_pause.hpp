@@ -29,6 +29,7 @@ struct ReaderPauseOptions {
   Pacing pacing{};
   Duration hold_after_close{};
   std::size_t source_offset = 0;
+  TlsClient tls;                // null: cleartext
   std::string path = "/large";  // a response larger than the kernel's buffers (buffers.hpp)
   std::string host = "localhost";
   int receive_buffer = 4096;                 // SO_RCVBUF, set before connect

@@ -1,6 +1,7 @@
 // silent: connects, sends nothing, and keeps a read outstanding until the server closes or
 // resets the connection, or its patience (measured from its own connect) runs out.
 // Observes: when and how the server ended it, and any response (a 408) it sent first.
+// Over TLS it sends no ClientHello either: a TLS connection whose handshake never started.
 #pragma once
 
 #include <cstddef>
@@ -20,6 +21,7 @@ struct SilentOptions {
   Pacing pacing{};
   Duration hold_after_close{};    // keep the socket this long after the server's close
   std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  TlsClient tls;                  // null: cleartext
 };
 
 awaitable<void> silent_connection(Shared<SilentOptions> options, Slot slot);

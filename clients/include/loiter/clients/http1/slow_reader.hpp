@@ -24,6 +24,7 @@ struct SlowReaderOptions {
   Pacing pacing{};
   Duration hold_after_close{};    // keep the socket this long after the server's close
   std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
+  TlsClient tls;                  // null: cleartext
   std::string path = "/large";    // a large response
   std::string host = "localhost";
   int receive_buffer = 4096;     // SO_RCVBUF, set before connect (the kernel doubles it)

@@ -23,6 +23,7 @@ struct WebsocketHoldOptions {
   Pacing pacing{};
   Duration hold_after_close{};
   std::size_t source_offset = 0;
+  TlsClient tls;                            // null: cleartext
   Duration hold = std::chrono::seconds(4);  // from connect; then the client closes
   std::string path = "/ws";
   std::string host = "localhost";

@@ -5,6 +5,8 @@
 // is busy, the next due request waits for the first free one and its lateness shows in the
 // latency from intended. Transport errors are counted by kind and the connection reconnects.
 // rate = 0 is a closed loop: each connection sends again as soon as its response is whole.
+// With tls, each pool connection makes its TLS handshake at every (re)connect, bounded by
+// request_timeout, before it takes requests again; latency stays from the intended send time.
 #pragma once
 
 #include <cstdint>
@@ -12,9 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/load/load_result.hpp"
 #include "loiter/clients/record.hpp"
+#include "loiter/clients/transport/asio.hpp"
+#include "loiter/clients/transport/tls.hpp"
 
 namespace loiter::clients {
 
@@ -34,6 +37,7 @@ struct LoadOptions {
   // A request due before start + duration that is still unsent at start + duration +
   // send_grace is never sent (it stays requested, not dispatched).
   Duration send_grace = std::chrono::seconds(1);
+  TlsClient tls;  // null: cleartext
 };
 
 // Spawns the generator on `io`; `out` is complete once io has run (the generator stops by

@@ -14,6 +14,7 @@
 #include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/load/load.hpp"
 #include "loiter/clients/record.hpp"
+#include "loiter/clients/transport/tls.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/judge/observation.hpp"
 #include "loiter/suites/catalogue/timing.hpp"
@@ -55,6 +56,7 @@ struct DriveContext {
   const Expectations& expected;
   const Timing& timing;
   const ScenarioParameters& parameters;  // resolved: defaults filled in
+  clients::TlsClient tls;                // the target's TLS (Target::tls); null: cleartext
 };
 
 // Connections one client process holds within a 20,000-descriptor RLIMIT_NOFILE, and the
