@@ -5,10 +5,12 @@
 // With --recheck the connections are held-recheck ones instead: each answers a first
 // request, is held, is re-checked with a request at one fleet-wide time (after every
 // process has opened its share), and is closed by the client at the release; the table
-// then says how many answered each request, and why the others failed.
+// then says how many answered each request, and why the others failed. With --tls each
+// completes a TLS handshake (no certificate check, ALPN http/1.1) and is then held silent:
+// the open rate is then TLS handshakes per second, the memory that of a held TLS session.
 //
 //   loiter-hold-bench --connect 127.0.0.1:PORT --count 30000 [--processes K] [--hold 5]
-//                     [--rate R] [--recheck]
+//                     [--rate R] [--recheck | --tls]
 //
 // Loopback targets only. When N does not fit in one process's RLIMIT_NOFILE, the bench
 // runs itself K times (fork/exec), each with a share and disjoint source addresses, on one
@@ -29,6 +31,8 @@
 #include "hold_figures.hpp"
 #include "loiter/clients/http1/held_recheck.hpp"
 #include "loiter/clients/http1/silent.hpp"
+#include "loiter/clients/tls/tls_stall.hpp"
+#include "loiter/clients/transport/tls.hpp"
 #include "loiter/clients/transport/targets.hpp"
 #include "process_cpu.hpp"
 
@@ -47,6 +51,7 @@ struct BenchOptions {
   long long start_ns = 0;  // worker: the shared timeline's start (steady clock)
   bool worker = false;
   bool recheck = false;
+  bool tls = false;  // each connection completes a TLS handshake, then is held silent
   // Worker: the whole fleet's count and rate, from which every process derives the same
   // timeline (0: this process's own).
   std::size_t fleet_count = 0;
@@ -87,6 +92,7 @@ Duration seconds(double s) {
 bool settled(const ConnectionRecord& r, bool recheck) {
   if (r.ending == Ending::connect_failed) return true;
   if (r.connect_took == Duration::zero()) return false;
+  if (r.tls && !r.tls->handshake_done && r.ending == Ending::open) return false;
   return !recheck || complete_responses(r) >= 1 || r.ending != Ending::open;
 }
 
@@ -148,6 +154,18 @@ void spawn_share(asio::io_context& io, const tcp::endpoint& target, const BenchO
                        records);
     return;
   }
+  if (o.tls) {  // connect, handshake, then nothing: a held TLS connection
+    spawn_tls_handshake_silent(io,
+                               {.target = target,
+                                .count = o.count,
+                                .patience = opening + seconds(o.hold_s) + 2s,
+                                .connect_timeout = opening,
+                                .pacing = pacing,
+                                .source_offset = o.source_offset,
+                                .tls = make_tls_client({})},
+                               records);
+    return;
+  }
   spawn_silent(io,
                {.target = target,
                 .count = o.count,
@@ -197,6 +215,7 @@ std::pair<pid_t, int> start_worker(const BenchOptions& o, std::size_t offset, st
                                 "--fleet-rate",
                                 std::to_string(o.rate)};
   if (o.recheck) args.push_back("--recheck");
+  if (o.tls) args.push_back("--tls");
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("cannot fork a worker");
   if (pid == 0) {
@@ -259,7 +278,7 @@ int run(const BenchOptions& o) {
   const auto parts = processes <= 1 ? std::vector<bench::Figures>{run_share(target, o)}
                                     : run_workers(o, processes);
   fmt::print("loiter-hold-bench: {} {} connections, {} process(es), {:.0f} conn/s asked\n", o.count,
-             o.recheck ? "held-recheck" : "silent", std::max<std::size_t>(processes, 1), o.rate);
+             o.recheck ? "held-recheck" : (o.tls ? "tls-handshake-silent" : "silent"), std::max<std::size_t>(processes, 1), o.rate);
   bench::print_table(parts, o.recheck);
   return 0;
 }
@@ -279,6 +298,9 @@ int main(int argc, char** argv) {
   app.add_option("--start-ns", o.start_ns, "shared start (steady clock)")->group("");
   app.add_flag("--recheck", o.recheck,
                "held-recheck connections: a first request, held, a re-check, client close");
+  app.add_flag("--tls", o.tls,
+               "tls-handshake-silent connections: TCP connect, TLS handshake, then nothing")
+      ->excludes("--recheck");
   app.add_flag("--worker", o.worker, "run one share and print its figures")->group("");
   app.add_option("--fleet-count", o.fleet_count, "the whole fleet's count")->group("");
   app.add_option("--fleet-rate", o.fleet_rate, "the whole fleet's rate")->group("");

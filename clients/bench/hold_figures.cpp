@@ -61,7 +61,11 @@ void count_records(const std::vector<ConnectionRecord>& records, bool recheck, F
     }
     ++f.connected;
     f.first_start_ns = std::min(f.first_start_ns, ns(r.connect_start));
-    f.last_connected_ns = std::max(f.last_connected_ns, ns(r.connected()));
+    // Over TLS, opened = the handshake done (a handshake that did not complete is no hold).
+    const bool handshaken = !r.tls || r.tls->handshake_done.has_value();
+    const auto opened = r.tls && r.tls->handshake_done ? r.connected() + *r.tls->handshake_done
+                                                       : r.connected();
+    if (handshaken) f.last_connected_ns = std::max(f.last_connected_ns, ns(opened));
     f.first_ok += answered(r, 0);
     f.recheck_ok += answered(r, 1);
     switch (r.ending) {
@@ -74,7 +78,7 @@ void count_records(const std::vector<ConnectionRecord>& records, bool recheck, F
         break;
       case Ending::open:  // silent: held to the end; held-recheck: a response never came
         if (recheck) ++f.timeout;
-        f.held += !recheck;
+        f.held += !recheck && handshaken;
         break;
       case Ending::client_close:  // held-recheck: released by the client, as planned
         f.held += recheck && answered(r, 1);
