@@ -12,6 +12,7 @@
 #include "drive_kinds.hpp"
 #include "drive_status.hpp"
 #include "finish.hpp"
+#include "loiter/clients/tls/tls_stall.hpp"
 #include "loiter/clients/transport/targets.hpp"
 #include "loiter/fixtures/probe/sampler.hpp"
 #include "loiter/suites/document/report.hpp"
@@ -127,6 +128,10 @@ clients::TlsClient tls_for(const DriveOptions& options) {
     if (!options.alpn.empty() || !options.sni.empty()) {
       throw std::invalid_argument("--alpn and --sni go with --tls");
     }
+    if (options.kind == clients::kTlsHandshakeSilent) {
+      throw std::invalid_argument(fmt::format("{} completes a TLS handshake: add --tls",
+                                              clients::kTlsHandshakeSilent));
+    }
     return nullptr;
   }
   clients::TlsSettings tls{.server_name = options.sni};
@@ -184,7 +189,9 @@ void add_drive_options(CLI::App& command, DriveOptions& options) {
       "--path '/large?bytes={bytes}'\n"
       "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234 --count 500\n"
       "  loiter drive idle-keepalive --connect 127.0.0.1:8443 --tls --alpn http/1.1 "
-      "--sni localhost");
+      "--sni localhost\n"
+      "  loiter drive tls-hello-trickle --connect 127.0.0.1:8443 --interval 2 --patience 60\n"
+      "  loiter drive tls-handshake-silent --connect 127.0.0.1:8443 --tls --count 200");
 }
 
 int run_drive(const DriveOptions& options) {

@@ -18,7 +18,9 @@
 #include "loiter/clients/http1/rst_abort.hpp"
 #include "loiter/clients/http1/silent.hpp"
 #include "loiter/clients/http1/slow_reader.hpp"
+#include "loiter/clients/tls/tls_stall.hpp"
 #include "loiter/clients/transport/buffers.hpp"
+#include "loiter/clients/transport/tls.hpp"
 
 namespace loiter::cli {
 
@@ -43,6 +45,10 @@ constexpr bool kPauses = requires(Options options) {
 template <typename Options>
 constexpr bool kHasPath = requires(Options options) {
   options.path;
+};
+template <typename Options>
+constexpr bool kSendsOwnHello = requires(Options options) {
+  options.hello_settings;
 };
 template <typename Options>
 constexpr bool kSetsReceiveBuffer = requires(Options options) {
@@ -87,6 +93,10 @@ Kind kind(void (*spawn)(clients::asio::io_context&, const Options&,
     options.patience = settings.patience;
     options.pacing = {.start = clients::Clock::now(), .per_second = settings.rate};
     options.tls = settings.tls;
+    if constexpr (kSendsOwnHello<Options>) {
+      // The raw hello offers what --alpn and --sni say (with --tls), else the defaults.
+      if (settings.tls) options.hello_settings = settings.tls->settings();
+    }
     apply_optional(settings, options);
     spawn(io, options, out);
   };
@@ -112,6 +122,11 @@ const std::map<std::string, Kind>& kinds() {
       {std::string(clients::kKeepalivePartial), kind(clients::spawn_keepalive_partial)},
       // Its own defaults: GET /large, read 64 KiB, read nothing for 4 s, read the rest.
       {std::string(clients::kReaderPause), kind(clients::spawn_reader_pause)},
+      // A real ClientHello cut short, or trickled; a handshake and then nothing (--tls).
+      {std::string(clients::kTlsRecordHeader), kind(clients::spawn_tls_record_header)},
+      {std::string(clients::kTlsHalfHello), kind(clients::spawn_tls_half_hello)},
+      {std::string(clients::kTlsHelloTrickle), kind(clients::spawn_tls_hello_trickle)},
+      {std::string(clients::kTlsHandshakeSilent), kind(clients::spawn_tls_handshake_silent)},
   };
   return table;
 }

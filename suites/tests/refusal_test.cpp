@@ -175,6 +175,18 @@ TEST(CliRefuses, DrivePauseOrPathForAKindThatTakesNone) {
   EXPECT_FALSE(fs::exists(tmp.path() / "runs"));
 }
 
+// TLS options go with --tls, and the kind that completes a handshake needs it: refused
+// before anything connects, saying what to add.
+TEST(CliRefuses, DriveTlsOptionsWithoutTls) {
+  TempDir tmp;
+  EXPECT_EQ(loiter(tmp, {"drive", "silent", "--connect", "127.0.0.1:9", "--sni", "x.test"}), 2);
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("--alpn and --sni go with --tls"));
+  EXPECT_EQ(loiter(tmp, {"drive", "tls-handshake-silent", "--connect", "127.0.0.1:9"}), 2);
+  EXPECT_THAT(read_text(tmp.path() / "out"),
+              HasSubstr("tls-handshake-silent completes a TLS handshake: add --tls"));
+  EXPECT_FALSE(fs::exists(tmp.path() / "runs"));
+}
+
 // drive header-lines sends a whole header line per --interval: its records show them.
 TEST(CliDrive, HeaderLinesSendsAWholeLinePerInterval) {
   TempDir tmp;
