@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -118,6 +119,42 @@ struct TlsRecord {
   bool operator==(const TlsRecord&) const = default;
 };
 
+// A GOAWAY the server sent (RFC 9113 6.8).
+struct H2Goaway {
+  Duration at{};                  // since connect
+  std::uint32_t last_stream = 0;  // the last stream the server processed
+  std::uint32_t code = 0;         // its error code: 0 NO_ERROR, 1 PROTOCOL_ERROR, 11 ENHANCE_YOUR_CALM
+  std::size_t frames_sent = 0;    // the client's frames sent before it arrived
+
+  bool operator==(const H2Goaway&) const = default;
+};
+
+// A RST_STREAM the server sent.
+struct H2Reset {
+  Duration at{};  // since connect
+  std::uint32_t stream = 0;
+  std::uint32_t code = 0;
+
+  bool operator==(const H2Reset&) const = default;
+};
+
+// What an HTTP/2 connection's frames said. Its responses (one per stream, in the order
+// their HEADERS arrived) are ConnectionRecord::responses, as over HTTP/1.1.
+struct H2Record {
+  static constexpr std::size_t kKeptResets = 16;  // the first ones; reset_count counts all
+
+  std::optional<Duration> server_settings;  // since connect: the server's first SETTINGS came
+  std::optional<Duration> settings_ack;     // the server acknowledged the client's SETTINGS
+  std::optional<H2Goaway> goaway;           // the first GOAWAY
+  std::vector<H2Reset> resets;              // the first kKeptResets RST_STREAM frames
+  std::size_t reset_count = 0;
+  std::size_t frames_sent = 0;      // frames the client sent (a flood counts its own)
+  std::size_t frames_received = 0;  // frames the server sent
+  std::size_t window_updates = 0;   // WINDOW_UPDATE frames the client sent (zero-window twin)
+
+  bool operator==(const H2Record&) const = default;
+};
+
 struct ConnectionRecord {
   std::string_view kind;  // the client behaviour, e.g. "silent" (a static string)
   std::string source;     // "127.0.0.2:40312"
@@ -131,6 +168,7 @@ struct ConnectionRecord {
   std::vector<Progress> progress;   // slow readers only: bytes received after each read
   std::optional<ReadPause> pause;   // reader-pause only
   std::optional<TlsRecord> tls;     // TLS connections only
+  std::optional<H2Record> h2;       // HTTP/2 connections only
   Ending ending = Ending::open;
   Duration ended_at{};       // since connect: when the ending was observed (or done)
   Duration client_closed{};  // since connect: when the client closed its socket
@@ -150,6 +188,8 @@ std::size_t complete_responses(const ConnectionRecord& record);
 
 // "408+close", "close", "reset", "200+reset", "open", "connect-failed", "client-abort",
 // "client-close": the server's ending, with the status of an unsolicited response before it.
+// Over HTTP/2 a GOAWAY before a server's ending is named before it: "goaway+close",
+// "goaway+reset" (its code is in record.h2->goaway).
 std::string ending_label(const ConnectionRecord& record);
 
 }  // namespace loiter::clients
