@@ -51,7 +51,7 @@ std::string http2(const fixtures::Target& target) {
                             fmt::join(flood.kinds, " "), flood.frames,
                             flood.rss ? fmt::format("{:.1f} MiB",
                                                     static_cast<double>(*flood.rss) / 1048576.0)
-                                      : std::string("unbounded"),
+                                      : std::string("bound none"),
                             seconds(flood.p99 ? flood.p99 : target.promises.load_p99));
 }
 
