@@ -53,7 +53,7 @@ std::string status_label(Status status, ConsoleStyle style) {
 
 void render_console(const RunReport& report, std::ostream& out, ConsoleStyle style) {
   fmt::print(out, "loiter {} against {}{} ({})\n", report.loiter_version, report.target,
-             report.target_tls ? " over TLS" : "", report.started_at);
+             over(report), report.started_at);
   if (!report.not_run.empty()) fmt::print(out, "not run: {}\n", report.not_run);
   int passed = 0, failed = 0, skipped = 0, observed = 0;
   for (const auto& scenario : report.scenarios) {

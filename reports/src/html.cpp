@@ -131,9 +131,8 @@ std::string tls_line(const std::optional<TargetTls>& tls) {
 }  // namespace
 
 void render_html(const RunReport& report, std::ostream& out) {
-  const auto title =
-      escape_html(fmt::format("loiter {} against {}{} ({})", report.loiter_version, report.target,
-                              report.target_tls ? " over TLS" : "", report.started_at));
+  const auto title = escape_html(fmt::format("loiter {} against {}{} ({})", report.loiter_version,
+                                             report.target, over(report), report.started_at));
   fmt::print(out,
              "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              "<title>{0}</title><style>{1}</style></head><body>\n<h1>{0}</h1>\n",

@@ -116,6 +116,7 @@ json::value to_json(const RunReport& report) {
                         {"target_version", report.target_version},
                         {"target_description", report.target_description}};
   if (report.target_tls) document["target_tls"] = tls_to_json(*report.target_tls);
+  if (!report.target_protocol.empty()) document["target_protocol"] = report.target_protocol;
   if (!report.not_run.empty()) document["not_run"] = report.not_run;
   document["started_at"] = report.started_at;
   document["scenarios"] = std::move(scenarios);
@@ -135,6 +136,7 @@ RunReport run_report_from_json(const json::value& document) {
                    .target_version = text_or_empty(object, "target_version"),
                    .target_description = text_or_empty(object, "target_description"),
                    .target_tls = tls_from_json(object),
+                   .target_protocol = text_or_empty(object, "target_protocol"),
                    .not_run = text_or_empty(object, "not_run"),
                    .started_at = text(object, "started_at", "report"),
                    .scenarios = {}};

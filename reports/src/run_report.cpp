@@ -44,6 +44,12 @@ std::optional<PlotStyle> plot_style_from_string(std::string_view text) {
   return value_of(kStyles, text);
 }
 
+std::string over(const RunReport& report) {
+  if (report.target_protocol == "h2c") return " over h2c";
+  if (report.target_protocol == "h2") return " over HTTP/2 and TLS";
+  return report.target_tls ? " over TLS" : "";
+}
+
 std::optional<double> figure(const ScenarioReport& scenario, std::string_view group,
                              std::string_view value) {
   for (const auto& g : scenario.figures) {

@@ -39,6 +39,31 @@ TEST(Json, RoundTripsATlsTargetsDeclaration) {
   EXPECT_EQ(run_report_from_json(to_json(testing::sample_report())).target_tls, std::nullopt);
 }
 
+// The protocol spoken to the target is written and read back; a document without it (drive,
+// older documents) reads as empty.
+TEST(Json, RoundTripsTheTargetsProtocol) {
+  auto report = testing::sample_report();
+  report.target_protocol = "h2c";
+  const auto document = to_json(report);
+  EXPECT_EQ(document.at("target_protocol").as_string(), "h2c");
+  EXPECT_EQ(run_report_from_json(document), report);
+  EXPECT_FALSE(to_json(testing::sample_report()).as_object().contains("target_protocol"));
+  EXPECT_EQ(run_report_from_json(to_json(testing::sample_report())).target_protocol, "");
+}
+
+// A title says what loiter spoke: h2c, HTTP/2 over TLS, TLS, or nothing for HTTP/1.1.
+TEST(Json, ATitleSaysWhatLoiterSpoke) {
+  auto report = testing::sample_report();
+  EXPECT_EQ(over(report), "");
+  report.target_protocol = "http/1.1";
+  EXPECT_EQ(over(report), "");
+  EXPECT_EQ(over(testing::sample_tls_report()), " over TLS");
+  report.target_protocol = "h2c";
+  EXPECT_EQ(over(report), " over h2c");
+  report.target_protocol = "h2";
+  EXPECT_EQ(over(report), " over HTTP/2 and TLS");
+}
+
 TEST(Json, ReportTextMatchesGolden) {
   const auto text = run_report_text(testing::sample_report());
   EXPECT_EQ(text, testing::golden_or_update("report.json", text));

@@ -173,6 +173,7 @@ int run_check(const CheckOptions& options) {
                             .target = target.name,
                             .target_description = target.description,
                             .target_tls = suites::target_tls(target),
+                            .target_protocol = suites::target_protocol(target),
                             .started_at = suites::utc_now(),
                             .scenarios = {}};
   suites::install_interrupt_handlers();

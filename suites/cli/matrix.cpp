@@ -108,6 +108,7 @@ reports::RunReport target_report(const fixtures::Target& target, std::string ver
           .target_version = std::move(version),
           .target_description = target.description,
           .target_tls = suites::target_tls(target),
+          .target_protocol = suites::target_protocol(target),
           .started_at = suites::utc_now(),
           .scenarios = {}};
 }

@@ -31,6 +31,30 @@ std::string listener(const fixtures::Target& target) {
                      fixtures::to_string(tls.header_from));
 }
 
+// "cleartext", "TLS", "h2c" (HTTP/2 with prior knowledge) or "h2 TLS" (ALPN h2).
+std::string protocol(const fixtures::Target& target) {
+  if (target.h2) return target.tls ? "h2 TLS" : "h2c";
+  return target.tls ? "TLS" : "cleartext";
+}
+
+// "HTTP/2 over TLS (preface deadline none, GOAWAY on idle, floods rapid-reset ping within
+// 10000 frames, RSS 512.0 MiB, control p99 0.2 s)"; the p99 falls back to load_p99.
+std::string http2(const fixtures::Target& target) {
+  const auto& h2 = *target.h2;
+  auto text =
+      fmt::format("{} (preface deadline {}, {})",
+                  target.tls ? "HTTP/2 over TLS" : "h2c, HTTP/2 with prior knowledge",
+                  seconds(h2.preface), h2.goaway_on_idle ? "GOAWAY on idle" : "no GOAWAY on idle");
+  if (!h2.flood) return text + ", no flood bound promised";
+  const auto& flood = *h2.flood;
+  return text + fmt::format(", floods {} within {} frames, RSS {}, control p99 {}",
+                            fmt::join(flood.kinds, " "), flood.frames,
+                            flood.rss ? fmt::format("{:.1f} MiB",
+                                                    static_cast<double>(*flood.rss) / 1048576.0)
+                                      : std::string("bound none"),
+                            seconds(flood.p99 ? flood.p99 : target.promises.load_p99));
+}
+
 int list_bundled() {
   std::vector<fixtures::Target> targets;
   for (const auto& name : fixtures::bundled_target_names()) {
@@ -39,8 +63,7 @@ int list_bundled() {
   std::size_t width = 0;
   for (const auto& target : targets) width = std::max(width, target.name.size());
   for (const auto& target : targets) {
-    fmt::print("{:<{}}  {:<9}  {}\n", target.name, width, target.tls ? "TLS" : "cleartext",
-               target.description);
+    fmt::print("{:<{}}  {:<9}  {}\n", target.name, width, protocol(target), target.description);
   }
   return kPassed;
 }
@@ -49,6 +72,7 @@ int show(const fixtures::Target& target) {
   fmt::print("{} ({})\n", target.name, target.source);
   if (!target.description.empty()) fmt::print("  {}\n", target.description);
   fmt::print("  listener: {}\n", listener(target));
+  fmt::print("  protocol: {}\n", target.h2 ? http2(target) : std::string("HTTP/1.1"));
   fmt::print("  deadlines: header {}, body {}, idle {}\n", seconds(target.deadlines.header),
              seconds(target.deadlines.body), seconds(target.deadlines.idle));
   fmt::print("  readiness: GET {} within {}\n", target.readiness.path,

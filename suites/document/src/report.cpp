@@ -192,8 +192,7 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
   } else {
     const auto& closure = result.expectations.closure;
     report.figures = {closure_figures(observation, closure ? closure->since : Since::connect),
-                      fd_figures(observation.fds),
-                      plots::rss_figures(observation)};
+                      fd_figures(observation.fds), plots::rss_figures(observation)};
   }
   add_cell_figures(report.figures, result);
   report.plots = plots::scenario_plots(observation, result.expectations);
@@ -210,6 +209,11 @@ clients::Clock::time_point observation_origin(const Observation& observation) {
     origin = std::min(origin, record.connect_start);
   }
   return origin == clients::Clock::time_point::max() ? clients::Clock::time_point{} : origin;
+}
+
+std::string target_protocol(const fixtures::Target& target) {
+  if (!target.h2) return "http/1.1";
+  return target.tls ? "h2" : "h2c";
 }
 
 std::optional<reports::TargetTls> target_tls(const fixtures::Target& target) {

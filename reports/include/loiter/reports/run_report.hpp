@@ -66,8 +66,8 @@ struct Plot {
 struct ScenarioReport {
   std::string id;
   Status status = Status::pass;
-  std::string note;                   // why skipped, or the harness error
-  std::vector<Finding> findings;      // what failed and by how much
+  std::string note;               // why skipped, or the harness error
+  std::vector<Finding> findings;  // what failed and by how much
   std::vector<FigureGroup> figures;
   std::vector<Plot> plots;
   bool operator==(const ScenarioReport&) const = default;
@@ -85,14 +85,21 @@ struct TargetTls {
 struct RunReport {
   std::string loiter_version;
   std::string target;
-  std::string target_version;      // the first line of its version command; may be empty
-  std::string target_description;  // the target file's description; may be empty
+  std::string target_version;           // the first line of its version command; may be empty
+  std::string target_description;       // the target file's description; may be empty
   std::optional<TargetTls> target_tls;  // nullopt: a cleartext target (or drive)
-  std::string not_run;             // why the target was not run at all (then no scenarios)
-  std::string started_at;          // UTC, ISO 8601
+  // The protocol loiter spoke to the target: "http/1.1", "h2c" (HTTP/2 with prior knowledge)
+  // or "h2" (HTTP/2 over TLS, chosen by ALPN); empty: not said (drive, older documents).
+  std::string target_protocol;
+  std::string not_run;     // why the target was not run at all (then no scenarios)
+  std::string started_at;  // UTC, ISO 8601
   std::vector<ScenarioReport> scenarios;
   bool operator==(const RunReport&) const = default;
 };
+
+// How a title says what loiter spoke to the target: " over h2c", " over HTTP/2 and TLS",
+// " over TLS", or nothing (cleartext HTTP/1.1).
+std::string over(const RunReport& report);
 
 // The figure `value` of group `group` in a scenario, if present and measured.
 std::optional<double> figure(const ScenarioReport& scenario, std::string_view group,
