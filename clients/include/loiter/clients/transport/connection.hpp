@@ -167,7 +167,8 @@ class Connection {
   // Keeps the socket open for hold_after_close, then closes it (the server's FIN_WAIT2
   // stays visible meanwhile).
   static awaitable<void> linger(Connection connection);
-  static awaitable<void> hold_h2(Connection connection, Clock::time_point until, Continuation then);
+  struct H2Hold;  // an h2 connection held in read_until(), see held.cpp
+  static awaitable<void> hold_h2(std::unique_ptr<H2Hold> held);
   void end(Ending ending, const boost::system::error_code& ec);
   void close_socket();
 
