@@ -24,4 +24,12 @@ set(LOITER_CATALOGUE
   tls-half-hello:tls
   tls-hello-trickle:tls
   tls-handshake-silent:tls
+  h2-partial-preface:h2
+  h2-no-settings-ack:h2
+  h2-idle:h2
+  h2-headers-no-end:h2
+  h2-data-trickle:h2
+  h2-zero-window:h2
+  h2-window-trickle:h2
+  h2-stream-reuse:h2
 )

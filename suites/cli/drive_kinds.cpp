@@ -4,7 +4,9 @@
 
 #include <map>
 #include <string_view>
+#include <type_traits>
 
+#include "loiter/clients/h2/stalls.hpp"
 #include "loiter/clients/http1/body_trickle.hpp"
 #include "loiter/clients/http1/fin_close.hpp"
 #include "loiter/clients/http1/header_lines.hpp"
@@ -97,6 +99,12 @@ Kind kind(void (*spawn)(clients::asio::io_context&, const Options&,
       // The raw hello offers what --alpn and --sni say (with --tls), else the defaults.
       if (settings.tls) options.hello_settings = settings.tls->settings();
     }
+    if constexpr (std::is_same_v<Options, clients::H2Options>) {
+      // Paths the h2 kinds need, as over HTTP/1.1 (body-trickle, slow-reader); --path sets
+      // the one a kind requests.
+      options.echo_path = settings.path.empty() ? "/echo" : settings.path;
+      options.large_path = settings.path.empty() ? "/large" : settings.path;
+    }
     apply_optional(settings, options);
     spawn(io, options, out);
   };
@@ -127,6 +135,15 @@ const std::map<std::string, Kind>& kinds() {
       {std::string(clients::kTlsHalfHello), kind(clients::spawn_tls_half_hello)},
       {std::string(clients::kTlsHelloTrickle), kind(clients::spawn_tls_hello_trickle)},
       {std::string(clients::kTlsHandshakeSilent), kind(clients::spawn_tls_handshake_silent)},
+      // HTTP/2 with prior knowledge (h2c), or over --tls with --alpn h2.
+      {std::string(clients::kH2PartialPreface), kind(clients::spawn_h2_partial_preface)},
+      {std::string(clients::kH2NoSettingsAck), kind(clients::spawn_h2_no_settings_ack)},
+      {std::string(clients::kH2Idle), kind(clients::spawn_h2_idle)},
+      {std::string(clients::kH2HeadersNoEnd), kind(clients::spawn_h2_headers_no_end)},
+      {std::string(clients::kH2DataTrickle), kind(clients::spawn_h2_data_trickle)},
+      {std::string(clients::kH2ZeroWindow), kind(clients::spawn_h2_zero_window)},
+      {std::string(clients::kH2WindowTrickle), kind(clients::spawn_h2_window_trickle)},
+      {std::string(clients::kH2StreamReuse), kind(clients::spawn_h2_stream_reuse)},
   };
   return table;
 }

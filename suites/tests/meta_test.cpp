@@ -15,6 +15,7 @@ using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::Field;
 using testing::findings_of;
+using ::testing::HasSubstr;
 using testing::self_test_reference;
 namespace codes = reports::codes;
 
@@ -25,6 +26,8 @@ struct FaultCase {
   std::string subject{};            // the client kind it is about in a mix; empty: every connection
   ScenarioParameters parameters{};  // defaults, unless the row makes the run shorter
   bool tls = false;                 // against reference-tls (handshake deadline 1 s)
+  bool h2 = false;                  // against reference-h2c (HTTP/2 with prior knowledge)
+  std::string ending{};             // what the finding's ending must name; empty: anything
 };
 
 // idle-under-load, shortened: 300 waiting connections beside 2,000 req/s for 6 s.
@@ -104,7 +107,24 @@ const std::vector<FaultCase> kFaultCases = {
     // No header deadline once the handshake is done: a handshaken, silent connection stays.
     {.scenario = "tls-handshake-silent", .fault = "no-header-deadline", .code = codes::kStillOpen,
      .tls = true},
+    // Over h2c. No deadline for the connection preface: a preface cut short stays open.
+    {.scenario = "h2-partial-preface",
+     .fault = "no-preface-deadline",
+     .code = codes::kStillOpen,
+     .h2 = true},
+    // An idle connection closed at its deadline, but without the GOAWAY it owes (RFC 9113
+    // 6.8): the finding names the close without one.
+    {.scenario = "h2-idle",
+     .fault = "idle-without-goaway",
+     .code = codes::kWrongEnding,
+     .h2 = true,
+     .ending = "without GOAWAY"},
 };
+
+fixtures::Target reference_for(const FaultCase& c) {
+  if (c.h2) return testing::self_test_reference_h2c({c.fault});
+  return self_test_reference({c.fault}, c.tls);
+}
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
 
@@ -112,18 +132,20 @@ class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
 // planted bug does.
 TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
-  const auto result = run_scenario(*find_scenario(c.scenario),
-                                   self_test_reference({c.fault}, c.tls), timing(), c.parameters);
+  const auto result =
+      run_scenario(*find_scenario(c.scenario), reference_for(c), timing(), c.parameters);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,
               Contains(AllOf(Field("code", &Finding::code, c.code),
-                             Field("subject", &Finding::subject, c.subject))))
+                             Field("subject", &Finding::subject, c.subject),
+                             Field("ending", &Finding::ending, HasSubstr(c.ending)))))
       << findings_of(result);
 }
 
 std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) {
-  std::string name = info.param.scenario + "_" + info.param.fault + (info.param.tls ? "_tls" : "");
+  const auto& c = info.param;
+  std::string name = c.scenario + "_" + c.fault + (c.tls ? "_tls" : "") + (c.h2 ? "_h2c" : "");
   std::ranges::replace(name, '-', '_');
   return name;
 }

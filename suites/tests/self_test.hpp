@@ -1,10 +1,11 @@
 // The reference server as self-tests run it: short deadlines (1 s), faults as asked; over TLS
-// (reference-tls, its handshake deadline 1 s too) when asked.
+// (reference-tls, its handshake deadline 1 s too) when asked; over h2c (reference-h2c).
 #pragma once
 
 #include <fmt/format.h>
 
 #include "loiter/fixtures/target/target.hpp"
+#include "loiter/fixtures/target/target_file.hpp"
 #include "loiter/suites/runner/run.hpp"
 
 namespace loiter::suites::testing {
@@ -19,6 +20,17 @@ inline fixtures::Target self_test_reference(std::vector<std::string> faults = {}
                                      .threads = 1,
                                      .faults = std::move(faults),
                                      .tls = tls});
+}
+
+// The reference server over h2c (fixtures/targets/reference-h2c.toml, as bundled: its own
+// deadlines), faults as asked. Throws fixtures::TargetFileError while that file is not bundled.
+inline fixtures::Target self_test_reference_h2c(const std::vector<std::string>& faults = {}) {
+  auto target = fixtures::bundled_target("reference-h2c");
+  for (const auto& fault : faults) {
+    target.name += "+" + fault;
+    target.command.insert(target.command.end(), {"--fault", fault});
+  }
+  return target;
 }
 
 // "findings:\n  [deadline] still-open: 100/100 connections still open ...", one a line.

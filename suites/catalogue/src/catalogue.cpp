@@ -4,9 +4,23 @@
 #include <stdexcept>
 
 #include "loiter/suites/catalogue/scenario.hpp"
+#include "scenario_kit.hpp"
 #include "scenarios.hpp"
 
 namespace loiter::suites {
+
+namespace {
+
+// An HTTP/1.1 scenario: skipped on a target that speaks HTTP/2, then for its own needs.
+Scenario over_http1(Scenario scenario) {
+  scenario.unmet_need = [own = std::move(scenario.unmet_need)](const fixtures::Target& target) {
+    if (auto need = kit::need_http1(target)) return need;
+    return own(target);
+  };
+  return scenario;
+}
+
+}  // namespace
 
 const std::vector<Scenario>& catalogue() {
   static const std::vector<Scenario> scenarios = [] {
@@ -14,6 +28,9 @@ const std::vector<Scenario>& catalogue() {
     for (auto family :
          {header_scenarios, body_scenarios, keepalive_scenarios, abort_scenarios, not_cut_scenarios,
           send_scenarios, load_scenarios, capacity_scenarios, tls_scenarios}) {
+      for (auto& scenario : family()) all.push_back(over_http1(std::move(scenario)));
+    }
+    for (auto family : {h2_scenarios}) {  // HTTP/2: each skipped without [h2]
       for (auto& scenario : family()) all.push_back(std::move(scenario));
     }
     return all;

@@ -24,6 +24,16 @@ Need need_promise(const std::optional<fixtures::OnTimeout>& promise, std::string
                      name);
 }
 
+Need need_http1(const Target& target) {
+  if (!target.h2) return std::nullopt;
+  return fmt::format("the target speaks HTTP/2 ({})", target.tls ? "h2 over TLS" : "h2c");
+}
+
+Need need_h2(const Target& target) {
+  if (target.h2) return std::nullopt;
+  return std::string("the target does not speak HTTP/2 (no [h2] in its target file)");
+}
+
 Need first_unmet(std::initializer_list<Need> needs) {
   for (const auto& need : needs) {
     if (need) return need;

@@ -22,6 +22,11 @@ Need need_promise(const std::optional<fixtures::OnTimeout>& promise, std::string
 // The first unmet need of several.
 Need first_unmet(std::initializer_list<Need> needs);
 
+// The HTTP/1.1 families run only on a target that speaks HTTP/1.1: the reason to skip one
+// that speaks HTTP/2 ([h2]: h2c, or h2 over TLS). The h2 family needs [h2] (need_h2).
+Need need_http1(const Target& target);
+Need need_h2(const Target& target);
+
 // The ending labels a declared promise allows: "408+close" for 408; for a plain close,
 // "close" or "408+close" (a 408 before the close, as RFC 9110 recommends, keeps the promise).
 std::vector<std::string> endings_for(fixtures::OnTimeout promise);

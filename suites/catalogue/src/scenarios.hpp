@@ -17,5 +17,8 @@ std::vector<Scenario> capacity_scenarios();  // held-capacity
 std::vector<Scenario> send_scenarios();      // reader-pause
 // tls-record-header, tls-half-hello, tls-hello-trickle, tls-handshake-silent
 std::vector<Scenario> tls_scenarios();
+// h2-partial-preface, h2-no-settings-ack, h2-idle, h2-headers-no-end, h2-data-trickle,
+// h2-zero-window, h2-window-trickle, h2-stream-reuse
+std::vector<Scenario> h2_scenarios();
 
 }  // namespace loiter::suites

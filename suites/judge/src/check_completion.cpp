@@ -42,7 +42,7 @@ Finding cut_off(const Observation& o, const CompletionExpectation& c, const std:
   f.measured = in_seconds(at[at.size() / 2]);
   f.bound = in_seconds(c.outlives);
   f.unit = "s";
-  f.ending = label;
+  f.ending = ending_words(*records.front(), label);
   if (!c.client_ends) {
     f.responses = c.responses;
     f.status = c.status;

@@ -28,10 +28,12 @@ Progress progress_of(const ConnectionRecord& r, Duration origin, Duration deadli
   return p;
 }
 
-// Still open when the client gave up, or ended by the server after the window.
+// Still open when the client gave up, or ended by the server after the window (over
+// HTTP/2 with ClosureExpectation::stream: the stream).
 bool outlived(const ConnectionRecord& r, Duration origin, const ClosureExpectation& c) {
-  if (r.ending == Ending::open) return true;
-  return ended_by_server(r) && r.ended_at - origin > c.deadline + c.slack;
+  const auto end = server_end(r, c.stream);
+  if (end.open) return true;
+  return end.by_server && end.at - origin > c.deadline + c.slack;
 }
 
 }  // namespace

@@ -127,7 +127,7 @@ Finding about(const Subset& s, const char* code, std::size_t count,
 void check_still_open(const Subset& s, const Expectations& e, const ClosureExpectation& c,
                       Verdict& v) {
   const auto open =
-      std::ranges::count_if(s.records, [](auto* r) { return r->ending == Ending::open; });
+      std::ranges::count_if(s.records, [&c](auto* r) { return server_end(*r, c.stream).open; });
   if (open == 0) return;
   auto f = about(s, codes::kStillOpen, static_cast<std::size_t>(open));
   f.measured = in_seconds(e.patience);
@@ -154,19 +154,21 @@ void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
   std::vector<const ConnectionRecord*> unmeasurable;
   std::vector<Duration> early, late;
   for (const auto* r : s.records) {
-    if (!ended_by_server(*r)) continue;
+    const auto end = server_end(*r, c.stream);
+    if (!end.by_server) continue;
     const auto from = deadline_origin(*r, c.since);
     if (!from) {
       unmeasurable.push_back(r);
       continue;
     }
-    const auto lasted = r->ended_at - *from;
+    const auto lasted = end.at - *from;
     if (lasted < c.deadline - c.slack) early.push_back(lasted);
     if (lasted > c.deadline + c.slack) late.push_back(lasted);
   }
   if (!unmeasurable.empty()) {
     auto f = about(s, codes::kEndedBeforeOrigin, unmeasurable.size());
-    f.ending = clients::ending_label(*unmeasurable.front());
+    const auto& first = *unmeasurable.front();
+    f.ending = ending_words(first, server_end(first, c.stream).label);
     v.findings.push_back(std::move(f));
   }
   if (!early.empty()) {
@@ -180,16 +182,19 @@ void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
 }
 
 void check_endings(const Subset& s, const ClosureExpectation& c, Verdict& v) {
-  std::map<std::string, std::size_t> unexpected;
+  // By label: how many, and the words of the first (an HTTP/2 one names its frames).
+  std::map<std::string, std::pair<std::size_t, std::string>> unexpected;
   for (const auto* record : s.records) {
-    if (!ended_by_server(*record)) continue;
-    const auto label = clients::ending_label(*record);
-    if (std::ranges::find(c.endings, label) == c.endings.end()) ++unexpected[label];
+    const auto end = server_end(*record, c.stream);
+    if (!end.by_server) continue;
+    if (std::ranges::find(c.endings, end.label) != c.endings.end()) continue;
+    auto& [count, words] = unexpected[end.label];
+    if (count++ == 0) words = ending_words(*record, end.label);
   }
-  for (const auto& [label, count] : unexpected) {
-    auto f = about(s, codes::kWrongEnding, count, FindingClass::answer);
+  for (const auto& [label, seen] : unexpected) {
+    auto f = about(s, codes::kWrongEnding, seen.first, FindingClass::answer);
     f.since.clear();
-    f.ending = label;
+    f.ending = seen.second;
     f.expected_endings = c.endings;
     v.findings.push_back(std::move(f));
   }

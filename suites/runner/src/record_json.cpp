@@ -60,6 +60,30 @@ json::value tls_to_json(const std::optional<clients::TlsRecord>& tls) {
                       {"alert", tls->alert ? json::value(*tls->alert) : json::value(nullptr)}};
 }
 
+// An HTTP/1.1 connection's record has no "h2" (null).
+json::value h2_to_json(const std::optional<clients::H2Record>& h2) {
+  if (!h2) return nullptr;
+  json::value goaway = nullptr;
+  if (h2->goaway) {
+    goaway = json::object{{"at", in_seconds(h2->goaway->at)},
+                          {"last_stream", h2->goaway->last_stream},
+                          {"code", h2->goaway->code},
+                          {"frames_sent", h2->goaway->frames_sent}};
+  }
+  json::array resets;
+  for (const auto& reset : h2->resets) {
+    resets.push_back(json::array{in_seconds(reset.at), reset.stream, reset.code});
+  }
+  return json::object{{"server_settings", maybe_seconds(h2->server_settings)},
+                      {"settings_ack", maybe_seconds(h2->settings_ack)},
+                      {"goaway", std::move(goaway)},
+                      {"resets", std::move(resets)},
+                      {"reset_count", h2->reset_count},
+                      {"frames_sent", h2->frames_sent},
+                      {"frames_received", h2->frames_received},
+                      {"window_updates", h2->window_updates}};
+}
+
 }  // namespace
 
 json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::time_point origin) {
@@ -81,6 +105,7 @@ json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::t
                       {"progress", std::move(progress)},
                       {"pause", pause_to_json(r.pause)},
                       {"tls", tls_to_json(r.tls)},
+                      {"h2", h2_to_json(r.h2)},
                       {"ending", clients::to_string(r.ending)},
                       {"ending_label", clients::ending_label(r)},
                       {"ended_at", in_seconds(r.ended_at)},
@@ -164,6 +189,32 @@ std::optional<clients::TlsRecord> tls_from(const json::object& o) {
                                          : std::optional<unsigned>(alert.to_number<unsigned>())};
 }
 
+// A record written before HTTP/2 was recorded, or an HTTP/1.1 one, has no "h2": none.
+std::optional<clients::H2Record> h2_from(const json::object& o) {
+  const auto* h2 = o.if_contains("h2");
+  if (h2 == nullptr || h2->is_null()) return std::nullopt;
+  const auto& h = h2->as_object();
+  clients::H2Record r{.server_settings = maybe_from_seconds(h.at("server_settings")),
+                      .settings_ack = maybe_from_seconds(h.at("settings_ack")),
+                      .reset_count = count_of(h.at("reset_count")),
+                      .frames_sent = count_of(h.at("frames_sent")),
+                      .frames_received = count_of(h.at("frames_received")),
+                      .window_updates = count_of(h.at("window_updates"))};
+  if (const auto& goaway = h.at("goaway"); !goaway.is_null()) {
+    const auto& g = goaway.as_object();
+    r.goaway = clients::H2Goaway{.at = from_seconds(g.at("at")),
+                                 .last_stream = g.at("last_stream").to_number<std::uint32_t>(),
+                                 .code = g.at("code").to_number<std::uint32_t>(),
+                                 .frames_sent = count_of(g.at("frames_sent"))};
+  }
+  for (const auto& reset : h.at("resets").as_array()) {
+    r.resets.push_back({.at = from_seconds(reset.at(0)),
+                        .stream = reset.at(1).to_number<std::uint32_t>(),
+                        .code = reset.at(2).to_number<std::uint32_t>()});
+  }
+  return r;
+}
+
 clients::ConnectionRecord record_from(const json::object& o, clients::Clock::time_point origin) {
   clients::ConnectionRecord r;
   r.kind = interned_kind(o.at("kind").as_string());
@@ -185,6 +236,7 @@ clients::ConnectionRecord record_from(const json::object& o, clients::Clock::tim
   }
   r.pause = pause_from(o);
   r.tls = tls_from(o);
+  r.h2 = h2_from(o);
   r.ending = ending_from(o.at("ending").as_string());
   r.ended_at = from_seconds(o.at("ended_at"));
   r.client_closed = from_seconds(o.at("client_closed"));

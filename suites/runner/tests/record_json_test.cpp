@@ -53,6 +53,17 @@ clients::ConnectionRecord every_field(clients::Clock::time_point origin) {
                              .version = "TLSv1.3",
                              .alpn = "http/1.1",
                              .alert = std::nullopt};
+  r.h2 = clients::H2Record{.server_settings = 401'007ns,
+                           .settings_ack = 402'009ns,
+                           .goaway = clients::H2Goaway{.at = 4'000'000'027ns,
+                                                       .last_stream = 3,
+                                                       .code = 11,
+                                                       .frames_sent = 1'001},
+                           .resets = {{.at = 3'100'000'029ns, .stream = 5, .code = 8}},
+                           .reset_count = 17,
+                           .frames_sent = 1'003,
+                           .frames_received = 9,
+                           .window_updates = 4};
   r.ending = clients::Ending::client_close;
   r.ended_at = 5'000'000'021ns;
   r.client_closed = 4'999'999'999ns;
@@ -111,6 +122,7 @@ TEST(RecordJson, EveryFieldSurvivesTheTripToTextAndBack) {
   EXPECT_EQ(progress_of(r), progress_of(sent));
   EXPECT_EQ(r.pause, sent.pause);
   EXPECT_EQ(r.tls, sent.tls);
+  EXPECT_EQ(r.h2, sent.h2);
   EXPECT_EQ(r.ending, sent.ending);
   EXPECT_EQ(r.ended_at, sent.ended_at);
   EXPECT_EQ(r.client_closed, sent.client_closed);
@@ -128,6 +140,7 @@ TEST(RecordJson, ARecordWhoseSlotNeverCameStaysWithoutAConnectStart) {
   EXPECT_EQ(r.first_byte, std::nullopt);
   EXPECT_EQ(r.pause, std::nullopt);
   EXPECT_EQ(r.tls, std::nullopt);
+  EXPECT_EQ(r.h2, std::nullopt);
   EXPECT_EQ(r.ending, clients::Ending::connect_failed);
 }
 
@@ -144,6 +157,23 @@ TEST(RecordJson, AnAlertEndingKeepsItsCode) {
   EXPECT_EQ(r.ending, clients::Ending::alert);
   EXPECT_EQ(r.tls, refused.tls);
   EXPECT_EQ(clients::ending_label(r), "alert");
+}
+
+// An HTTP/2 record without a GOAWAY comes back without one, and the GOAWAY label survives.
+TEST(RecordJson, AnH2RecordKeepsItsGoawayOrItsAbsence) {
+  const auto origin = clients::Clock::now();
+  ConnectionRecord idle;
+  idle.kind = "h2-idle";
+  idle.h2.emplace();
+  idle.ending = clients::Ending::close;
+  idle.ended_at = 2'000'000'003ns;
+  auto r = parsed_record(record_line(0, 0, idle, origin), origin).record;
+  EXPECT_EQ(r.h2, idle.h2);
+  EXPECT_EQ(clients::ending_label(r), "close");
+  idle.h2->goaway = clients::H2Goaway{.at = 1'999'000'001ns, .last_stream = 1, .code = 0};
+  r = parsed_record(record_line(0, 0, idle, origin), origin).record;
+  EXPECT_EQ(r.h2, idle.h2);
+  EXPECT_EQ(clients::ending_label(r), "goaway+close");
 }
 
 TEST(RecordJson, ALineThatIsNoRecordIsRefusedByName) {

@@ -66,7 +66,7 @@ inline constexpr std::size_t kSplitCount = 100'000;
 
 struct Scenario {
   std::string_view id;
-  // ctest label: header, body, keepalive, abort, not-cut, send, load, capacity, tls
+  // ctest label: header, body, keepalive, abort, not-cut, send, load, capacity, tls, h2
   std::string_view family;
   std::string_view must;  // what the server must do, one sentence
 

@@ -73,6 +73,11 @@ struct ClosureExpectation {
   // the deadline while such sends kept arriving is named with that cause (outlived-by-progress).
   std::string progress;
   std::string name;  // which deadline this is ("idle", "header"): a closure outside names it
+  // HTTP/2: the deadline ends the stream, not necessarily the connection. What ended it is
+  // the first of: a whole response (labelled by its status: "408"), a RST_STREAM from the
+  // server ("rst-stream"), or the server's own ending of the connection ("goaway+close",
+  // "close", "reset"). A connection kept open after its stream ended is not still open.
+  bool stream = false;
 };
 
 // The server must NOT cut the connection: each one receives `responses` whole responses

@@ -1,0 +1,82 @@
+// How the server ended what a closure is about: the connection, or over HTTP/2 the stream
+// the client stalled (a RST_STREAM or an answer ends it before any close), and the words a
+// finding adds to an HTTP/2 ending: the GOAWAY's code, or its absence.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <array>
+
+#include "checks.hpp"
+
+namespace loiter::suites::checks {
+
+namespace {
+
+// RFC 9113 7, by code.
+constexpr std::array<std::string_view, 14> kErrorNames = {"NO_ERROR",
+                                                          "PROTOCOL_ERROR",
+                                                          "INTERNAL_ERROR",
+                                                          "FLOW_CONTROL_ERROR",
+                                                          "SETTINGS_TIMEOUT",
+                                                          "STREAM_CLOSED",
+                                                          "FRAME_SIZE_ERROR",
+                                                          "REFUSED_STREAM",
+                                                          "CANCEL",
+                                                          "COMPRESSION_ERROR",
+                                                          "CONNECT_ERROR",
+                                                          "ENHANCE_YOUR_CALM",
+                                                          "INADEQUATE_SECURITY",
+                                                          "HTTP_1_1_REQUIRED"};
+
+std::string error_name(std::uint32_t code) {
+  if (code < kErrorNames.size()) return std::string(kErrorNames[code]);
+  return fmt::format("error 0x{:x}", code);
+}
+
+ServerEnd connection_end(const ConnectionRecord& r) {
+  return {.by_server = ended_by_server(r),
+          .open = r.ending == Ending::open,
+          .at = r.ended_at,
+          .label = clients::ending_label(r)};
+}
+
+// The first of the stream's endings the server chose; the connection's when it chose none.
+ServerEnd stream_end(const ConnectionRecord& r) {
+  std::optional<ServerEnd> first;
+  const auto consider = [&first](Duration at, std::string label) {
+    if (!first || at < first->at) first = ServerEnd{.by_server = true, .at = at, .label = label};
+  };
+  for (const auto& response : r.responses) {
+    if (!response.complete) continue;
+    consider(*response.complete, std::to_string(response.status));
+    break;
+  }
+  if (r.h2 && !r.h2->resets.empty()) consider(r.h2->resets.front().at, "rst-stream");
+  if (ended_by_server(r)) consider(r.ended_at, clients::ending_label(r));
+  if (first) return *first;
+  return connection_end(r);
+}
+
+}  // namespace
+
+ServerEnd server_end(const ConnectionRecord& r, bool stream) {
+  return stream ? stream_end(r) : connection_end(r);
+}
+
+std::string ending_words(const ConnectionRecord& r, const std::string& label) {
+  if (!r.h2) return label;
+  std::vector<std::string> facts;
+  if (const auto& goaway = r.h2->goaway) {
+    facts.push_back(
+        fmt::format("GOAWAY {}, last stream {}", error_name(goaway->code), goaway->last_stream));
+  } else if (ended_by_server(r)) {
+    facts.emplace_back("without GOAWAY");
+  }
+  if (!r.h2->resets.empty()) {
+    facts.push_back(fmt::format("RST_STREAM {}", error_name(r.h2->resets.front().code)));
+  }
+  if (facts.empty()) return label;
+  return fmt::format("{} ({})", label, fmt::join(facts, "; "));
+}
+
+}  // namespace loiter::suites::checks

@@ -1,0 +1,153 @@
+// judge() over HTTP/2: a stream's end (a RST_STREAM, an answer) judged before the
+// connection's, and findings that name the server's frames (its GOAWAY's code, or none).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "finding_matchers.hpp"
+#include "loiter/suites/judge/judge.hpp"
+
+namespace loiter::suites {
+namespace {
+
+using namespace std::chrono_literals;
+using clients::ConnectionRecord;
+using clients::Ending;
+using ::testing::AllOf;
+using ::testing::Contains;
+using testing::counted;
+using ::testing::ElementsAre;
+using ::testing::Field;
+using testing::figure;
+using testing::Finding;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+namespace codes = reports::codes;
+
+constexpr std::uint32_t kProtocolError = 1;
+constexpr std::uint32_t kCancel = 8;
+
+// A 1 s deadline ±250 ms from `since`, over the stream or the connection.
+Expectations expect_closure(Since since, std::vector<std::string> endings, bool stream,
+                            std::string progress = {}) {
+  return {.connections = 1,
+          .patience = 3s,
+          .closure = ClosureExpectation{.since = since,
+                                        .deadline = 1s,
+                                        .slack = 250ms,
+                                        .endings = std::move(endings),
+                                        .progress = std::move(progress),
+                                        .name = "body",
+                                        .stream = stream},
+          .fds_after = 0,
+          .recovery = 5s};
+}
+
+// An h2 connection whose request went at 10 ms, ending as `ending` at `at`.
+ConnectionRecord h2_record(Ending ending, Duration at) {
+  ConnectionRecord record;
+  record.kind = "h2-data-trickle";
+  record.sends.push_back({.at = 10ms, .bytes = 100});
+  record.requests = 0;
+  record.h2 = clients::H2Record{.server_settings = 1ms, .settings_ack = 2ms};
+  record.ending = ending;
+  record.ended_at = at;
+  return record;
+}
+
+void reset_stream(ConnectionRecord& record, Duration at, std::uint32_t code) {
+  record.h2->resets.push_back({.at = at, .stream = 1, .code = code});
+  record.h2->reset_count = 1;
+}
+
+Observation observe(std::vector<ConnectionRecord> records) {
+  return {
+      .scenario = "h2-data-trickle",
+      .connections = std::move(records),
+      .fds = {.baseline = 5, .baseline_settled = true, .peak = 6, .after = 5, .recovered = true}};
+}
+
+// A RST_STREAM at the deadline ends the stream: the connection the server kept open after
+// it is neither still open nor late.
+TEST(JudgeH2, AResetStreamAtTheDeadlineEndsTheStream) {
+  auto record = h2_record(Ending::open, 3s);
+  reset_stream(record, 1100ms, kCancel);
+  const auto verdict =
+      judge(observe({record}), expect_closure(Since::first_send, {"rst-stream", "close"}, true));
+  EXPECT_THAT(verdict.findings, IsEmpty());
+}
+
+// A whole answer ends the stream too, labelled by its status; a RST_STREAM far too soon is
+// early, measured from the request.
+TEST(JudgeH2, AWholeAnswerEndsTheStreamAndAnEarlyResetIsEarly) {
+  auto answered = h2_record(Ending::open, 3s);
+  answered.responses.push_back({.status = 408, .started = 1s, .complete = 1s});
+  auto early = h2_record(Ending::open, 3s);
+  reset_stream(early, 210ms, kCancel);
+  auto expected = expect_closure(Since::first_send, {"rst-stream"}, true);
+  expected.connections = 2;
+  const auto verdict = judge(observe({answered, early}), expected);
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(counted(codes::kClosedEarly, 1, 2), figure(0.2, 0.75)),
+                          AllOf(counted(codes::kWrongEnding, 1, 2), Field(&Finding::ending, "408"),
+                                Field(&Finding::expected_endings, ElementsAre("rst-stream")))));
+}
+
+// Judged over the connection (the default), the same reset stream does not end it: the
+// connection is still open.
+TEST(JudgeH2, OverTheConnectionAResetStreamDoesNotEndIt) {
+  auto record = h2_record(Ending::open, 3s);
+  reset_stream(record, 1100ms, kCancel);
+  const auto verdict =
+      judge(observe({record}), expect_closure(Since::first_send, {"rst-stream"}, false));
+  EXPECT_THAT(verdict.findings, ElementsAre(counted(codes::kStillOpen, 1, 1)));
+}
+
+// A close where a GOAWAY was promised: the finding says there was none.
+TEST(JudgeH2, ACloseWithoutGoawayIsNamedSo) {
+  const auto verdict = judge(observe({h2_record(Ending::close, 1s)}),
+                             expect_closure(Since::connect, {"goaway+close"}, false));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(counted(codes::kWrongEnding, 1, 1),
+                                Field(&Finding::ending, "close (without GOAWAY)"))));
+}
+
+// A GOAWAY's code and last stream are named, and a RST_STREAM's code.
+TEST(JudgeH2, AnUnexpectedEndingNamesTheGoawayAndResetCodes) {
+  auto record = h2_record(Ending::reset, 1s);
+  record.h2->goaway = clients::H2Goaway{.at = 990ms, .last_stream = 0, .code = kProtocolError};
+  reset_stream(record, 980ms, kCancel);
+  const auto verdict =
+      judge(observe({record}), expect_closure(Since::connect, {"goaway+close"}, false));
+  ASSERT_THAT(verdict.findings, ElementsAre(counted(codes::kWrongEnding, 1, 1)));
+  EXPECT_THAT(verdict.findings[0].ending, AllOf(HasSubstr("GOAWAY PROTOCOL_ERROR, last stream 0"),
+                                                HasSubstr("RST_STREAM CANCEL")));
+}
+
+// DATA bytes that kept coming past the deadline, the stream never ended: outlived by them.
+TEST(JudgeH2, DataTrickledPastTheDeadlineIsOutlivedByProgress) {
+  auto record = h2_record(Ending::open, 3s);
+  for (auto at = 210ms; at < 3s; at += 200ms) record.sends.push_back({.at = at, .bytes = 10});
+  const auto verdict = judge(observe({record}),
+                             expect_closure(Since::first_send, {"rst-stream"}, true, "data byte"));
+  EXPECT_THAT(verdict.findings, Contains(AllOf(counted(codes::kOutlivedByProgress, 1, 1),
+                                               Field(&Finding::progress, "data byte"))));
+}
+
+// A stream the server never let finish (window-trickle's twin of a cut): the cut names the
+// RST_STREAM's code.
+TEST(JudgeH2, ACutStreamNamesItsResetCode) {
+  auto record = h2_record(Ending::close, 2s);
+  reset_stream(record, 1500ms, kCancel);
+  record.responses.push_back({.status = 200, .started = 100ms, .body_bytes = 4096});
+  Expectations expected{.connections = 1,
+                        .patience = 10s,
+                        .completion = CompletionExpectation{.responses = 1, .outlives = 3s},
+                        .recovery = 5s};
+  const auto verdict = judge(observe({record}), expected);
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(counted(codes::kCutOff, 1, 1),
+                                Field(&Finding::ending, HasSubstr("RST_STREAM CANCEL")))));
+}
+
+}  // namespace
+}  // namespace loiter::suites

@@ -1,0 +1,215 @@
+// The catalogue over HTTP/2: which protocol's scenarios a target runs, why an h2 scenario is
+// skipped, and the expectations each derives from what the target declares (the preface or
+// the header deadline, goaway_on_idle, the no-settings-ack window, the stream deadlines).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "loiter/suites/catalogue/scenario.hpp"
+
+namespace loiter::suites {
+namespace {
+
+using namespace std::chrono_literals;
+using fixtures::Target;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::Optional;
+using ::testing::UnorderedElementsAre;
+
+const std::vector<std::string_view> kH2 = {
+    "h2-partial-preface", "h2-no-settings-ack", "h2-idle",           "h2-headers-no-end",
+    "h2-data-trickle",    "h2-zero-window",     "h2-window-trickle", "h2-stream-reuse"};
+
+// What nginx over h2c declares, with a body deadline over the whole body and {bytes}.
+Target h2c() {
+  Target target;
+  target.name = "h2c";
+  target.h2 = fixtures::H2{};
+  target.paths.echo = "/echo";
+  target.paths.large = "/large?bytes={bytes}";
+  target.deadlines.header = 2s;
+  target.deadlines.body = 2s;
+  target.deadlines.idle = 3s;
+  target.promises.on_header_timeout = fixtures::OnTimeout::close;
+  target.promises.on_body_timeout = fixtures::OnTimeout::close;
+  target.promises.send_timeout = 2s;
+  target.promises.send_timeout_resets_on_progress = true;
+  return target;
+}
+
+Target http1() {
+  auto target = h2c();
+  target.h2.reset();
+  return target;
+}
+
+const Scenario& scenario(std::string_view id) {
+  const auto* found = find_scenario(id);
+  if (found == nullptr) throw std::invalid_argument(std::string(id));
+  return *found;
+}
+
+Expectations expect(std::string_view id, const Target& target) {
+  return scenario(id).expect(target, timing(1.0), {.count = 10});
+}
+
+ClosureExpectation closure_of(std::string_view id, const Target& target) {
+  const auto expected = expect(id, target);
+  if (!expected.closure) throw std::logic_error(std::string(id) + " expects no closure");
+  return *expected.closure;
+}
+
+// The h2 family is in the catalogue, runs on an h2c target, and is skipped on an HTTP/1.1
+// one, saying why.
+TEST(H2Scenarios, RunOnlyOnATargetThatSpeaksHttp2) {
+  for (const auto id : kH2) {
+    EXPECT_EQ(scenario(id).family, "h2") << id;
+    EXPECT_EQ(scenario(id).unmet_need(h2c()), std::nullopt) << id;
+    EXPECT_THAT(scenario(id).unmet_need(http1()), Optional(HasSubstr("[h2]"))) << id;
+  }
+}
+
+// Every other family is HTTP/1.1: skipped on an [h2] target, in cleartext or over TLS.
+TEST(H2Scenarios, Http1FamiliesAreSkippedOnAnH2Target) {
+  auto over_tls = h2c();
+  over_tls.tls = fixtures::Tls{.alpn = {"h2"}};
+  for (const auto& s : catalogue()) {
+    if (s.family == "h2" || s.family == "flood") continue;
+    EXPECT_THAT(s.unmet_need(h2c()), Optional(HasSubstr("speaks HTTP/2 (h2c)"))) << s.id;
+    EXPECT_THAT(s.unmet_need(over_tls), Optional(HasSubstr("h2 over TLS"))) << s.id;
+  }
+  EXPECT_EQ(scenario("silent").unmet_need(http1()), std::nullopt);
+}
+
+// Each h2 scenario is skipped for its own need, named.
+TEST(H2Scenarios, AreSkippedForTheirOwnNeeds) {
+  auto target = h2c();
+  target.deadlines.idle.reset();
+  EXPECT_THAT(scenario("h2-idle").unmet_need(target), Optional(HasSubstr("idle")));
+  EXPECT_THAT(scenario("h2-stream-reuse").unmet_need(target), Optional(HasSubstr("idle")));
+  target = h2c();
+  target.deadlines.body_resets_on_progress = true;
+  EXPECT_THAT(scenario("h2-data-trickle").unmet_need(target), Optional(HasSubstr("between reads")));
+  target.paths.echo.reset();
+  EXPECT_THAT(scenario("h2-data-trickle").unmet_need(target), Optional(HasSubstr("echo")));
+  target = h2c();
+  target.promises.send_timeout.reset();
+  EXPECT_THAT(scenario("h2-zero-window").unmet_need(target), Optional(HasSubstr("send")));
+  EXPECT_THAT(scenario("h2-window-trickle").unmet_need(target), Optional(HasSubstr("send")));
+  target = h2c();
+  target.paths.large = "/large";  // a static file: its size unknown
+  EXPECT_EQ(scenario("h2-zero-window").unmet_need(target), std::nullopt);
+  EXPECT_THAT(scenario("h2-window-trickle").unmet_need(target), Optional(HasSubstr("{bytes}")));
+  target = h2c();
+  target.promises.send_timeout_resets_on_progress = false;
+  EXPECT_THAT(scenario("h2-window-trickle").unmet_need(target),
+              Optional(HasSubstr("whole response")));
+  target = h2c();
+  target.deadlines.header.reset();
+  EXPECT_THAT(scenario("h2-partial-preface").unmet_need(target), Optional(HasSubstr("preface")));
+  EXPECT_THAT(scenario("h2-headers-no-end").unmet_need(target), Optional(HasSubstr("header")));
+  target.deadlines.idle.reset();
+  EXPECT_THAT(scenario("h2-no-settings-ack").unmet_need(target),
+              Optional(HasSubstr("neither a header nor an idle")));
+}
+
+// A declared preface deadline judges the cut preface; without one, the header deadline.
+TEST(H2Deadlines, APartialPrefaceIsJudgedByThePrefaceDeadlineElseTheHeaderOne) {
+  auto target = h2c();
+  auto closure = closure_of("h2-partial-preface", target);
+  EXPECT_EQ(closure.since, Since::connect);
+  EXPECT_EQ(closure.deadline, 2s);
+  EXPECT_EQ(closure.name, "header");
+  EXPECT_THAT(closure.endings, UnorderedElementsAre("close", "goaway+close", "reset"));
+  target.h2->preface = 500ms;
+  target.deadlines.header.reset();
+  EXPECT_EQ(scenario("h2-partial-preface").unmet_need(target), std::nullopt);
+  closure = closure_of("h2-partial-preface", target);
+  EXPECT_EQ(closure.deadline, 500ms);
+  EXPECT_EQ(closure.name, "preface");
+}
+
+// Unacknowledged SETTINGS: not closed before the earlier of the header and idle deadlines,
+// closed by the later one; one of them alone is the deadline.
+TEST(H2Deadlines, NoSettingsAckSpansTheHeaderAndIdleDeadlines) {
+  auto target = h2c();
+  target.deadlines.idle = 5s;
+  const auto t = timing(1.0);
+  const auto expected = expect("h2-no-settings-ack", target);
+  const auto& closure = *expected.closure;
+  EXPECT_EQ(closure.since, Since::connect);
+  EXPECT_EQ(closure.deadline - closure.slack, 2s - t.slack);
+  EXPECT_EQ(closure.deadline + closure.slack, 5s + t.slack);
+  EXPECT_EQ(closure.name, "header-or-idle");
+  EXPECT_GE(expected.patience, 5s + 2 * t.slack);
+  target.deadlines.idle.reset();
+  const auto alone = closure_of("h2-no-settings-ack", target);
+  EXPECT_EQ(alone.deadline, 2s);
+  EXPECT_EQ(alone.slack, t.slack);
+}
+
+// An idle connection gets GOAWAY before its close, unless the target says it sends none;
+// its one response must come whole first.
+TEST(H2Deadlines, IdleEndingsFollowGoawayOnIdle) {
+  auto target = h2c();
+  for (const auto id : {"h2-idle", "h2-stream-reuse"}) {
+    const auto expected = expect(id, target);
+    EXPECT_EQ(expected.closure->since, Since::last_response) << id;
+    EXPECT_EQ(expected.closure->deadline, 3s) << id;
+    EXPECT_THAT(expected.closure->endings, ElementsAre("goaway+close")) << id;
+    ASSERT_TRUE(expected.completion.has_value()) << id;
+    EXPECT_EQ(expected.completion->status, 200u) << id;
+  }
+  EXPECT_EQ(expect("h2-idle", target).completion->responses, 1u);
+  EXPECT_EQ(expect("h2-stream-reuse", target).completion->responses, 2u);
+  target.h2->goaway_on_idle = false;
+  EXPECT_THAT(closure_of("h2-idle", target).endings, UnorderedElementsAre("goaway+close", "close"));
+}
+
+// A header block never ended: the header deadline from connect, GOAWAY or not, close or reset.
+TEST(H2Deadlines, HeadersWithoutEndAreJudgedByTheHeaderDeadline) {
+  const auto closure = closure_of("h2-headers-no-end", h2c());
+  EXPECT_EQ(closure.since, Since::connect);
+  EXPECT_EQ(closure.deadline, 2s);
+  EXPECT_THAT(closure.endings, ::testing::IsSupersetOf({"goaway+close", "close", "reset"}));
+}
+
+// The stream deadlines end the stream: a trickled body at the body deadline from the request
+// (DATA bytes are its progress), a shut window at the send deadline from the request.
+TEST(H2Deadlines, StreamStallsAreJudgedFromTheRequestOverTheStream) {
+  auto target = h2c();
+  auto trickle = closure_of("h2-data-trickle", target);
+  EXPECT_TRUE(trickle.stream);
+  EXPECT_EQ(trickle.since, Since::first_send);
+  EXPECT_EQ(trickle.deadline, 2s);
+  EXPECT_EQ(trickle.progress, "data byte");
+  EXPECT_THAT(trickle.endings, Contains("rst-stream"));
+  target.promises.on_body_timeout = fixtures::OnTimeout::respond_408;
+  EXPECT_THAT(closure_of("h2-data-trickle", target).endings, ElementsAre("408", "reset"));
+  const auto shut = closure_of("h2-zero-window", target);
+  EXPECT_TRUE(shut.stream);
+  EXPECT_EQ(shut.since, Since::first_send);
+  EXPECT_EQ(shut.deadline, 2s);
+  EXPECT_EQ(shut.name, "send");
+  EXPECT_THAT(shut.endings, ::testing::IsSupersetOf({"rst-stream", "goaway+close", "close"}));
+  EXPECT_THAT(shut.endings, Not(Contains("408")));
+}
+
+// The window opened a little at a time must outlive the send deadline and the request-wait
+// ones, and the client waits long enough for it to finish.
+TEST(H2Deadlines, AWindowTrickleMustCompleteOutlivingTheSendAndRequestWaitDeadlines) {
+  auto target = h2c();
+  target.deadlines.idle = 4s;
+  const auto expected = expect("h2-window-trickle", target);
+  EXPECT_FALSE(expected.closure.has_value());
+  ASSERT_TRUE(expected.completion.has_value());
+  EXPECT_EQ(expected.completion->responses, 1u);
+  EXPECT_EQ(expected.completion->status, 200u);
+  EXPECT_EQ(expected.completion->outlives, 4s);
+  EXPECT_GT(expected.patience, 6s);  // half as long again as what it outlives, and a margin
+}
+
+}  // namespace
+}  // namespace loiter::suites
