@@ -94,13 +94,18 @@ TEST(H2Stalls, IdleIsServedOnceThenRecordsTheGoaway) {
 
 // A HEADERS frame without END_HEADERS, and no CONTINUATION after it.
 TEST(H2Stalls, HeadersNoEndNeverEndsTheHeaderBlock) {
-  H2Peer peer({.close_after = 200ms});
+  H2Peer peer({.ping = true, .close_after = 200ms});
   const auto record = drive(spawn_h2_headers_no_end, options_for(peer)).at(0);
   const auto seen = peer.connections().at(0);
   const auto* request = seen.first(Type::headers);
   ASSERT_NE(request, nullptr);
   EXPECT_EQ(request->flags & h2::flag::end_headers, 0);
   EXPECT_EQ(seen.count(Type::continuation), 0u);
+  // Nothing after it (RFC 9113 6.10): the ACKs of the peer's SETTINGS and PING, which came
+  // together, went before it.
+  EXPECT_TRUE(seen.frames.back().is(Type::headers));
+  EXPECT_EQ(seen.count(Type::settings), 2u);
+  EXPECT_EQ(seen.count(Type::ping), 1u);
   EXPECT_TRUE(record.responses.empty());
   EXPECT_EQ(record.requests, 0u);
   EXPECT_EQ(ending_label(record), "goaway+close");

@@ -4,6 +4,8 @@
 // interval and never ends (slowloris's body variant: the server's body timeout).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 #include "loiter/clients/h2/frames.hpp"
@@ -15,16 +17,36 @@ namespace loiter::clients {
 
 namespace {
 
+// Reads until the server's SETTINGS came (and was acknowledged by read_until()), or `until`.
+awaitable<bool> await_server_settings(Connection& connection, const ConnectionRecord& record,
+                                      Clock::time_point until) {
+  constexpr auto kStep = std::chrono::milliseconds(10);
+  // Each turn reads for kStep at most: bounded by `until`.
+  while (!record.h2->server_settings && Clock::now() < until) {
+    const Wait wait = co_await connection.read_until(std::min(Clock::now() + kStep, until));
+    if (wait == Wait::ended) co_return false;
+  }
+  co_return record.h2->server_settings.has_value();
+}
+
+// The header block is left open only once the server's SETTINGS is acknowledged: after it
+// the client may send nothing but a CONTINUATION (RFC 9113 6.10), so it answers no more.
 awaitable<void> headers_no_end_connection(Shared<H2Options> options, Slot slot) {
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kH2HeadersNoEnd);
   if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
   const auto until = connection.connected() + options->patience;
-  h2::Encoder encoder;
-  auto frames = h2::opening();
-  frames.add(h2::request(encoder, *options, 1, "GET", options->path, /*end_stream=*/true, {},
-                         /*end_headers=*/false));
-  co_await h2::send_frames(connection, slot.record, frames, until);
+  const bool opened = co_await h2::send_frames(connection, slot.record, h2::opening(), until);
+  bool settled = false;
+  if (opened) settled = co_await await_server_settings(connection, slot.record, until);
+  if (settled) {
+    connection.speak_h2(/*answer_control=*/false);
+    h2::Encoder encoder;
+    h2::Frames open_block;
+    open_block.add(h2::request(encoder, *options, 1, "GET", options->path, /*end_stream=*/true,
+                               {}, /*end_headers=*/false));
+    co_await h2::send_frames(connection, slot.record, open_block, until);
+  }
   Connection::hold_until_closed(std::move(connection), until);
 }
 

@@ -234,6 +234,10 @@ awaitable<void> Connection::linger(Connection connection) {
 }
 
 void Connection::speak_h2(bool answer_control) {
+  if (h2_) {
+    h2_->answer_control(answer_control);  // already speaking: the frames read so far stay
+    return;
+  }
   if (!record_->h2) record_->h2.emplace();
   h2_ = std::make_unique<h2::SessionReader>(answer_control);
 }

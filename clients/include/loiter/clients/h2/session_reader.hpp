@@ -33,6 +33,7 @@ class SessionReader {
   std::pair<std::string, std::size_t> take_owed();
   bool failed() const { return failed_; }
   bool answers_control() const { return answer_control_; }
+  void answer_control(bool answer) { answer_control_ = answer; }
 
  private:
   void on_frame(const Frame& frame, Duration at, ConnectionRecord& record);

@@ -12,7 +12,9 @@
 //   h2-window-trickle    its must-not-cut twin: the same GET, a window_increment-byte
 //                        WINDOW_UPDATE (stream and connection) every interval until whole;
 //   h2-stream-reuse      one stream served, a second one reuse_after later: served too.
-// Every kind but h2-no-settings-ack acknowledges the server's SETTINGS and answers its PINGs.
+// Every kind but h2-no-settings-ack acknowledges the server's SETTINGS and answers its PINGs
+// (h2-headers-no-end leaves its header block open only after acknowledging the SETTINGS,
+// and then answers nothing: no frame but a CONTINUATION may follow, RFC 9113 6.10).
 // Each then reads until the server ends the connection or patience runs out; record.h2 says
 // what the server's frames said (GOAWAY, RST_STREAM), record.responses holds one response a
 // stream.

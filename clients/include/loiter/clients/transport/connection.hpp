@@ -128,6 +128,8 @@ class Connection {
   // HTTP/1.1. With answer_control the replies a client owes (SETTINGS ACK, PING ACK) are
   // collected; read_until() and holding send them after each read, or a behaviour takes
   // them between its reads. A held connection that never calls this pays one null pointer.
+  // Called again, it only changes answer_control (a header block left open must not be
+  // interrupted by any other frame, RFC 9113 6.10).
   void speak_h2(bool answer_control = true);
   // The owed replies not yet sent (counted as sent in record.h2->frames_sent): the caller
   // sends them, co_await connection.send(owed, until). Empty when none are owed.
