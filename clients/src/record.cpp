@@ -71,6 +71,10 @@ std::size_t complete_responses(const ConnectionRecord& record) {
 std::string ending_label(const ConnectionRecord& record) {
   const bool by_server = record.ending == Ending::close || record.ending == Ending::reset ||
                          record.ending == Ending::alert;
+  // Over HTTP/2 the server's GOAWAY names its ending (its code is in the record).
+  if (by_server && record.h2 && record.h2->goaway && record.h2->goaway->at <= record.ended_at) {
+    return fmt::format("goaway+{}", to_string(record.ending));
+  }
   if (const Response* response = record.unsolicited_response(); by_server && response) {
     return fmt::format("{}+{}", response->status, to_string(record.ending));
   }

@@ -147,5 +147,23 @@ TEST(Endings, DestroyingTheIoContextClosesHeldConnections) {
   for (const auto& record : records) EXPECT_EQ(record.ending, Ending::open);
 }
 
+// Over HTTP/2 a GOAWAY before the server's ending names it, before any unsolicited status.
+TEST(EndingLabel, GoawayBeforeTheServersEndingNamesIt) {
+  ConnectionRecord record;
+  record.h2.emplace();
+  record.h2->goaway = H2Goaway{.at = 100ms, .last_stream = 1, .code = 0};
+  record.ended_at = 150ms;
+  record.ending = Ending::close;
+  EXPECT_EQ(ending_label(record), "goaway+close");
+  record.ending = Ending::reset;
+  record.responses.emplace_back().status = 408;  // an unsolicited response on a stream
+  EXPECT_EQ(ending_label(record), "goaway+reset");
+  record.ending = Ending::open;  // the client's patience ran out: the GOAWAY ended nothing
+  EXPECT_EQ(ending_label(record), "open");
+  record.ending = Ending::close;
+  record.h2->goaway.reset();
+  EXPECT_EQ(ending_label(record), "408+close");
+}
+
 }  // namespace
 }  // namespace loiter::clients

@@ -135,7 +135,11 @@ error_code Connection::read_available(std::size_t max_bytes) {
       const Duration at = since_connect();
       if (!record_->first_byte) record_->first_byte = at;
       record_->bytes_received += n;
-      reader_.feed({buffer.data(), n}, at, record_->responses);
+      if (h2_) {
+        h2_->feed({buffer.data(), n}, at, *record_);
+      } else {
+        reader_.feed({buffer.data(), n}, at, record_->responses);
+      }
       total += n;
     }
     if (ec == asio::error::would_block) return {};
@@ -166,6 +170,7 @@ awaitable<Wait> Connection::read_until(Clock::time_point until, std::size_t resp
       co_await server_ended(ended);
       co_return Wait::ended;
     }
+    if (h2_ && h2_->owes()) co_await send(take_h2_owed(), until);  // SETTINGS/PING ACKs
     if (readable) continue;
     if (all_whole()) co_return Wait::done;
     co_return Wait::deadline;
@@ -215,7 +220,7 @@ awaitable<void> Connection::server_ended(const error_code& ec) {
 
 bool Connection::note_server_end(const error_code& ec) {
   const bool eof = ec == asio::error::eof;
-  if (eof) reader_.feed_eof(since_connect(), record_->responses);
+  if (eof && !h2_) reader_.feed_eof(since_connect(), record_->responses);
   const bool alert = record_->tls && record_->tls->alert;  // then it ended, however
   record_->ending = alert ? Ending::alert : eof ? Ending::close : Ending::reset;
   record_->ended_at = since_connect();
@@ -226,6 +231,18 @@ bool Connection::note_server_end(const error_code& ec) {
 awaitable<void> Connection::linger(Connection connection) {
   co_await wait_until(Clock::now() + connection.hold_after_close_);
   connection.close_socket();
+}
+
+void Connection::speak_h2(bool answer_control) {
+  if (!record_->h2) record_->h2.emplace();
+  h2_ = std::make_unique<h2::SessionReader>(answer_control);
+}
+
+std::string Connection::take_h2_owed() {
+  if (!h2_) return {};
+  auto [owed, frames] = h2_->take_owed();
+  record_->h2->frames_sent += frames;
+  return std::move(owed);
 }
 
 void Connection::abort() {

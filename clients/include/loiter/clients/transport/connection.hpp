@@ -25,10 +25,12 @@
 #include <cstddef>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <utility>
 
+#include "loiter/clients/h2/session_reader.hpp"
 #include "loiter/clients/http1/response_reader.hpp"
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/transport/asio.hpp"
@@ -121,6 +123,16 @@ class Connection {
   };
   awaitable<Watched> pause_watching(Clock::time_point until, Duration every);
 
+  // From now on received bytes are HTTP/2 frames (h2/session_reader.hpp): record.h2 is set,
+  // responses are one a stream, read_until(until, n) waits for n whole ones as over
+  // HTTP/1.1. With answer_control the replies a client owes (SETTINGS ACK, PING ACK) are
+  // collected; read_until() and holding send them after each read, or a behaviour takes
+  // them between its reads. A held connection that never calls this pays one null pointer.
+  void speak_h2(bool answer_control = true);
+  // The owed replies not yet sent (counted as sent in record.h2->frames_sent): the caller
+  // sends them, co_await connection.send(owed, until). Empty when none are owed.
+  std::string take_h2_owed();
+
   // The client ends it: an RST (SO_LINGER 0) or a FIN (shutdown, then close; over TLS a
   // close_notify first).
   void abort();
@@ -155,6 +167,7 @@ class Connection {
   // Keeps the socket open for hold_after_close, then closes it (the server's FIN_WAIT2
   // stays visible meanwhile).
   static awaitable<void> linger(Connection connection);
+  static awaitable<void> hold_h2(Connection connection, Clock::time_point until, Continuation then);
   void end(Ending ending, const boost::system::error_code& ec);
   void close_socket();
 
@@ -162,6 +175,7 @@ class Connection {
   TlsSession tls_;            // null: cleartext
   ConnectionRecord* record_;  // never null; a pointer so the connection can move
   ResponseReader reader_;
+  std::unique_ptr<h2::SessionReader> h2_;  // null unless speak_h2()
   Duration hold_after_close_;
 };
 

@@ -1,0 +1,74 @@
+// h2-headers-no-end and h2-data-trickle: a stream whose request never completes. A header
+// block without END_HEADERS and no CONTINUATION (the server must bound the header block's
+// time, as client_header_timeout does for HTTP/1.1); a body whose DATA comes a byte per
+// interval and never ends (slowloris's body variant: the server's body timeout).
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "loiter/clients/h2/frames.hpp"
+#include "loiter/clients/h2/stalls.hpp"
+#include "loiter/clients/http1/steps.hpp"
+#include "steps.hpp"
+
+namespace loiter::clients {
+
+namespace {
+
+awaitable<void> headers_no_end_connection(Shared<H2Options> options, Slot slot) {
+  auto connection =
+      connection_for(co_await asio::this_coro::executor, *options, slot, kH2HeadersNoEnd);
+  if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
+  const auto until = connection.connected() + options->patience;
+  h2::Encoder encoder;
+  auto frames = h2::opening();
+  frames.add(h2::request(encoder, *options, 1, "GET", options->path, /*end_stream=*/true, {},
+                         /*end_headers=*/false));
+  co_await h2::send_frames(connection, slot.record, frames, until);
+  Connection::hold_until_closed(std::move(connection), until);
+}
+
+awaitable<void> data_trickle_connection(Shared<H2Options> options, Slot slot) {
+  auto connection =
+      connection_for(co_await asio::this_coro::executor, *options, slot, kH2DataTrickle);
+  if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
+  const auto until = connection.connected() + options->patience;
+  h2::Encoder encoder;
+  const std::size_t length = options->body_bytes;
+  auto frames = h2::opening();
+  frames.add(h2::request(encoder, *options, 1, "POST", options->echo_path, /*end_stream=*/false,
+                         {{"content-length", fmt::format("{}", length)}}));
+  const bool sent = co_await h2::send_frames(connection, slot.record, frames, until);
+  if (sent && length > 1) {
+    const Schedule schedule{.connected = connection.connected(),
+                            .interval = options->interval,
+                            .phase = spread_phase(slot.index)};
+    auto& h2 = *slot.record.h2;
+    // One DATA frame of one byte each step; never the last byte, never END_STREAM.
+    co_await trickle_pieces(
+        connection, schedule, length - 1,
+        [&h2](std::size_t) {
+          ++h2.frames_sent;
+          return h2::data(1, "x", /*end_stream=*/false);
+        },
+        until, /*completes_request=*/false);
+  }
+  Connection::hold_until_closed(std::move(connection), until);
+}
+
+}  // namespace
+
+void spawn_h2_headers_no_end(asio::io_context& io, const H2Options& options,
+                             std::vector<ConnectionRecord>& out) {
+  spawn_kind(io, options, &headers_no_end_connection, out);
+}
+
+void spawn_h2_data_trickle(asio::io_context& io, const H2Options& options,
+                           std::vector<ConnectionRecord>& out) {
+  if (options.echo_path.empty()) {
+    throw std::invalid_argument("h2-data-trickle needs a path that reads a body (echo_path)");
+  }
+  spawn_kind(io, options, &data_trickle_connection, out);
+}
+
+}  // namespace loiter::clients
