@@ -24,4 +24,9 @@ set(LOITER_CATALOGUE
   tls-half-hello:tls
   tls-hello-trickle:tls
   tls-handshake-silent:tls
+  # The flood family (never in the default `loiter check` run; RUN_SERIAL as load is).
+  h2-rapid-reset:flood
+  h2-continuation-flood:flood
+  h2-settings-flood:flood
+  h2-ping-flood:flood
 )

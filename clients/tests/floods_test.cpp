@@ -131,7 +131,7 @@ TEST(Control, KeepsALatencyForEachAnsweredRequest) {
   ASSERT_EQ(r.h2->latencies.size(), 10u);
   for (const auto latency : r.h2->latencies) {
     EXPECT_GE(latency, Duration::zero());
-    EXPECT_LT(latency, kTolerance);
+    EXPECT_LT(latency, scaled(250ms));  // a loopback peer, on a machine that may be busy
   }
   EXPECT_EQ(r.ending, Ending::client_close);
 }

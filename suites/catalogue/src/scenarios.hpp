@@ -17,5 +17,8 @@ std::vector<Scenario> capacity_scenarios();  // held-capacity
 std::vector<Scenario> send_scenarios();      // reader-pause
 // tls-record-header, tls-half-hello, tls-hello-trickle, tls-handshake-silent
 std::vector<Scenario> tls_scenarios();
+// h2-rapid-reset, h2-continuation-flood, h2-settings-flood, h2-ping-flood (never in the
+// default run: see choose_scenarios)
+std::vector<Scenario> flood_scenarios();
 
 }  // namespace loiter::suites
