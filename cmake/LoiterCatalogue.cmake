@@ -32,4 +32,9 @@ set(LOITER_CATALOGUE
   h2-zero-window:h2
   h2-window-trickle:h2
   h2-stream-reuse:h2
+  # The flood family (never in the default `loiter check` run; RUN_SERIAL as load is).
+  h2-rapid-reset:flood
+  h2-continuation-flood:flood
+  h2-settings-flood:flood
+  h2-ping-flood:flood
 )

@@ -9,6 +9,7 @@
 # <build>/junit/<name>.<id>.xml. A scenario the target
 # does not declare what it needs for is reported by ctest as skipped, its reason in the
 # output. A relative target file is taken from the calling CMakeLists.txt's directory.
+# Without SCENARIOS the flood family is left out, as `loiter check` leaves it out.
 include_guard(GLOBAL)
 
 function(loiter_add_target)
@@ -39,6 +40,10 @@ function(loiter_add_target)
     if(ARG_SCENARIOS AND NOT id IN_LIST ARG_SCENARIOS)
       continue()
     endif()
+    # As in `loiter check`: the flood family only when named.
+    if(NOT ARG_SCENARIOS AND family STREQUAL "flood")
+      continue()
+    endif()
     _loiter_add_scenario_test("${ARG_NAME}" "${target}" "${id}" "${family}" "${ARG_TIMEOUT}"
                               ${ARG_LABELS})
   endforeach()
@@ -65,8 +70,8 @@ function(_loiter_add_scenario_test name target id family timeout)
     SKIP_REGULAR_EXPRESSION "(^|\n)0 passed, 0 failed, 1 skipped"
     TIMEOUT ${timeout}
     LABELS "scenario;${family};${name};${ARGN}")
-  # Load scenarios time regular traffic: nothing else may run beside them.
-  if(family STREQUAL "load")
+  # Load and flood scenarios time regular traffic: nothing else may run beside them.
+  if(family STREQUAL "load" OR family STREQUAL "flood")
     set_tests_properties(${test_name} PROPERTIES RUN_SERIAL TRUE)
   endif()
 endfunction()

@@ -155,8 +155,33 @@ std::string outlived_by_progress(const Finding& f) {
       f.progress_by_deadline.value_or(0), f.progress, measured(f));
 }
 
+// The flood family's sentences.
+std::string flood_not_ended(const Finding& f) {
+  return fmt::format(
+      "{}{} flood connections were never ended by the server: up to {} frames sent, bound {}",
+      of_subject(f), ratio(f), whole(measured(f)), whole(bound(f)));
+}
+
+std::string flood_over_frames(const Finding& f) {
+  return fmt::format("{}{} flood connections ended ({}) only after up to {} frames, bound {}",
+                     of_subject(f), ratio(f), f.ending, whole(measured(f)), whole(bound(f)));
+}
+
+std::string flood_goaway_code(const Finding& f) {
+  return fmt::format(
+      "{}{} flood connections got a GOAWAY with {}, not ENHANCE_YOUR_CALM or PROTOCOL_ERROR",
+      of_subject(f), ratio(f), f.error);
+}
+
+std::string control_unanswered(const Finding& f) {
+  std::vector<std::string> parts;
+  for (const auto& [what, count] : f.failures) parts.push_back(fmt::format("{} {}", count, what));
+  return fmt::format("{}{} control requests during the flood not answered 200 ({})", of_subject(f),
+                     ratio(f), fmt::join(parts, ", "));
+}
+
 using Render = std::string (*)(const Finding&);
-constexpr std::size_t kRendered = 28;  // every code but "text"
+constexpr std::size_t kRendered = 33;  // every code but "text"
 
 // One sentence per code, in the order the judge checks.
 constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{{
@@ -269,6 +294,16 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
            "path never stalled, and the scenario proves nothing (use {{bytes}} in the large path, "
            "or make it larger)",
            whole(measured(f)), whole(bound(f)));
+     }},
+    {codes::kFloodNotEnded, flood_not_ended},
+    {codes::kFloodOverFrames, flood_over_frames},
+    {codes::kFloodGoawayCode, flood_goaway_code},
+    {codes::kControlUnanswered, control_unanswered},
+    {codes::kRssOverBound,
+     [](const Finding& f) {
+       return fmt::format(
+           "the server's RSS peaked at {:.1f} MiB, above the target's bound {:.1f} MiB",
+           measured(f), bound(f));
      }},
 }};
 

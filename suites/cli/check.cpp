@@ -102,7 +102,10 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                   "a bundled target (reference, reference-tls, nginx, ...) or a target file (TOML)")
       ->capture_default_str();
   command.add_option("--scenario", options.scenarios,
-                     "scenario id to run (repeatable; default all)");
+                     "scenario id to run (repeatable; default all but the flood family)");
+  command.add_option("--family", options.families,
+                     "run every scenario of this family (repeatable), e.g. flood: the HTTP/2 "
+                     "floods, never in the default run");
   command.add_option(
       "--fault", options.faults,
       "reference server fault switch to plant (repeatable), e.g. no-header-deadline");
@@ -158,7 +161,8 @@ int run_check(const CheckOptions& options) {
   std::optional<suites::RunDirectory> directory;
   try {
     target = chosen_target(options);
-    scenarios = suites::choose_scenarios(options.scenarios, options.count);
+    scenarios = suites::choose_scenarios(options.scenarios, options.count, /*without_load=*/false,
+                                         options.families);
     timing = suites::timing();
     for (const auto& [option, path] :
          {std::pair{"--json", options.json_path}, std::pair{"--junit", options.junit_path}}) {

@@ -11,6 +11,9 @@ namespace loiter::cli {
 struct CheckOptions {
   std::string target = "reference";
   std::vector<std::string> scenarios;    // empty: the whole catalogue
+  // Families whose scenarios run (before `scenarios`); with neither, the whole catalogue but
+  // the flood family.
+  std::vector<std::string> families;
   std::vector<std::string> faults;       // reference server fault switches
   std::optional<double> header_timeout;  // reference only; default: its reference.toml
   std::optional<double> body_timeout;

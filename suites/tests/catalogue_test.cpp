@@ -39,13 +39,31 @@ TEST(ChooseScenarios, TakesIdsInOrderOrTheCatalogueAndRefusesWhatCannotRun) {
   };
   EXPECT_EQ(ids_of(choose_scenarios({"rst-abort", "silent"}, 0)),
             (std::vector<std::string>{"rst-abort", "silent"}));
-  EXPECT_EQ(ids_of(choose_scenarios({}, 0)), catalogue_ids());
+  const auto by_default = ids_of(choose_scenarios({}, 0));
+  EXPECT_EQ(by_default.size() + 4, catalogue_ids().size());  // not the four floods
+  EXPECT_THAT(by_default, ::testing::Not(::testing::Contains("h2-rapid-reset")));
   const auto without_load = ids_of(choose_scenarios({}, 0, /*without_load=*/true));
-  EXPECT_EQ(without_load.size() + 1, catalogue_ids().size());
+  EXPECT_EQ(without_load.size() + 1, by_default.size());
   EXPECT_THAT(without_load, ::testing::Not(::testing::Contains("idle-under-load")));
   EXPECT_THROW(choose_scenarios({"silent", "nope"}, 0), std::invalid_argument);
   EXPECT_THROW(choose_scenarios({"silent"}, 50000), std::invalid_argument);
   EXPECT_EQ(choose_scenarios({"held-capacity"}, 50000).size(), 1u);
+}
+
+// The flood family runs only when asked for, by family or by id; an unknown family is refused.
+TEST(ChooseScenarios, RunsTheFloodFamilyOnlyWhenAskedFor) {
+  const auto ids_of = [](const std::vector<const Scenario*>& chosen) {
+    std::vector<std::string> ids;
+    for (const auto* scenario : chosen) ids.emplace_back(scenario->id);
+    return ids;
+  };
+  EXPECT_EQ(ids_of(choose_scenarios({}, 0, false, {"flood"})),
+            (std::vector<std::string>{"h2-rapid-reset", "h2-continuation-flood",
+                                      "h2-settings-flood", "h2-ping-flood"}));
+  EXPECT_EQ(ids_of(choose_scenarios({"h2-ping-flood"}, 0)),
+            (std::vector<std::string>{"h2-ping-flood"}));
+  EXPECT_EQ(ids_of(choose_scenarios({"silent"}, 0, false, {"flood"})).size(), 5u);
+  EXPECT_THROW(choose_scenarios({}, 0, false, {"nope"}), std::invalid_argument);
 }
 
 }  // namespace

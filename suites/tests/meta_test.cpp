@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <variant>
 
+#include "loiter/suites/runner/target_choice.hpp"
 #include "self_test.hpp"
 
 namespace loiter::suites {
@@ -93,11 +95,17 @@ const std::vector<FaultCase> kFaultCases = {
     {"reader-pause", "no-send-deadline", codes::kNeverCut, "reader-pause"},
     // Over TLS. No deadline until the handshake completes: a hello cut short after its
     // record header, or halfway, and a connection that never sends one, stay open.
-    {.scenario = "tls-record-header", .fault = "no-handshake-deadline", .code = codes::kStillOpen,
+    {.scenario = "tls-record-header",
+     .fault = "no-handshake-deadline",
+     .code = codes::kStillOpen,
      .tls = true},
-    {.scenario = "tls-half-hello", .fault = "no-handshake-deadline", .code = codes::kStillOpen,
+    {.scenario = "tls-half-hello",
+     .fault = "no-handshake-deadline",
+     .code = codes::kStillOpen,
      .tls = true},
-    {.scenario = "silent", .fault = "no-handshake-deadline", .code = codes::kStillOpen,
+    {.scenario = "silent",
+     .fault = "no-handshake-deadline",
+     .code = codes::kStillOpen,
      .tls = true},
     // The handshake deadline re-armed by every byte of it: a trickled hello is never cut.
     {.scenario = "tls-hello-trickle",
@@ -105,7 +113,9 @@ const std::vector<FaultCase> kFaultCases = {
      .code = codes::kOutlivedByProgress,
      .tls = true},
     // No header deadline once the handshake is done: a handshaken, silent connection stays.
-    {.scenario = "tls-handshake-silent", .fault = "no-header-deadline", .code = codes::kStillOpen,
+    {.scenario = "tls-handshake-silent",
+     .fault = "no-header-deadline",
+     .code = codes::kStillOpen,
      .tls = true},
     // Over h2c. No deadline for the connection preface: a preface cut short stays open.
     {.scenario = "h2-partial-preface",
@@ -151,6 +161,63 @@ std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Meta, FaultIsCaught, ::testing::ValuesIn(kFaultCases), case_name);
+
+// --- The flood family (helper "floods"): the reference server over h2c with a flood limit
+// taken away. These rows run against fixtures/targets/reference-h2c.toml, which helper
+// "reference" adds on its branch with the faults; until both are merged each row is
+// skipped, saying why.
+struct FloodFaultCase {
+  std::string scenario;
+  std::string fault;
+  std::vector<std::string> codes;  // any of these findings names the symptom
+};
+
+const std::vector<FloodFaultCase> kFloodFaultCases = {
+    // The header block kept whole however many CONTINUATION frames come (VU#421644): the
+    // flood is never ended within its frames, and the server's memory grows with it.
+    {"h2-continuation-flood",
+     "continuation-unbounded",
+     {codes::kFloodNotEnded, codes::kFloodOverFrames, codes::kRssOverBound}},
+    // Streams opened and reset without limit (CVE-2023-44487): the flood runs to its end.
+    {"h2-rapid-reset", "no-rapid-reset-limit", {codes::kFloodNotEnded, codes::kFloodOverFrames}},
+};
+
+// reference-h2c with `fault` planted, or why it cannot be had.
+std::variant<fixtures::Target, std::string> reference_h2c(const std::string& fault) {
+  try {
+    auto target = resolve_target("reference-h2c");
+    target.name += "+" + fault;
+    target.command.insert(target.command.end(), {"--fault", fault});
+    return target;
+  } catch (const std::exception& e) {
+    return std::string("no reference-h2c target yet (helper \"reference\"'s branch): ") + e.what();
+  }
+}
+
+class FloodFaultIsCaught : public ::testing::TestWithParam<FloodFaultCase> {};
+
+// The flood scenario fails against the server without the limit, with a finding about the
+// flood (its frames, or the server's RSS).
+TEST_P(FloodFaultIsCaught, FloodScenarioFailsWithAFindingNamingTheSymptom) {
+  const auto& c = GetParam();
+  const auto target = reference_h2c(c.fault);
+  if (const auto* why = std::get_if<std::string>(&target)) GTEST_SKIP() << *why;
+  const auto result =
+      run_scenario(*find_scenario(c.scenario), std::get<fixtures::Target>(target), timing(), {});
+  ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
+  EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
+  EXPECT_THAT(result.verdict.findings,
+              Contains(Field("code", &Finding::code, ::testing::AnyOfArray(c.codes))))
+      << findings_of(result);
+}
+
+INSTANTIATE_TEST_SUITE_P(MetaFlood, FloodFaultIsCaught, ::testing::ValuesIn(kFloodFaultCases),
+                         [](const ::testing::TestParamInfo<FloodFaultCase>& param_info) {
+                           std::string name =
+                               param_info.param.scenario + "_" + param_info.param.fault;
+                           std::ranges::replace(name, '-', '_');
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace loiter::suites

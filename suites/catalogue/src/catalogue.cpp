@@ -1,6 +1,8 @@
 // The scenario catalogue (DESIGN.md, "Scenario catalogue"), in a stable order.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "loiter/suites/catalogue/scenario.hpp"
@@ -30,7 +32,7 @@ const std::vector<Scenario>& catalogue() {
           send_scenarios, load_scenarios, capacity_scenarios, tls_scenarios}) {
       for (auto& scenario : family()) all.push_back(over_http1(std::move(scenario)));
     }
-    for (auto family : {h2_scenarios}) {  // HTTP/2: each skipped without [h2]
+    for (auto family : {h2_scenarios, flood_scenarios}) {  // HTTP/2: each skipped without [h2]
       for (auto& scenario : family()) all.push_back(std::move(scenario));
     }
     return all;
@@ -63,12 +65,32 @@ std::optional<std::string> count_problem(const Scenario& scenario, std::size_t c
       count, scenario.id, scenario.most_count, kSplitCount);
 }
 
+namespace {
+
+bool only_on_request(std::string_view family) {
+  return std::ranges::find(kOnlyOnRequest, family) != std::end(kOnlyOnRequest);
+}
+
+}  // namespace
+
 std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& ids,
-                                              std::size_t count, bool without_load) {
+                                              std::size_t count, bool without_load,
+                                              const std::vector<std::string>& families) {
   std::vector<const Scenario*> chosen;
-  if (ids.empty()) {
+  if (ids.empty() && families.empty()) {
     for (const auto& scenario : catalogue()) {
+      if (only_on_request(scenario.family)) continue;
       if (!without_load || scenario.family != "load") chosen.push_back(&scenario);
+    }
+  }
+  for (const auto& family : families) {
+    const auto before = chosen.size();
+    for (const auto& scenario : catalogue()) {
+      if (scenario.family == family) chosen.push_back(&scenario);
+    }
+    if (chosen.size() == before) {
+      throw std::invalid_argument(
+          fmt::format("unknown family '{}' (loiter check --list shows the scenarios)", family));
     }
   }
   for (const auto& id : ids) {

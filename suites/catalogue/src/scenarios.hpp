@@ -20,5 +20,8 @@ std::vector<Scenario> tls_scenarios();
 // h2-partial-preface, h2-no-settings-ack, h2-idle, h2-headers-no-end, h2-data-trickle,
 // h2-zero-window, h2-window-trickle, h2-stream-reuse
 std::vector<Scenario> h2_scenarios();
+// h2-rapid-reset, h2-continuation-flood, h2-settings-flood, h2-ping-flood (never in the
+// default run: see choose_scenarios)
+std::vector<Scenario> flood_scenarios();
 
 }  // namespace loiter::suites

@@ -57,6 +57,10 @@ void check_stall_bytes(const Observation& o, std::size_t stall_bytes, Verdict& v
 // check_load.cpp: the regular traffic next to the waiting connections, and FDs during it.
 void check_load(const Observation& o, const LoadExpectation& e, Verdict& v);
 
+// check_flood.cpp: a flood ended within its frames, the control client answered in time,
+// the server's RSS within its bound.
+void check_flood(const Observation& o, const FloodExpectation& e, Verdict& v);
+
 // check_resources.cpp: FDs given back, CLOSE_WAIT, and the server's own FD limit.
 void check_fds(const Observation& o, const Expectations& e, Verdict& v);
 void check_close_wait(const Observation& o, const Expectations& e, Verdict& v);

@@ -249,6 +249,7 @@ Verdict judge(const Observation& observation, const Expectations& expectations) 
     checks::check_completion(observation, completion, verdict);
   }
   if (const auto& cut = expectations.cut) checks::check_cut(observation, *cut, verdict);
+  if (const auto& flood = expectations.flood) checks::check_flood(observation, *flood, verdict);
   if (const auto& bytes = expectations.stall_bytes) {
     checks::check_stall_bytes(observation, *bytes, verdict);
   }

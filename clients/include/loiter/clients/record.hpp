@@ -151,6 +151,10 @@ struct H2Record {
   std::size_t frames_sent = 0;      // frames the client sent (a flood counts its own)
   std::size_t frames_received = 0;  // frames the server sent
   std::size_t window_updates = 0;   // WINDOW_UPDATE frames the client sent (zero-window twin)
+  // h2-control: each answered request's latency, from its intended send time (not when it
+  // could go out) to its whole response, in request order; ConnectionRecord::requests
+  // counts every request it sent.
+  std::vector<Duration> latencies;
 
   bool operator==(const H2Record&) const = default;
 };

@@ -55,6 +55,12 @@ inline constexpr char kLeftoverProcess[] = "leftover-process";
 inline constexpr char kOutlivedByProgress[] = "outlived-by-progress";
 inline constexpr char kNeverCut[] = "never-cut";
 inline constexpr char kFitsInBuffers[] = "fits-in-buffers";
+// The flood family (bounded HTTP/2 floods beside a control client).
+inline constexpr char kFloodNotEnded[] = "flood-not-ended";
+inline constexpr char kFloodOverFrames[] = "flood-over-frames";
+inline constexpr char kFloodGoawayCode[] = "flood-goaway-code";
+inline constexpr char kControlUnanswered[] = "control-unanswered";
+inline constexpr char kRssOverBound[] = "rss-over-bound";
 // A finding read from a loiter-run/2 document: a sentence with no code.
 inline constexpr char kText[] = "text";
 }  // namespace codes

@@ -94,10 +94,16 @@ const Scenario* find_scenario(std::string_view id);
 // Why `count` connections are too many for the scenario (beyond its most_count), or nullopt.
 std::optional<std::string> count_problem(const Scenario& scenario, std::size_t count);
 
-// The scenarios a command line asked for: `ids` in their order, or, with none, the whole
-// catalogue (less the load family with `without_load`). Throws std::invalid_argument for an
-// unknown id, and when one cannot take `count` connections (0: each its own default).
+// Families never in the default run: only asked for by family or by id (the floods).
+inline constexpr std::string_view kOnlyOnRequest[] = {"flood"};
+
+// The scenarios a command line asked for: the scenarios of `families` in catalogue order,
+// then `ids` in their order; with neither, the whole catalogue less the families only run
+// on request (kOnlyOnRequest), and less the load family with `without_load`. Throws
+// std::invalid_argument for an unknown id or family, and when one cannot take `count`
+// connections (0: each its own default).
 std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& ids,
-                                              std::size_t count, bool without_load = false);
+                                              std::size_t count, bool without_load = false,
+                                              const std::vector<std::string>& families = {});
 
 }  // namespace loiter::suites

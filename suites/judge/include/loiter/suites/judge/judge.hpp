@@ -12,4 +12,10 @@ Verdict judge(const Observation& observation, const Expectations& expectations);
 // has no such moment (no whole response to measure an idle deadline from, say).
 std::optional<Duration> deadline_origin(const clients::ConnectionRecord& record, Since since);
 
+// The flood family's figures. The 99th percentile (nearest rank) of the control client's
+// latencies; nullopt without any. The server's RSS peak over the timeline, in bytes (all
+// its processes); nullopt without a sample of a running server.
+std::optional<Duration> control_p99(std::vector<Duration> latencies);
+std::optional<std::uint64_t> rss_peak(const std::vector<fixtures::TimedSample>& timeline);
+
 }  // namespace loiter::suites

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -121,6 +122,19 @@ struct LoadExpectation {
   std::size_t pool = 0;
 };
 
+// A bounded HTTP/2 flood next to a control client (the flood family). The server must end
+// each flood connection — a GOAWAY with ENHANCE_YOUR_CALM or PROTOCOL_ERROR, or a close or
+// reset — after at most `frames` of the flood's frames; the control client's requests must
+// each be answered 200, within `p99` at the 99th percentile (from their intended send
+// times); the server's RSS (all its processes) must stay within `rss`.
+struct FloodExpectation {
+  std::string kind;                  // the flood's client kind: "h2-rapid-reset"
+  std::string control_kind;          // the control client's kind: "h2-control"
+  std::size_t frames = 0;            // the flood frames the server may read before ending it
+  std::optional<Duration> p99;       // nullopt: the control's p99 is not judged
+  std::optional<std::uint64_t> rss;  // bytes; nullopt: not judged
+};
+
 struct Expectations {
   std::size_t connections = 0;
   Duration patience{};  // how long each client waits for the server, from its connect
@@ -132,6 +146,7 @@ struct Expectations {
   // A scenario that mixes client kinds: one completion expectation per kind.
   std::vector<CompletionExpectation> kind_completions;
   std::optional<CutExpectation> cut;
+  std::optional<FloodExpectation> flood;
   // The 200 responses must be at least this large (Content-Length, or the bytes of a whole
   // one): larger than the kernel's buffers, or the server's send path never stalled.
   std::optional<std::size_t> stall_bytes;
