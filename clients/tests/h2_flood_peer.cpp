@@ -13,7 +13,7 @@ struct H2FloodPeer::Served {
   std::size_t index;
 };
 
-H2FloodPeer::H2FloodPeer(H2PeerScript script)
+H2FloodPeer::H2FloodPeer(FloodPeerScript script)
     : script_(script),
       acceptor_(io_, tcp::endpoint(asio::ip::address_v4::loopback(), 0)),
       endpoint_(acceptor_.local_endpoint()) {
@@ -26,7 +26,7 @@ H2FloodPeer::~H2FloodPeer() {
   thread_.join();
 }
 
-std::vector<H2PeerConnection> H2FloodPeer::connections() const {
+std::vector<FloodPeerConnection> H2FloodPeer::connections() const {
   const std::lock_guard lock(mutex_);
   return {seen_.begin(), seen_.end()};
 }
@@ -75,7 +75,7 @@ awaitable<void> H2FloodPeer::serve(std::shared_ptr<Served> served) {
   for (;;) {  // ends with the connection
     auto [ec, n] = co_await socket.async_read_some(asio::buffer(buffer), as_values);
     if (ec) {
-      note([](H2PeerConnection& c) { c.client_ended = true; });
+      note([](FloodPeerConnection& c) { c.client_ended = true; });
       co_return;
     }
     std::string_view bytes(buffer.data(), n);
@@ -83,7 +83,7 @@ awaitable<void> H2FloodPeer::serve(std::shared_ptr<Served> served) {
       const auto take = std::min(bytes.size(), h2::kPreface.size() - preface.size());
       preface += bytes.substr(0, take);
       bytes.remove_prefix(take);
-      note([&](H2PeerConnection& c) {
+      note([&](FloodPeerConnection& c) {
         c.preface = preface == h2::kPreface.substr(0, preface.size());
       });
     }
@@ -91,7 +91,7 @@ awaitable<void> H2FloodPeer::serve(std::shared_ptr<Served> served) {
     std::string reply;
     while (auto frame = reader.next()) {
       ++frames;
-      note([&](H2PeerConnection& c) {
+      note([&](FloodPeerConnection& c) {
         c.frames = frames;
         ++c.by_type[frame->type & 0xf];
         c.last_frame = Clock::now();
@@ -105,7 +105,7 @@ awaitable<void> H2FloodPeer::serve(std::shared_ptr<Served> served) {
       if (script_.goaway_after && !goaway_sent && frames >= *script_.goaway_after) {
         goaway_sent = true;
         reply += h2::goaway(0, script_.goaway_code);
-        note([&](H2PeerConnection& c) { c.frames_at_goaway = frames; });
+        note([&](FloodPeerConnection& c) { c.frames_at_goaway = frames; });
       }
     }
     if (!reply.empty()) co_await asio::async_write(socket, asio::buffer(reply), as_values);

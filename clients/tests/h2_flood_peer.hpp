@@ -18,7 +18,7 @@
 
 namespace loiter::clients::testing {
 
-struct H2PeerScript {
+struct FloodPeerScript {
   std::optional<std::size_t> goaway_after;  // the client's frames (all types) before the GOAWAY
   std::uint32_t goaway_code = 0xb;          // ENHANCE_YOUR_CALM
   bool close_after_goaway = true;
@@ -26,7 +26,7 @@ struct H2PeerScript {
 };
 
 // What one accepted connection saw.
-struct H2PeerConnection {
+struct FloodPeerConnection {
   bool preface = false;    // the 24 preface bytes came first
   std::size_t frames = 0;  // the client's frames, every type
   std::size_t by_type[16] = {};
@@ -38,13 +38,13 @@ struct H2PeerConnection {
 
 class H2FloodPeer {
  public:
-  explicit H2FloodPeer(H2PeerScript script);
+  explicit H2FloodPeer(FloodPeerScript script);
   ~H2FloodPeer();
   H2FloodPeer(const H2FloodPeer&) = delete;
   H2FloodPeer& operator=(const H2FloodPeer&) = delete;
 
   tcp::endpoint endpoint() const { return endpoint_; }
-  std::vector<H2PeerConnection> connections() const;  // a snapshot
+  std::vector<FloodPeerConnection> connections() const;  // a snapshot
   // Waits (at most `timeout`) until `count` connections have been ended by the client.
   ::testing::AssertionResult wait_for_client_ends(std::size_t count, Duration timeout) const;
 
@@ -53,12 +53,12 @@ class H2FloodPeer {
   awaitable<void> accept_loop();
   awaitable<void> serve(std::shared_ptr<Served> served);
 
-  H2PeerScript script_;
+  FloodPeerScript script_;
   asio::io_context io_;
   tcp::acceptor acceptor_;
   tcp::endpoint endpoint_;
   mutable std::mutex mutex_;
-  std::deque<H2PeerConnection> seen_;
+  std::deque<FloodPeerConnection> seen_;
   std::thread thread_;
 };
 
