@@ -69,11 +69,13 @@ fixtures::Target chosen_target(const CheckOptions& options) {
   const bool tuned = !options.faults.empty() || options.header_timeout || options.body_timeout ||
                      options.idle_timeout || options.send_timeout;
   const bool tls = options.target == "reference-tls";
-  if (options.target != "reference" && !tls) {
+  const bool h2c = options.target == "reference-h2c";
+  if (options.target != "reference" && !tls && !h2c) {
     if (tuned) {
       throw std::invalid_argument(
           "--fault and --*-timeout apply to the reference targets only (reference, "
-          "reference-tls); another target declares its deadlines in its target file");
+          "reference-tls, reference-h2c); another target declares its deadlines in its "
+          "target file");
     }
     return suites::resolve_target(options.target);
   }
@@ -82,7 +84,8 @@ fixtures::Target chosen_target(const CheckOptions& options) {
                                      .idle = seconds(options.idle_timeout),
                                      .send = seconds(options.send_timeout),
                                      .faults = options.faults,
-                                     .tls = tls});
+                                     .tls = tls,
+                                     .h2c = h2c});
 }
 
 suites::ScenarioParameters parameters_of(const CheckOptions& options) {

@@ -168,12 +168,15 @@ TEST(H2Deadlines, IdleEndingsFollowGoawayOnIdle) {
   EXPECT_THAT(closure_of("h2-idle", target).endings, UnorderedElementsAre("goaway+close", "close"));
 }
 
-// A header block never ended: the header deadline from connect, GOAWAY or not, close or reset.
+// A header block never ended: the header deadline from connect, over the stream: its
+// RST_STREAM, or GOAWAY or not and close or reset.
 TEST(H2Deadlines, HeadersWithoutEndAreJudgedByTheHeaderDeadline) {
   const auto closure = closure_of("h2-headers-no-end", h2c());
   EXPECT_EQ(closure.since, Since::connect);
   EXPECT_EQ(closure.deadline, 2s);
-  EXPECT_THAT(closure.endings, ::testing::IsSupersetOf({"goaway+close", "close", "reset"}));
+  EXPECT_TRUE(closure.stream);
+  EXPECT_THAT(closure.endings,
+              ::testing::IsSupersetOf({"rst-stream", "goaway+close", "close", "reset"}));
 }
 
 // The stream deadlines end the stream: a trickled body at the body deadline from the request

@@ -40,6 +40,9 @@ awaitable<void> continuation_connection(Shared<FloodOptions> options, Slot slot)
       connection_for(co_await asio::this_coro::executor, *options, slot, kH2ContinuationFlood);
   const bool opened = co_await h2::open_flood(connection, *options, slot);
   if (!opened) co_return;
+  // Once the block is open only CONTINUATION may follow (RFC 9113 6.10): a SETTINGS ACK sent
+  // between them would be the client's protocol error, not the flood. It answers nothing.
+  connection.speak_h2(/*answer_control=*/false);
   h2::Flood flood(connection, slot.record, *options, kFloodFrames);
   h2::Encoder encoder;
   const auto block = encoder.encode(

@@ -1,7 +1,6 @@
 // h2-settings-flood and h2-ping-flood: control frames the server must answer (a SETTINGS
-// ACK, a PING ACK), sent faster than the client takes the answers, so they queue up on the
-// server (as CVE-2019-9512 and -9515). The settings flood reads a little between batches;
-// the ping flood reads nothing until it stops, looking at the socket's state instead.
+// ACK, a PING ACK), as many as the flood's bound allows (as CVE-2019-9512 and -9515). Both
+// read between batches, so the server's GOAWAY is seen when it comes.
 #include "flood_steps.hpp"
 #include "loiter/clients/h2/frames.hpp"
 
@@ -24,7 +23,7 @@ awaitable<void> settings_connection(Shared<FloodOptions> options, Slot slot) {
     for (std::size_t i = 0; i < frames; ++i) batch += frame;
     const bool sent = co_await flood.send(batch, frames);
     if (!sent) break;
-    co_await flood.read_now(options->read_between);
+    co_await flood.read_now();
   }
   co_await flood.finish();
 }
@@ -43,8 +42,7 @@ awaitable<void> ping_connection(Shared<FloodOptions> options, Slot slot) {
     for (std::size_t i = 0; i < frames; ++i) batch += h2::ping(++opaque);
     const bool sent = co_await flood.send(batch, frames);
     if (!sent) break;
-    const bool ended = co_await flood.ended_unread();
-    if (ended) break;
+    co_await flood.read_now();
   }
   co_await flood.finish();
 }

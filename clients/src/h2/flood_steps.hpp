@@ -35,10 +35,8 @@ class Flood {
   // Sends a batch of `frames` frames (and any replies owed first), counting them in
   // record.h2->frames_sent once sent. False if the send failed or ran out of time.
   awaitable<bool> send(std::string_view bytes, std::size_t frames);
-  // Reads what has arrived, without waiting (at most `max_bytes`; 0: all of it).
-  awaitable<void> read_now(std::size_t max_bytes = 0);
-  // Without reading: whether the server has ended the connection (its FIN or RST came).
-  awaitable<bool> ended_unread();
+  // Reads what the server sends for kBatchGap: the server's turn between two batches.
+  awaitable<void> read_now();
   // Reads until the server ends the connection or patience runs out, then closes its end.
   awaitable<void> finish();
 

@@ -17,9 +17,9 @@ using kit::Target;
 // A preface cut short: a close, GOAWAY (PROTOCOL_ERROR) and close, or a reset.
 inline const std::vector<std::string> kPrefaceEndings = {"close", "goaway+close", "reset"};
 // A header block never ended: a connection error (RFC 9113 6.10), sent as GOAWAY or not,
-// the connection closed or reset.
-inline const std::vector<std::string> kHeaderBlockEndings = {"goaway+close", "close", "reset",
-                                                             "goaway+reset"};
+// the connection closed or reset; or the stream reset (nginx), the connection then idle.
+inline const std::vector<std::string> kHeaderBlockEndings = {"rst-stream", "goaway+close", "close",
+                                                             "reset", "goaway+reset"};
 // A stream the server gives up on: its RST_STREAM, or the connection's end.
 inline const std::vector<std::string> kStreamCutEndings = {"rst-stream", "goaway+close",
                                                            "goaway+reset", "close", "reset"};

@@ -77,6 +77,10 @@ clients::FloodOptions flood_options(const DriveContext& c) {
   auto options = options_for<clients::FloodOptions>(c);
   options.path = *c.target.paths.health;
   options.duration = std::chrono::duration_cast<Duration>(kFloodFor * c.timing.scale);
+  // Twice the frames the target promises to end it within: a server that keeps its promise
+  // ends the flood halfway, one that does not lets it run past its bound (a flood no larger
+  // than the bound could not tell them apart).
+  if (c.target.h2 && c.target.h2->flood) options.frames = 2 * c.target.h2->flood->frames;
   return options;
 }
 

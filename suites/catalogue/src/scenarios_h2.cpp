@@ -93,8 +93,8 @@ Scenario idle() {
 Scenario headers_no_end() {
   return h2_scenario(
       clients::kH2HeadersNoEnd,
-      "close a connection whose HEADERS never end (no END_HEADERS, no CONTINUATION), at the "
-      "header deadline from connect",
+      "end a stream whose HEADERS never end (no END_HEADERS, no CONTINUATION) at the header "
+      "deadline from connect: its RST_STREAM, or GOAWAY and close",
       [](const Target& t) {
         return first_unmet(
             {stall_deadline(t, Stall::in_head).unmet, need_path(t.paths.health, "health")});
@@ -102,6 +102,9 @@ Scenario headers_no_end() {
       [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
         auto expected = stall_closure(t, Stall::in_head, kHeaderBlockEndings, timing, p);
         expected.closure->name = "header";
+        // The stream ends the stall: a RST_STREAM frees it (nginx's, at client_header_timeout),
+        // the idle deadline then ends the connection.
+        expected.closure->stream = true;
         return expected;
       },
       clients::spawn_h2_headers_no_end);

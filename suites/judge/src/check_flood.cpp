@@ -49,11 +49,17 @@ std::vector<const ConnectionRecord*> of_kind(const Observation& o, const std::st
 }
 
 // The flood's frames sent when the server ended it: at its GOAWAY, else all it sent
-// (a flood stops sending once its writes fail on the server's close).
-std::size_t frames_at_end(const ConnectionRecord& r) {
+// (a flood stops sending once its writes fail on the server's close). The GOAWAY is read
+// some frames after the server sent it; for a rapid reset its last stream id says how far
+// the server went (two frames a stream: ids 1, 3, ..., last), which bounds the count.
+std::size_t frames_at_end(const ConnectionRecord& r, std::string_view kind) {
   if (!r.h2) return 0;
-  if (r.h2->goaway) return r.h2->goaway->frames_sent;
-  return r.h2->frames_sent;
+  if (!r.h2->goaway) return r.h2->frames_sent;
+  const auto& goaway = *r.h2->goaway;
+  if (kind == "h2-rapid-reset" && goaway.last_stream > 0) {
+    return std::min<std::size_t>(goaway.frames_sent, std::size_t{goaway.last_stream} + 1);
+  }
+  return goaway.frames_sent;
 }
 
 bool ended_by_server_or_goaway(const ConnectionRecord& r) {
@@ -97,12 +103,15 @@ void check_flood_ended(const Observation& o, const FloodExpectation& e, Verdict&
       not_ended.push_back(r->h2 ? r->h2->frames_sent : 0);
       continue;
     }
-    const auto frames = frames_at_end(*r);
+    const auto frames = frames_at_end(*r, e.kind);
     if (frames > e.frames) {
       over.push_back(frames);
       if (over_ending.empty()) over_ending = clients::ending_label(*r);
     }
-    if (r->h2 && r->h2->goaway) {
+    // A GOAWAY the server followed with its close ended the flood whatever its code (nginx
+    // ends a rapid reset at keepalive_requests with NO_ERROR, then closes); one the
+    // server did not follow with a close must say why: ENHANCE_YOUR_CALM or PROTOCOL_ERROR.
+    if (r->h2 && r->h2->goaway && !ended_by_server(*r)) {
       const auto code = r->h2->goaway->code;
       if (code != kProtocolError && code != kEnhanceYourCalm) ++wrong_codes[code];
     }

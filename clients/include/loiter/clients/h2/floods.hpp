@@ -6,18 +6,21 @@
 //   h2-continuation-flood  one HEADERS without END_HEADERS, then CONTINUATION frames that
 //                          never end the block, each carrying a header field, up to 10,000
 //                          frames or 16 MiB (VU#421644);
-//   h2-settings-flood      SETTINGS frames, up to 10,000, reading the server's ACKs only a
-//                          little between batches, so they queue up;
-//   h2-ping-flood          PING frames, up to 10,000, reading nothing during the flood, so
-//                          the server's PING ACKs queue up (as CVE-2019-9512); the server's
-//                          close is seen from the socket's state, without reading;
+//   h2-settings-flood      SETTINGS frames, up to 10,000, each costing the server an ACK
+//                          (as CVE-2019-9515);
+//   h2-ping-flood          PING frames, up to 10,000, each costing the server a PING ACK
+//                          (as CVE-2019-9512);
+// Every flood reads what the server sent between its batches, waiting up to kBatchGap for
+// it: on loopback a batch fits in the socket buffers at once, and a flood that wrote on
+// without looking would count megabytes the server never read as frames it let through.
 //   h2-control             on a fresh connection, one GET every `interval` for `duration`,
 //                          each request's latency taken from its intended send time (a
 //                          request that could not go out on time still counts from then).
 // A flood stops by itself at its frame count, at `duration` after its connect, at the
 // server's GOAWAY, or when the server ends the connection; it then reads until the server
 // ends it or `patience` (from connect) runs out, and closes. record.h2->frames_sent counts
-// the frames sent (the opening's SETTINGS and WINDOW_UPDATE too) and is current whenever a
+// the flood's frames (not the opening's SETTINGS and WINDOW_UPDATE; the few SETTINGS and
+// PING acknowledgements it owes, yes) and is current whenever a
 // frame is read, so record.h2->goaway->frames_sent says how many had gone out before the
 // server's GOAWAY was read (the ping flood, which reads nothing, reads it only once it
 // stops: at the server's close, or at the end of its flood). h2-control keeps its latencies
@@ -42,6 +45,9 @@ inline constexpr std::string_view kH2Control = "h2-control";
 // Each kind's own bound on its flood frames (FloodOptions::frames 0), and the continuation
 // flood's on its bytes.
 inline constexpr std::size_t kRapidResetPairs = 1'000;
+// How long a flood reads between two batches: the server's turn to answer (a batch of 100
+// frames a millisecond is still a flood of 100,000 frames a second).
+inline constexpr Duration kBatchGap = std::chrono::milliseconds(1);
 inline constexpr std::size_t kFloodFrames = 10'000;
 inline constexpr std::size_t kContinuationBytes = std::size_t{16} << 20;
 
@@ -62,8 +68,6 @@ struct FloodOptions {
   std::size_t frames = 0;            // the flood's frames at most; 0: the kind's own bound
   std::size_t batch = 100;           // flood frames a write
   std::size_t header_bytes = 1'024;  // h2-continuation-flood: header bytes a CONTINUATION carries
-  // h2-settings-flood: the most bytes read between batches (the ACKs queue up beyond).
-  std::size_t read_between = 256;
   Duration interval = std::chrono::milliseconds(20);  // h2-control: one GET every interval
 };
 
