@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <variant>
 
 #include "loiter/suites/runner/target_choice.hpp"
 #include "self_test.hpp"
@@ -162,10 +161,8 @@ std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Meta, FaultIsCaught, ::testing::ValuesIn(kFaultCases), case_name);
 
-// --- The flood family (helper "floods"): the reference server over h2c with a flood limit
-// taken away. These rows run against fixtures/targets/reference-h2c.toml, which helper
-// "reference" adds on its branch with the faults; until both are merged each row is
-// skipped, saying why.
+// --- The flood family: the reference server over h2c (fixtures/targets/reference-h2c.toml)
+// with a flood limit taken away.
 struct FloodFaultCase {
   std::string scenario;
   std::string fault;
@@ -182,28 +179,14 @@ const std::vector<FloodFaultCase> kFloodFaultCases = {
     {"h2-rapid-reset", "no-rapid-reset-limit", {codes::kFloodNotEnded, codes::kFloodOverFrames}},
 };
 
-// reference-h2c with `fault` planted, or why it cannot be had.
-std::variant<fixtures::Target, std::string> reference_h2c(const std::string& fault) {
-  try {
-    auto target = resolve_target("reference-h2c");
-    target.name += "+" + fault;
-    target.command.insert(target.command.end(), {"--fault", fault});
-    return target;
-  } catch (const std::exception& e) {
-    return std::string("no reference-h2c target yet (helper \"reference\"'s branch): ") + e.what();
-  }
-}
-
 class FloodFaultIsCaught : public ::testing::TestWithParam<FloodFaultCase> {};
 
 // The flood scenario fails against the server without the limit, with a finding about the
 // flood (its frames, or the server's RSS).
 TEST_P(FloodFaultIsCaught, FloodScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
-  const auto target = reference_h2c(c.fault);
-  if (const auto* why = std::get_if<std::string>(&target)) GTEST_SKIP() << *why;
-  const auto result =
-      run_scenario(*find_scenario(c.scenario), std::get<fixtures::Target>(target), timing(), {});
+  const auto target = testing::self_test_reference_h2c({c.fault});
+  const auto result = run_scenario(*find_scenario(c.scenario), target, timing(), {});
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,

@@ -11,7 +11,7 @@
 namespace loiter::suites::testing {
 
 inline fixtures::Target self_test_reference(std::vector<std::string> faults = {},
-                                            bool tls = false) {
+                                            bool tls = false, bool h2c = false) {
   using namespace std::chrono_literals;
   return fixtures::reference_target({.header = 1s,
                                      .body = 1s,
@@ -19,18 +19,13 @@ inline fixtures::Target self_test_reference(std::vector<std::string> faults = {}
                                      .send = 1s,
                                      .threads = 1,
                                      .faults = std::move(faults),
-                                     .tls = tls});
+                                     .tls = tls,
+                                     .h2c = h2c});
 }
 
-// The reference server over h2c (fixtures/targets/reference-h2c.toml, as bundled: its own
-// deadlines), faults as asked. Throws fixtures::TargetFileError while that file is not bundled.
-inline fixtures::Target self_test_reference_h2c(const std::vector<std::string>& faults = {}) {
-  auto target = fixtures::bundled_target("reference-h2c");
-  for (const auto& fault : faults) {
-    target.name += "+" + fault;
-    target.command.insert(target.command.end(), {"--fault", fault});
-  }
-  return target;
+// The reference server over h2c (fixtures/targets/reference-h2c.toml), 1 s deadlines.
+inline fixtures::Target self_test_reference_h2c(std::vector<std::string> faults = {}) {
+  return self_test_reference(std::move(faults), /*tls=*/false, /*h2c=*/true);
 }
 
 // "findings:\n  [deadline] still-open: 100/100 connections still open ...", one a line.

@@ -33,10 +33,18 @@ std::string error_name(std::uint32_t code) {
   return fmt::format("error 0x{:x}", code);
 }
 
+// Over HTTP/2 a server ends a connection with its GOAWAY (RFC 9113 6.8); the close that
+// follows may wait for the client to close first (Go's and Caddy's wait 1 s). A connection
+// the server did close is timed from its GOAWAY; one left open after it is still open.
+Duration server_ended_at(const ConnectionRecord& r) {
+  if (r.h2 && r.h2->goaway && ended_by_server(r)) return std::min(r.h2->goaway->at, r.ended_at);
+  return r.ended_at;
+}
+
 ServerEnd connection_end(const ConnectionRecord& r) {
   return {.by_server = ended_by_server(r),
           .open = r.ending == Ending::open,
-          .at = r.ended_at,
+          .at = server_ended_at(r),
           .label = clients::ending_label(r)};
 }
 
@@ -52,7 +60,7 @@ ServerEnd stream_end(const ConnectionRecord& r) {
     break;
   }
   if (r.h2 && !r.h2->resets.empty()) consider(r.h2->resets.front().at, "rst-stream");
-  if (ended_by_server(r)) consider(r.ended_at, clients::ending_label(r));
+  if (ended_by_server(r)) consider(server_ended_at(r), clients::ending_label(r));
   if (first) return *first;
   return connection_end(r);
 }

@@ -111,6 +111,22 @@ TEST(JudgeH2, ACloseWithoutGoawayIsNamedSo) {
                                 Field(&Finding::ending, "close (without GOAWAY)"))));
 }
 
+// The server ends a connection with its GOAWAY: one at the deadline, the close a second
+// later (Go waits for the client to close first), is on time; without the close that
+// follows, the connection is still open.
+TEST(JudgeH2, AConnectionIsTimedFromTheGoawayItsServerClosed) {
+  auto closed = h2_record(Ending::close, 2s);
+  closed.h2->goaway = clients::H2Goaway{.at = 1s, .last_stream = 0, .code = 0};
+  EXPECT_THAT(judge(observe({closed}), expect_closure(Since::connect, {"goaway+close"}, false))
+                  .findings,
+              IsEmpty());
+  auto open = h2_record(Ending::open, 3s);
+  open.h2->goaway = clients::H2Goaway{.at = 1s, .last_stream = 0, .code = 0};
+  EXPECT_THAT(
+      judge(observe({open}), expect_closure(Since::connect, {"goaway+close"}, false)).findings,
+      ElementsAre(counted(codes::kStillOpen, 1, 1)));
+}
+
 // A GOAWAY's code and last stream are named, and a RST_STREAM's code.
 TEST(JudgeH2, AnUnexpectedEndingNamesTheGoawayAndResetCodes) {
   auto record = h2_record(Ending::reset, 1s);
