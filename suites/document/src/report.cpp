@@ -28,7 +28,7 @@ reports::FigureGroup closure_figures(const Observation& observation, Since since
                            record.ending == Ending::alert;
     if (!by_server) continue;
     if (const auto from = deadline_origin(record, since)) {
-      times.push_back(in_seconds(record.ended_at - *from));
+      times.push_back(in_seconds(server_ended_at(record) - *from));
     }
   }
   reports::FigureGroup group{.name = "closure", .unit = "s", .values = {}};

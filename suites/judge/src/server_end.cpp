@@ -8,6 +8,20 @@
 
 #include "checks.hpp"
 
+namespace loiter::suites {
+
+// Over HTTP/2 a server ends a connection with its GOAWAY (RFC 9113 6.8); the close that
+// follows may wait for the client to close first (Go's and Caddy's wait 1 s). A connection
+// the server did close is timed from its GOAWAY; one left open after it is still open.
+Duration server_ended_at(const ConnectionRecord& r) {
+  if (r.h2 && r.h2->goaway && checks::ended_by_server(r)) {
+    return std::min(r.h2->goaway->at, r.ended_at);
+  }
+  return r.ended_at;
+}
+
+}  // namespace loiter::suites
+
 namespace loiter::suites::checks {
 
 namespace {
@@ -31,14 +45,6 @@ constexpr std::array<std::string_view, 14> kErrorNames = {"NO_ERROR",
 std::string error_name(std::uint32_t code) {
   if (code < kErrorNames.size()) return std::string(kErrorNames[code]);
   return fmt::format("error 0x{:x}", code);
-}
-
-// Over HTTP/2 a server ends a connection with its GOAWAY (RFC 9113 6.8); the close that
-// follows may wait for the client to close first (Go's and Caddy's wait 1 s). A connection
-// the server did close is timed from its GOAWAY; one left open after it is still open.
-Duration server_ended_at(const ConnectionRecord& r) {
-  if (r.h2 && r.h2->goaway && ended_by_server(r)) return std::min(r.h2->goaway->at, r.ended_at);
-  return r.ended_at;
 }
 
 ServerEnd connection_end(const ConnectionRecord& r) {

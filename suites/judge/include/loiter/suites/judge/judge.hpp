@@ -12,6 +12,10 @@ Verdict judge(const Observation& observation, const Expectations& expectations);
 // has no such moment (no whole response to measure an idle deadline from, say).
 std::optional<Duration> deadline_origin(const clients::ConnectionRecord& record, Since since);
 
+// When the server ended the connection, since connect: its ending, or over HTTP/2 its
+// GOAWAY when the server then closed (the close may wait for the client's first).
+Duration server_ended_at(const clients::ConnectionRecord& record);
+
 // The flood family's figures. The 99th percentile (nearest rank) of the control client's
 // latencies; nullopt without any. The server's RSS peak over the timeline, in bytes (all
 // its processes); nullopt without a sample of a running server.
