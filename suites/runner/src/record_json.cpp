@@ -74,6 +74,8 @@ json::value h2_to_json(const std::optional<clients::H2Record>& h2) {
   for (const auto& reset : h2->resets) {
     resets.push_back(json::array{in_seconds(reset.at), reset.stream, reset.code});
   }
+  json::array latencies;  // h2-control: each request's, from its intended send time
+  for (const auto& latency : h2->latencies) latencies.push_back(in_seconds(latency));
   return json::object{{"server_settings", maybe_seconds(h2->server_settings)},
                       {"settings_ack", maybe_seconds(h2->settings_ack)},
                       {"goaway", std::move(goaway)},
@@ -81,7 +83,8 @@ json::value h2_to_json(const std::optional<clients::H2Record>& h2) {
                       {"reset_count", h2->reset_count},
                       {"frames_sent", h2->frames_sent},
                       {"frames_received", h2->frames_received},
-                      {"window_updates", h2->window_updates}};
+                      {"window_updates", h2->window_updates},
+                      {"latencies", std::move(latencies)}};
 }
 
 }  // namespace
@@ -211,6 +214,9 @@ std::optional<clients::H2Record> h2_from(const json::object& o) {
     r.resets.push_back({.at = from_seconds(reset.at(0)),
                         .stream = reset.at(1).to_number<std::uint32_t>(),
                         .code = reset.at(2).to_number<std::uint32_t>()});
+  }
+  if (const auto* latencies = h.if_contains("latencies")) {  // absent in older documents
+    for (const auto& latency : latencies->as_array()) r.latencies.push_back(from_seconds(latency));
   }
   return r;
 }

@@ -63,7 +63,8 @@ clients::ConnectionRecord every_field(clients::Clock::time_point origin) {
                            .reset_count = 17,
                            .frames_sent = 1'003,
                            .frames_received = 9,
-                           .window_updates = 4};
+                           .window_updates = 4,
+                           .latencies = {12'000'003ns, 250'000'001ns}};
   r.ending = clients::Ending::client_close;
   r.ended_at = 5'000'000'021ns;
   r.client_closed = 4'999'999'999ns;
