@@ -1,4 +1,4 @@
-# loiter_add_target(NAME <name> TARGET <bundled-name-or-target-file>
+# loiter_add_target(NAME <name> TARGET <bundled-name-or-target-file> [PROTOCOL http1|h2]
 #                   [SCENARIOS <id>...] [LABELS <label>...] [TIMEOUT <seconds>])
 #
 # Registers the scenario catalogue against one target with ctest, in the calling project
@@ -9,11 +9,13 @@
 # <build>/junit/<name>.<id>.xml. A scenario the target
 # does not declare what it needs for is reported by ctest as skipped, its reason in the
 # output. A relative target file is taken from the calling CMakeLists.txt's directory.
-# Without SCENARIOS the flood family is left out, as `loiter check` leaves it out.
+# Without SCENARIOS: the scenarios of the target's PROTOCOL (http1, the default: every family
+# but h2 and flood; h2: an [h2] target's family h2), as a run of `loiter check` skips the
+# others; the flood family is left out, as `loiter check` leaves it out.
 include_guard(GLOBAL)
 
 function(loiter_add_target)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;TARGET;TIMEOUT" "SCENARIOS;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;TARGET;TIMEOUT;PROTOCOL" "SCENARIOS;LABELS")
   if(NOT ARG_NAME OR NOT ARG_TARGET)
     message(FATAL_ERROR "loiter_add_target: NAME and TARGET are required")
   endif()
@@ -23,6 +25,12 @@ function(loiter_add_target)
   endif()
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 180)
+  endif()
+  if(NOT ARG_PROTOCOL)
+    set(ARG_PROTOCOL http1)
+  elseif(NOT ARG_PROTOCOL MATCHES "^(http1|h2)$")
+    message(FATAL_ERROR "loiter_add_target(${ARG_NAME}): PROTOCOL is http1 or h2, not "
+                        "'${ARG_PROTOCOL}'")
   endif()
   set(target "${ARG_TARGET}")
   if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${target}" AND NOT IS_DIRECTORY
@@ -40,9 +48,17 @@ function(loiter_add_target)
     if(ARG_SCENARIOS AND NOT id IN_LIST ARG_SCENARIOS)
       continue()
     endif()
-    # As in `loiter check`: the flood family only when named.
-    if(NOT ARG_SCENARIOS AND family STREQUAL "flood")
-      continue()
+    # As in `loiter check`: the flood family only when named; the other protocol's skipped.
+    if(NOT ARG_SCENARIOS)
+      if(family STREQUAL "flood")
+        continue()
+      endif()
+      if((family STREQUAL "h2") AND NOT (ARG_PROTOCOL STREQUAL "h2"))
+        continue()
+      endif()
+      if(NOT (family STREQUAL "h2") AND ARG_PROTOCOL STREQUAL "h2")
+        continue()
+      endif()
     endif()
     _loiter_add_scenario_test("${ARG_NAME}" "${target}" "${id}" "${family}" "${ARG_TIMEOUT}"
                               ${ARG_LABELS})
