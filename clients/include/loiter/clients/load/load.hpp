@@ -21,6 +21,27 @@
 
 namespace loiter::clients {
 
+// Connection churn mixed into the regular traffic (the soak): each share is a fraction of
+// the requests, spread evenly over the timeline (request i's kind follows from i alone, a
+// low-discrepancy sequence, so every run and every shard picks the same ones). All zero: every
+// request goes over the kept-alive pool, as before.
+struct Churn {
+  double fresh = 0.0;         // sent on a fresh connection that the client closes after the answer
+  double server_close = 0.0;  // sent with "Connection: close": the server closes after answering
+  double abort = 0.0;         // the client resets (RST) the connection once the answer has begun
+  // A kept-alive connection is closed by the client (FIN) after this many requests and a new
+  // one opened for the next; 0: never.
+  std::size_t replace_every = 0;
+  // What aborted requests ask for (a large answer, so the reset comes mid-response); empty:
+  // LoadOptions::path.
+  std::string abort_path;
+  bool any() const { return fresh > 0 || server_close > 0 || abort > 0 || replace_every > 0; }
+};
+
+// The kind of request `index` under `churn` (pure: the generator and its tests agree).
+enum class RequestKind { pooled, fresh, server_close, abort };
+RequestKind request_kind(const Churn& churn, std::uint64_t index);
+
 struct LoadOptions {
   tcp::endpoint server;
   double rate = 5000.0;  // requests/s on the absolute timeline; 0 = closed loop
@@ -38,6 +59,10 @@ struct LoadOptions {
   // send_grace is never sent (it stays requested, not dispatched).
   Duration send_grace = std::chrono::seconds(1);
   TlsClient tls;  // null: cleartext
+  Churn churn;
+  // Latency from intended of the requests due in the first and in the last `edge_window` of
+  // the schedule is also kept apart (LoadResult::first_window, ::last_window); 0: not kept.
+  Duration edge_window{};
 };
 
 // Spawns the generator on `io`; `out` is complete once io has run (the generator stops by

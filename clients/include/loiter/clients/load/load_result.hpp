@@ -21,6 +21,12 @@ struct LoadResult {
   std::uint64_t requested = 0;   // due on the timeline within duration (closed loop: = dispatched)
   std::uint64_t dispatched = 0;  // actually written to a socket
   std::uint64_t succeeded = 0;   // 2xx, whole response
+  // Churn (LoadOptions::churn): requests the client reset on purpose once their answer had
+  // begun (dispatched, neither succeeded nor failed), and the connections each share made.
+  std::uint64_t aborted = 0;
+  std::uint64_t fresh_closed = 0;    // fresh connections the client closed after their answer
+  std::uint64_t server_closed = 0;   // connections the server closed after "Connection: close"
+  std::uint64_t replaced = 0;        // kept-alive connections closed by the client after N requests
   std::map<unsigned, std::uint64_t> non_2xx;  // status -> count
   std::map<std::string, std::uint64_t>
       errors;                      // "reset", "closed", "timeout", "connect-failed", ...
@@ -31,7 +37,12 @@ struct LoadResult {
   std::uint64_t connections_opened = 0;   // pool connections, including reconnects after errors
   Clock::time_point started{}, ended{};   // t0 and when the last outstanding request finished
   std::vector<LoadSecond> seconds;
+  // Latency from intended of the requests due in the schedule's first and last edge_window
+  // (empty unless LoadOptions::edge_window was set): a soak compares the two.
+  LatencyHistogram first_window, last_window;
   bool keeping_up() const { return dispatched == requested; }
+  // Dispatched requests that had to end in a whole 2xx answer (the aborted ones excepted).
+  std::uint64_t owed() const { return dispatched - aborted; }
 };
 
 }  // namespace loiter::clients

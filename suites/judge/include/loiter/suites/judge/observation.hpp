@@ -42,6 +42,9 @@ struct LeftoverProcess {
 
 struct Observation {
   std::string scenario;
+  // The server at rest before the clients ran (the settled baseline's sample): FDs,
+  // threads, TCP counts, FD types when the probe counted them.
+  std::optional<fixtures::ProcessSample> baseline;
   std::vector<clients::ConnectionRecord> connections;
   std::optional<LoadObservation> load;
   FdObservation fds;
@@ -135,6 +138,23 @@ struct FloodExpectation {
   std::optional<std::uint64_t> rss;  // bytes; nullopt: not judged
 };
 
+// A soak (sustained regular traffic with connection churn, LoadExpectation for its
+// answers): while it runs, no upward drift — the least-squares slope of the server's FDs,
+// its connections (server-side sockets of the port but LISTEN and TIME_WAIT) and its RSS over
+// the second half of the traffic within the bounds, per minute; the p99 (from the intended
+// send time) of the requests due in the last `window` at most `p99_growth` times that of the
+// first `window` (a last p99 under `p99_floor` is never a finding: noise at a fraction of a
+// millisecond); once the traffic ends, FDs, connections and threads back to their baseline
+// within the recovery window.
+struct SoakExpectation {
+  double fds_per_minute = 0;
+  double connections_per_minute = 0;
+  double rss_kib_per_minute = 0;
+  double p99_growth = 2.0;
+  Duration p99_floor{};
+  Duration window{};
+};
+
 struct Expectations {
   std::size_t connections = 0;
   Duration patience{};  // how long each client waits for the server, from its connect
@@ -147,6 +167,7 @@ struct Expectations {
   std::vector<CompletionExpectation> kind_completions;
   std::optional<CutExpectation> cut;
   std::optional<FloodExpectation> flood;
+  std::optional<SoakExpectation> soak;
   // The 200 responses must be at least this large (Content-Length, or the bytes of a whole
   // one): larger than the kernel's buffers, or the server's send path never stalled.
   std::optional<std::size_t> stall_bytes;
