@@ -1,6 +1,9 @@
 # The scenario catalogue as CMake sees it: "id:family" for each scenario, in catalogue
 # order. ctest needs the ids at configure time to give each scenario its own test and
 # labels; the unit test Catalogue.CMakeListMatchesTheCatalogue keeps this list honest.
+# Scenarios only run when named (never in a target's default gate): the soak (30 minutes by
+# default; its ctest gates are short runs added by hand).
+set(LOITER_ON_REQUEST soak)
 set(LOITER_CATALOGUE
   silent:header
   partial-header:header
@@ -19,6 +22,7 @@ set(LOITER_CATALOGUE
   websocket:not-cut
   reader-pause:send
   idle-under-load:load
+  soak:load
   held-capacity:capacity
   tls-record-header:tls
   tls-half-hello:tls

@@ -50,7 +50,7 @@ function(loiter_add_target)
     endif()
     # As in `loiter check`: the flood family only when named; the other protocol's skipped.
     if(NOT ARG_SCENARIOS)
-      if(family STREQUAL "flood")
+      if(family STREQUAL "flood" OR id IN_LIST LOITER_ON_REQUEST)
         continue()
       endif()
       if((family STREQUAL "h2") AND NOT (ARG_PROTOCOL STREQUAL "h2"))

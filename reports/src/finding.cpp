@@ -131,10 +131,31 @@ std::string non_2xx(const Finding& f) {
              : "");
 }
 
+// ", mostly socket descriptors; TCP: server: CLOSE_WAIT 40": what a soak adds, if anything.
+std::string leftovers(const Finding& f) {
+  std::string text;
+  if (!f.descriptor.empty()) text += fmt::format(", mostly {} descriptors", f.descriptor);
+  if (!f.explanation.empty()) text += fmt::format("; TCP at the end: {}", f.explanation);
+  return text;
+}
+
 std::string fds_not_recovered(const Finding& f) {
   const double left = std::max(0.0, measured(f) - bound(f));
-  return fmt::format("FDs {}→{}, not back to {} within {:.3f} s: {} left", f.baseline.value_or(0),
-                     f.peak.value_or(0), whole(bound(f)), f.deadline.value_or(0), whole(left));
+  return fmt::format("FDs {}→{}, not back to {} within {:.3f} s: {} left{}", f.baseline.value_or(0),
+                     f.peak.value_or(0), whole(bound(f)), f.deadline.value_or(0), whole(left),
+                     leftovers(f));
+}
+
+// "FDs grew 75.0/min over the second half of the traffic (least-squares), above the bound
+// of 10.0/min, mostly socket descriptors"
+std::string slope_over_bound(const Finding& f) {
+  const std::string what = f.subject == "rss"           ? "RSS"
+                           : f.subject == "connections" ? "the server's connections"
+                                                        : "FDs";
+  return fmt::format(
+      "{} grew {:.1f} {} over the second half of the traffic (least-squares slope), above the "
+      "bound of {:.1f} {}{}",
+      what, measured(f), f.unit, bound(f), f.unit, leftovers(f));
 }
 
 std::string fds_during_load(const Finding& f) {
@@ -181,7 +202,7 @@ std::string control_unanswered(const Finding& f) {
 }
 
 using Render = std::string (*)(const Finding&);
-constexpr std::size_t kRendered = 33;  // every code but "text"
+constexpr std::size_t kRendered = 36;  // every code but "text"
 
 // One sentence per code, in the order the judge checks.
 constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{{
@@ -299,6 +320,20 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
     {codes::kFloodOverFrames, flood_over_frames},
     {codes::kFloodGoawayCode, flood_goaway_code},
     {codes::kControlUnanswered, control_unanswered},
+    {codes::kSlopeOverBound, slope_over_bound},
+    {codes::kP99Grew,
+     [](const Finding& f) {
+       return fmt::format(
+           "regular p99 (from intended send time) {:.2f} ms in the last window, up from "
+           "{:.2f} ms in the first: above the bound of {:.2f} ms",
+           measured(f), f.before.value_or(0), bound(f));
+     }},
+    {codes::kNotBackToBaseline,
+     [](const Finding& f) {
+       return fmt::format("the server's {} {} once the traffic ended and the recovery window "
+                          "passed, not back to the baseline {}{}",
+                          f.subject, whole(measured(f)), whole(bound(f)), leftovers(f));
+     }},
     {codes::kRssOverBound,
      [](const Finding& f) {
        return fmt::format(

@@ -21,7 +21,7 @@ using Member =
                  std::vector<std::string> Finding::*>;
 
 // Every detail but `failures` (an object of its own), in the order they are written.
-const std::array<std::pair<std::string_view, Member>, 20> kDetails{{
+const std::array<std::pair<std::string_view, Member>, 22> kDetails{{
     {"since", &Finding::since},
     {"deadline", &Finding::deadline},
     {"slack", &Finding::slack},
@@ -42,6 +42,8 @@ const std::array<std::pair<std::string_view, Member>, 20> kDetails{{
     {"progress", &Finding::progress},
     {"progress_by_deadline", &Finding::progress_by_deadline},
     {"deadline_name", &Finding::deadline_name},
+    {"descriptor", &Finding::descriptor},
+    {"before", &Finding::before},
 }};
 
 template <class... F>

@@ -116,7 +116,9 @@ TEST(Json, RoundTripsEveryDetailOfAFinding) {
                                           .explanation = "open on both ends",
                                           .progress = "header line",
                                           .progress_by_deadline = 3,
-                                          .deadline_name = "idle"});
+                                          .deadline_name = "idle",
+                                          .descriptor = "socket",
+                                          .before = 3.5});
   const auto back = run_report_from_json(boost::json::parse(run_report_text(report)));
   EXPECT_EQ(back.scenarios[1].findings, report.scenarios[1].findings);
 }

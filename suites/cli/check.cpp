@@ -88,11 +88,32 @@ fixtures::Target chosen_target(const CheckOptions& options) {
                                      .h2c = h2c});
 }
 
+// The soak's churn: its default with what the command line set; nullopt when it set none.
+std::optional<clients::Churn> churn_of(const CheckOptions& options) {
+  if (!options.churn_fresh && !options.churn_server_close && !options.churn_abort &&
+      !options.churn_replace_every) {
+    return std::nullopt;
+  }
+  auto churn = suites::kSoakChurn;
+  churn.fresh = options.churn_fresh.value_or(churn.fresh);
+  churn.server_close = options.churn_server_close.value_or(churn.server_close);
+  churn.abort = options.churn_abort.value_or(churn.abort);
+  churn.replace_every = options.churn_replace_every.value_or(churn.replace_every);
+  if (churn.fresh + churn.server_close + churn.abort > 1.0) {
+    throw std::invalid_argument(fmt::format(
+        "--churn-fresh {} + --churn-server-close {} + --churn-abort {} exceed 1 (shares of the "
+        "requests)",
+        churn.fresh, churn.server_close, churn.abort));
+  }
+  return churn;
+}
+
 suites::ScenarioParameters parameters_of(const CheckOptions& options) {
   return {.count = options.count,
           .load_rate = options.load_rate,
           .load_duration = seconds(options.load_duration),
           .load_connections = options.load_connections,
+          .churn = churn_of(options),
           .server_dir = {}};
 }
 
@@ -133,16 +154,38 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
       ->check(CLI::Range(std::size_t{1}, suites::kSplitCount));
   command
       .add_option("--load-rate", options.load_rate,
-                  "idle-under-load: regular requests per second (default 5000)")
+                  "idle-under-load, soak: regular requests per second (default 5000; soak 15000)")
       ->check(CLI::PositiveNumber);
   command
       .add_option("--load-duration", options.load_duration,
-                  "idle-under-load: seconds of regular traffic (default 25)")
-      ->check(CLI::Range(0.5, 3600.0));
+                  "idle-under-load, soak: seconds of regular traffic (default 25; soak 1800, "
+                  "at most a week)")
+      ->check(CLI::Range(0.5, 7 * 24 * 3600.0));
   command
       .add_option("--load-connections", options.load_connections,
-                  "idle-under-load: keep-alive connections of the regular traffic (default 32)")
+                  "idle-under-load, soak: keep-alive connections of the regular traffic "
+                  "(default 32)")
       ->check(CLI::Range(1, 1000));
+  const auto share = CLI::Range(0.0, 1.0);
+  command
+      .add_option("--churn-fresh", options.churn_fresh,
+                  "soak: share of requests sent on a fresh connection the client closes after "
+                  "the answer (default 0.05)")
+      ->check(share);
+  command
+      .add_option("--churn-server-close", options.churn_server_close,
+                  "soak: share of requests sent with \"Connection: close\" (default 0.02)")
+      ->check(share);
+  command
+      .add_option("--churn-abort", options.churn_abort,
+                  "soak: share of requests whose client resets the connection mid-response "
+                  "(default 0.005)")
+      ->check(share);
+  command
+      .add_option("--churn-replace-every", options.churn_replace_every,
+                  "soak: the client replaces each kept-alive connection after this many "
+                  "requests (default 1000; 0: never)")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1'000'000'000}));
   command.add_option("--json", options.json_path, "also write the run document (report.json) here");
   command.add_option("--junit", options.junit_path,
                      "also write a JUnit XML report here: a testsuite for the target, a testcase "

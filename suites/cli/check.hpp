@@ -24,6 +24,9 @@ struct CheckOptions {
   double load_rate = 0;
   double load_duration = 0;  // s
   std::size_t load_connections = 0;
+  // The soak's churn; each unset: its default (suites::kSoakChurn).
+  std::optional<double> churn_fresh, churn_server_close, churn_abort;
+  std::optional<std::size_t> churn_replace_every;
   std::string json_path;
   std::string junit_path;
   std::string runs_root = "loiter-runs";

@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
       "  loiter check --target nginx                  # Debian's nginx, bundled target file\n"
       "  loiter check --target ./mine.toml            # your server, your target file\n"
       "  loiter check --junit loiter-junit.xml        # also JUnit XML for CI test reports\n"
+      "  loiter check --target nginx --scenario soak  # 30 min at 15,000/s with churn: leaks?\n"
+      "  loiter check --scenario soak --load-duration 20 --load-rate 5000   # a short soak\n"
       "  loiter check --list\n"
       "  loiter targets                               # the bundled targets (cleartext, TLS)\n"
       "  loiter targets ./mine.toml                   # what your target file declares\n"

@@ -40,7 +40,7 @@ TEST(ChooseScenarios, TakesIdsInOrderOrTheCatalogueAndRefusesWhatCannotRun) {
   EXPECT_EQ(ids_of(choose_scenarios({"rst-abort", "silent"}, 0)),
             (std::vector<std::string>{"rst-abort", "silent"}));
   const auto by_default = ids_of(choose_scenarios({}, 0));
-  EXPECT_EQ(by_default.size() + 4, catalogue_ids().size());  // not the four floods
+  EXPECT_EQ(by_default.size() + 5, catalogue_ids().size());  // not the four floods, nor soak
   EXPECT_THAT(by_default, ::testing::Not(::testing::Contains("h2-rapid-reset")));
   const auto without_load = ids_of(choose_scenarios({}, 0, /*without_load=*/true));
   EXPECT_EQ(without_load.size() + 1, by_default.size());
@@ -64,6 +64,20 @@ TEST(ChooseScenarios, RunsTheFloodFamilyOnlyWhenAskedFor) {
             (std::vector<std::string>{"h2-ping-flood"}));
   EXPECT_EQ(ids_of(choose_scenarios({"silent"}, 0, false, {"flood"})).size(), 5u);
   EXPECT_THROW(choose_scenarios({}, 0, false, {"nope"}), std::invalid_argument);
+}
+
+// The soak (30 minutes by default) runs only when named: not by default, not with its
+// family, which still runs idle-under-load.
+TEST(ChooseScenarios, RunsTheSoakOnlyWhenNamed) {
+  const auto ids_of = [](const std::vector<const Scenario*>& chosen) {
+    std::vector<std::string> ids;
+    for (const auto* scenario : chosen) ids.emplace_back(scenario->id);
+    return ids;
+  };
+  EXPECT_THAT(ids_of(choose_scenarios({}, 0)), ::testing::Not(::testing::Contains("soak")));
+  EXPECT_EQ(ids_of(choose_scenarios({}, 0, false, {"load"})),
+            (std::vector<std::string>{"idle-under-load"}));
+  EXPECT_EQ(ids_of(choose_scenarios({"soak"}, 0)), (std::vector<std::string>{"soak"}));
 }
 
 }  // namespace

@@ -202,5 +202,49 @@ INSTANTIATE_TEST_SUITE_P(MetaFlood, FloodFaultIsCaught, ::testing::ValuesIn(kFlo
                            return name;
                          });
 
+// --- The soak, short (8 s of 5,000 req/s with its default churn): a leak seen only under
+// churn, and memory that grows with traffic, each fails it on its slope.
+struct SoakFaultCase {
+  std::string fault;
+  std::string subject;     // the slope that must be over its bound: "fds", "rss"
+  std::string descriptor;  // the descriptor type the finding must name; empty: any
+};
+
+const std::vector<SoakFaultCase> kSoakFaultCases = {
+    // Every 200th connection the client closes keeps a duplicate of its socket: FDs grow
+    // with the churn, and the finding names sockets.
+    {"leak-fd-under-churn", "fds", "socket"},
+    // Every request's head kept for good: RSS grows with the traffic, FDs do not.
+    {"memory-per-request", "rss", ""},
+};
+
+const ScenarioParameters kShortSoak{.load_rate = 5000.0,
+                                    .load_duration = std::chrono::seconds(8),
+                                    .load_connections = 16};
+
+class SoakFaultIsCaught : public ::testing::TestWithParam<SoakFaultCase> {};
+
+// The short soak fails with a slope over its bound, about the quantity the fault grows and
+// naming the descriptor type that grew.
+TEST_P(SoakFaultIsCaught, SoakFailsOnTheSlopeOfWhatLeaks) {
+  const auto& c = GetParam();
+  const auto result =
+      run_scenario(*find_scenario("soak"), self_test_reference({c.fault}), timing(), kShortSoak);
+  ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
+  EXPECT_FALSE(result.verdict.passed) << "the soak cannot catch " << c.fault;
+  EXPECT_THAT(result.verdict.findings,
+              Contains(AllOf(Field("code", &Finding::code, codes::kSlopeOverBound),
+                             Field("subject", &Finding::subject, c.subject),
+                             Field("descriptor", &Finding::descriptor, HasSubstr(c.descriptor)))))
+      << findings_of(result);
+}
+
+INSTANTIATE_TEST_SUITE_P(MetaSoak, SoakFaultIsCaught, ::testing::ValuesIn(kSoakFaultCases),
+                         [](const ::testing::TestParamInfo<SoakFaultCase>& param_info) {
+                           std::string name = param_info.param.fault;
+                           std::ranges::replace(name, '-', '_');
+                           return name;
+                         });
+
 }  // namespace
 }  // namespace loiter::suites

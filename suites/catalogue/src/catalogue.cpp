@@ -79,14 +79,14 @@ std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& id
   std::vector<const Scenario*> chosen;
   if (ids.empty() && families.empty()) {
     for (const auto& scenario : catalogue()) {
-      if (only_on_request(scenario.family)) continue;
+      if (only_on_request(scenario.family) || scenario.on_request) continue;
       if (!without_load || scenario.family != "load") chosen.push_back(&scenario);
     }
   }
   for (const auto& family : families) {
     const auto before = chosen.size();
     for (const auto& scenario : catalogue()) {
-      if (scenario.family == family) chosen.push_back(&scenario);
+      if (scenario.family == family && !scenario.on_request) chosen.push_back(&scenario);
     }
     if (chosen.size() == before) {
       throw std::invalid_argument(

@@ -12,7 +12,8 @@ std::vector<Scenario> body_scenarios();    // partial-body, body-trickle
 std::vector<Scenario> keepalive_scenarios();  // idle-keepalive, keepalive-reuse
 std::vector<Scenario> abort_scenarios();      // rst-abort, fin-close
 std::vector<Scenario> not_cut_scenarios();  // slow-reader, long-response, stream, websocket
-std::vector<Scenario> load_scenarios();      // idle-under-load
+std::vector<Scenario> load_scenarios();      // idle-under-load, soak
+Scenario soak_scenario();
 std::vector<Scenario> capacity_scenarios();  // held-capacity
 std::vector<Scenario> send_scenarios();      // reader-pause
 // tls-record-header, tls-half-hello, tls-hello-trickle, tls-handshake-silent

@@ -133,6 +133,6 @@ Scenario idle_under_load() {
 
 }  // namespace
 
-std::vector<Scenario> load_scenarios() { return {idle_under_load()}; }
+std::vector<Scenario> load_scenarios() { return {idle_under_load(), soak_scenario()}; }
 
 }  // namespace loiter::suites

@@ -25,10 +25,10 @@ void check_regular_traffic(const Observation& o, const LoadExpectation& e, Verdi
     v.findings.push_back(finding(o, codes::kNoLoadDispatched, FindingClass::infrastructure));
     return;
   }
-  if (load.succeeded < load.dispatched) {
+  if (load.succeeded < load.owed()) {  // the requests the client reset on purpose owe nothing
     auto f = finding(o, codes::kNon2xx, FindingClass::answer);
-    f.count = load.dispatched - load.succeeded;
-    f.of = load.dispatched;
+    f.count = load.owed() - load.succeeded;
+    f.of = load.owed();
     f.failures = failures_of(load);
     v.findings.push_back(std::move(f));
   }
@@ -59,7 +59,7 @@ void check_load(const Observation& o, const LoadExpectation& e, Verdict& v) {
     v.findings.push_back(std::move(f));
   }
   const std::size_t limit = o.fds.baseline + e.pool;
-  if (figures->fds_during && *figures->fds_during > limit) {
+  if (e.fds_during && figures->fds_during && *figures->fds_during > limit) {
     auto f = finding(o, codes::kFdsDuringLoad, FindingClass::resources);
     f.measured = static_cast<double>(*figures->fds_during);
     f.bound = static_cast<double>(limit);

@@ -61,6 +61,11 @@ void check_load(const Observation& o, const LoadExpectation& e, Verdict& v);
 // the server's RSS within its bound.
 void check_flood(const Observation& o, const FloodExpectation& e, Verdict& v);
 
+// check_soak.cpp: the soak's drift, p99 growth and what it left behind; then its
+// explanations (descriptor type, TCP states) added to the FD findings already made.
+void check_soak(const Observation& o, const SoakExpectation& e, Verdict& v);
+void explain_soak_fds(const Observation& o, Verdict& v);
+
 // check_resources.cpp: FDs given back, CLOSE_WAIT, and the server's own FD limit.
 void check_fds(const Observation& o, const Expectations& e, Verdict& v);
 void check_close_wait(const Observation& o, const Expectations& e, Verdict& v);

@@ -253,7 +253,9 @@ Verdict judge(const Observation& observation, const Expectations& expectations) 
   if (const auto& bytes = expectations.stall_bytes) {
     checks::check_stall_bytes(observation, *bytes, verdict);
   }
+  if (const auto& soak = expectations.soak) checks::check_soak(observation, *soak, verdict);
   checks::check_fds(observation, expectations, verdict);
+  if (expectations.soak) checks::explain_soak_fds(observation, verdict);
   checks::check_close_wait(observation, expectations, verdict);
   checks::explain_server_limit(observation, verdict);
   verdict.passed = verdict.findings.empty();

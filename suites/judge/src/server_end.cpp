@@ -13,7 +13,7 @@ namespace loiter::suites {
 // Over HTTP/2 a server ends a connection with its GOAWAY (RFC 9113 6.8); the close that
 // follows may wait for the client to close first (Go's and Caddy's wait 1 s). A connection
 // the server did close is timed from its GOAWAY; one left open after it is still open.
-Duration server_ended_at(const ConnectionRecord& r) {
+Duration server_ended_at(const clients::ConnectionRecord& r) {
   if (r.h2 && r.h2->goaway && checks::ended_by_server(r)) {
     return std::min(r.h2->goaway->at, r.ended_at);
   }

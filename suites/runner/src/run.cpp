@@ -46,6 +46,12 @@ fixtures::StartOptions start_options(const fixtures::Target& target, const Timin
           .cancelled = [] { return interrupted(); }};
 }
 
+milliseconds sample_period(const Expectations& expected) {
+  constexpr milliseconds kDefault{100};
+  if (expected.sample_period <= Duration{}) return kDefault;
+  return std::max(milliseconds(1), duration_cast<milliseconds>(expected.sample_period));
+}
+
 }  // namespace
 
 ScenarioParameters resolve_parameters(const Scenario& scenario, const ScenarioParameters& asked) {
@@ -54,6 +60,7 @@ ScenarioParameters resolve_parameters(const Scenario& scenario, const ScenarioPa
   if (asked.load_rate > 0) resolved.load_rate = asked.load_rate;
   if (asked.load_duration > Duration{}) resolved.load_duration = asked.load_duration;
   if (asked.load_connections != 0) resolved.load_connections = asked.load_connections;
+  if (asked.churn) resolved.churn = asked.churn;
   resolved.server_dir = asked.server_dir;
   resolved.connections_per_process = asked.connections_per_process;
   return resolved;
@@ -88,13 +95,16 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
     return result;
   }
   auto& sut = *started;
-  const fixtures::Probe probe = sut.probe();  // the process tree, and TCP states on both ends
+  // The process tree, and TCP states on both ends; a soak also counts descriptors by type.
+  const fixtures::Probe probe =
+      result.expectations.soak ? sut.probe().with_fd_types() : sut.probe();
   auto& fds = result.observation.fds;
   const auto settled =
-      fixtures::settle_fds(probe, duration_cast<milliseconds>(timing.settle_window),
-                           duration_cast<milliseconds>(timing.settle_timeout));
-  fds.baseline = settled.fds;
+      fixtures::settle_baseline(probe, duration_cast<milliseconds>(timing.settle_window),
+                                duration_cast<milliseconds>(timing.settle_timeout));
+  fds.baseline = settled.sample.fds;
   fds.baseline_settled = settled.settled;
+  result.observation.baseline = settled.sample;
   result.provenance = fixtures::gather_provenance(sut);
   if (const auto& nofile = result.provenance->server_nofile; nofile && nofile->soft) {
     fds.server_limit = static_cast<std::size_t>(*nofile->soft);  // read once, for both
@@ -103,7 +113,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   {
     // The client processes, if any, are forked before the sampler's thread starts (drive.hpp).
     Drive clients(scenario, sut, result.expectations, timing, resolved);
-    fixtures::Sampler sampler(probe);
+    fixtures::Sampler sampler(probe, sample_period(result.expectations));
     clients.run(result.observation, watch);
     if (interrupted()) {
       result.interrupted = true;

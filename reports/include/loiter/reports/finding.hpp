@@ -61,6 +61,10 @@ inline constexpr char kFloodOverFrames[] = "flood-over-frames";
 inline constexpr char kFloodGoawayCode[] = "flood-goaway-code";
 inline constexpr char kControlUnanswered[] = "control-unanswered";
 inline constexpr char kRssOverBound[] = "rss-over-bound";
+// The soak (sustained traffic with churn): drift while it runs, what it leaves behind.
+inline constexpr char kSlopeOverBound[] = "slope-over-bound";
+inline constexpr char kP99Grew[] = "p99-grew";
+inline constexpr char kNotBackToBaseline[] = "not-back-to-baseline";
 // A finding read from a loiter-run/2 document: a sentence with no code.
 inline constexpr char kText[] = "text";
 }  // namespace codes
@@ -94,6 +98,10 @@ struct Finding {
   std::optional<std::size_t> progress_by_deadline;  // ...the most of them by the deadline
   // closed-early/-late: which deadline ran from `since` ("idle", "header"); empty: unnamed.
   std::string deadline_name;
+  // The soak: the descriptor type that grew most ("socket"), and the same figure earlier
+  // (p99-grew: the first window's p99).
+  std::string descriptor;
+  std::optional<double> before;
   // The sentence as a document stored it, kept only for a code this loiter does not
   // render (a loiter-run/2 string, code "text"; a newer loiter's code).
   std::string sentence;

@@ -27,6 +27,8 @@ struct ScenarioParameters {
   double load_rate = 0;            // requests per second
   Duration load_duration{};        // how long the schedule runs
   std::size_t load_connections = 0;  // the generator's keep-alive pool
+  // The soak's connection churn; nullopt: the scenario's default (none for idle-under-load).
+  std::optional<clients::Churn> churn;
   // Where the server's run directory ({dir}: rendered files, stdout, stderr) is kept; empty:
   // a temporary one, removed after the scenario.
   std::filesystem::path server_dir;
@@ -83,6 +85,9 @@ struct Scenario {
   // scenario is meant to be split over client processes (no regular traffic beside it).
   std::size_t most_count = kOneProcessCount;
   ScenarioParameters load_defaults{};  // load scenarios: rate, duration, pool
+  // Never in the default run nor in its family's (`--family load`): only asked for by id
+  // (the soak: 30 minutes by default).
+  bool on_request = false;
 };
 
 // Every scenario, in catalogue order.
@@ -93,6 +98,12 @@ std::vector<std::string> catalogue_ids();
 const Scenario* find_scenario(std::string_view id);
 // Why `count` connections are too many for the scenario (beyond its most_count), or nullopt.
 std::optional<std::string> count_problem(const Scenario& scenario, std::size_t count);
+
+// The soak's default churn (loiter check --scenario soak): 5 % of requests on fresh
+// connections the client closes, 2 % with "Connection: close", 0.5 % reset mid-response,
+// every kept-alive connection replaced after 1,000 requests.
+inline const clients::Churn kSoakChurn{
+    .fresh = 0.05, .server_close = 0.02, .abort = 0.005, .replace_every = 1000, .abort_path = {}};
 
 // Families never in the default run: only asked for by family or by id (the floods).
 inline constexpr std::string_view kOnlyOnRequest[] = {"flood"};

@@ -123,6 +123,9 @@ struct CutExpectation {
 struct LoadExpectation {
   std::optional<Duration> p99;  // nullopt: the target declares no bound (reported only)
   std::size_t pool = 0;
+  // FDs back to baseline + pool while the load still runs (waiting connections' FDs given
+  // back); false where nothing waits (the soak, judged on its slopes instead).
+  bool fds_during = true;
 };
 
 // A bounded HTTP/2 flood next to a control client (the flood family). The server must end
@@ -173,6 +176,8 @@ struct Expectations {
   std::optional<std::size_t> stall_bytes;
   std::size_t fds_after = 0;  // FDs the server may hold once recovered, above baseline
   Duration recovery{};
+  // How often the server is sampled; 0: every 100 ms (a long soak samples less often).
+  Duration sample_period{};
   // At the end, no server-side socket of the port may sit in CLOSE_WAIT (the client's FIN
   // came and the server never closed). Judged on the last sample's TCP counts, if any.
   bool no_server_close_wait = false;
