@@ -14,6 +14,16 @@ TEST(Requests, BuildsAWholeHead) {
             std::string::npos);
 }
 
+// connection_close adds "Connection: close" as the head's last field (the load's
+// server_close requests).
+TEST(Requests, AHeadThatAsksTheServerToClose) {
+  const auto head = request_head({.host = "example.test", .connection_close = true});
+  EXPECT_EQ(head,
+            "GET /health HTTP/1.1\r\nHost: example.test\r\nUser-Agent: loiter\r\n"
+            "Accept: */*\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(request_head({}).find("Connection"), std::string::npos);
+}
+
 TEST(Requests, StallPointsAreExactPrefixes) {
   const RequestShape shape{.host = "example.test"};
   const auto head = request_head(shape);

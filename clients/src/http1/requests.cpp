@@ -25,6 +25,7 @@ std::string header_lines(const RequestShape& shape) {
     lines += fmt::format("Content-Type: application/json\r\nContent-Length: {}\r\n",
                          shape.content_length);
   }
+  if (shape.connection_close) lines += "Connection: close\r\n";
   return lines;
 }
 

@@ -1,3 +1,6 @@
+// The open-loop generator's pool: each slot takes due requests from the timeline, sends
+// them on its kept-alive connection (or, for churn, on a connection of its own) and reads
+// the answers; a watchdog enforces every slot's deadline.
 #include "loiter/clients/load/load.hpp"
 
 #include <fmt/format.h>
@@ -16,6 +19,7 @@
 #include <tuple>
 
 #include "http1/response_end.hpp"
+#include "load_run.hpp"
 #include "loiter/clients/http1/requests.hpp"
 #include "loiter/clients/transport/targets.hpp"
 #include "transport/tls_session.hpp"
@@ -26,71 +30,9 @@ namespace {
 using namespace std::chrono_literals;
 using boost::system::error_code;
 
-constexpr auto kNever = Clock::time_point::max();
+using namespace load_detail;
+
 constexpr auto kConnectRetry = 10ms;  // after a failed connect, before the next attempt
-
-// One pool connection: its socket, its receive buffer (reused for every response) and the
-// deadline of what it is doing, which the watchdog enforces.
-struct Slot {
-  explicit Slot(Executor executor) : socket(executor), timer(executor) {}
-  Socket socket;
-  TlsSession tls;  // over TLS: the session on `socket`
-  Timer timer;
-  Clock::time_point deadline = kNever;
-  bool timed_out = false;
-  std::size_t filled = 0;
-  std::array<char, 16 * 1024> buffer;
-};
-
-// A request taken from the timeline: its index and when it is due.
-struct Ticket {
-  std::uint64_t index = 0;
-  Clock::time_point due;
-};
-
-struct SecondTally {
-  std::uint64_t dispatched = 0, succeeded = 0, failed = 0;
-  LatencyHistogram from_intended;
-};
-
-// State shared by the pool's coroutines (one io_context thread: no locks).
-struct Run {
-  Run(Executor executor, const LoadOptions& o, LoadResult& result)
-      : options(o), out(result), watchdog(executor) {}
-
-  LoadOptions options;
-  LoadResult& out;
-  std::string request;
-  bool head = false;  // HEAD: responses carry no body
-  bool closed_loop = false;
-  double ns_per_request = 0.0;
-  std::uint64_t next = 0;  // the next index to take
-  Clock::time_point schedule_end, send_until;
-  std::vector<std::uint32_t> sends_per_ms;  // by actual send time since start
-  std::vector<SecondTally> seconds;         // by intended send time since start
-  std::vector<std::unique_ptr<Slot>> slots;
-  std::size_t live = 0;  // pool coroutines still running
-  Timer watchdog;
-
-  std::optional<Ticket> take() {
-    if (closed_loop) {
-      const auto now = Clock::now();
-      if (now >= schedule_end) return std::nullopt;
-      return Ticket{next++, now};
-    }
-    if (next >= out.requested) return std::nullopt;
-    const auto index = next++;
-    return Ticket{index, due(index)};
-  }
-  Clock::time_point due(std::uint64_t index) const {
-    return options.start +
-           Duration(static_cast<Duration::rep>(static_cast<double>(index) * ns_per_request));
-  }
-  SecondTally& second_of(Clock::time_point t) {
-    const auto k = std::max<Duration::rep>(0, (t - options.start) / 1s);
-    return seconds[std::min(static_cast<std::size_t>(k), seconds.size() - 1)];
-  }
-};
 
 std::string_view error_kind(const error_code& ec, bool timed_out) {
   if (timed_out) return "timeout";
@@ -101,87 +43,14 @@ std::string_view error_kind(const error_code& ec, bool timed_out) {
   return "other";
 }
 
-std::string build_request(const LoadOptions& o) {
+std::string build_request(const LoadOptions& o, std::string_view path, bool connection_close) {
   const std::string host = fmt::format("{}:{}", o.server.address().to_string(), o.server.port());
-  std::string bytes = request_head(
-      {.method = o.method, .path = o.path, .host = host, .content_length = o.body.size()});
+  std::string bytes = request_head({.method = o.method,
+                                    .path = path,
+                                    .host = host,
+                                    .content_length = o.body.size(),
+                                    .connection_close = connection_close});
   return bytes + o.body;
-}
-
-void close_slot(Slot& slot) {
-  error_code ignored;
-  slot.socket.close(ignored);
-  slot.tls.reset();
-  slot.filled = 0;
-  slot.deadline = kNever;
-}
-
-// The TLS handshake of a fresh pool connection, by the slot's deadline (the watchdog cancels
-// the wait): a failure is counted as "handshake-failed".
-awaitable<bool> handshake(Run& run, Slot& slot) {
-  slot.tls = new_tls_session(*run.options.tls, slot.socket.native_handle(), nullptr);
-  TlsResult result{.ec = asio::error::no_memory};
-  if (slot.tls) {
-    result = co_await tls_drive(slot.socket,
-                                [session = slot.tls.get()] { return tls_handshake_step(session); });
-  }
-  if (result.ec) {
-    ++run.out.errors["handshake-failed"];
-    close_slot(slot);
-    co_return false;
-  }
-  co_return true;
-}
-
-awaitable<bool> connect(Run& run, Slot& slot) {
-  const auto& server = run.options.server;
-  error_code ec;
-  slot.socket.open(server.protocol(), ec);
-  if (!ec) slot.socket.set_option(tcp::no_delay(true), ec);
-  if (!ec) slot.socket.non_blocking(true, ec);  // send_request writes without waiting
-  const auto source = source_for(server, run.options.source_offset + run.out.connections_opened);
-  if (!ec) ec = bind_source(slot.socket, server, source);
-  if (!ec) {
-    slot.deadline = Clock::now() + run.options.request_timeout;
-    slot.timed_out = false;
-    auto [connect_ec] = co_await slot.socket.async_connect(server, as_values);
-    ec = connect_ec;
-  }
-  if (ec) {
-    ++run.out.errors["connect-failed"];
-    close_slot(slot);
-    co_return false;
-  }
-  if (run.options.tls) {  // within the same deadline
-    const bool done = co_await handshake(run, slot);
-    if (!done) co_return false;
-  }
-  slot.deadline = kNever;
-  ++run.out.connections_opened;
-  co_return true;
-}
-
-void note_sent(Run& run, const Ticket& ticket, Clock::time_point sent) {
-  ++run.out.dispatched;
-  ++run.second_of(ticket.due).dispatched;
-  run.out.max_send_lag = std::max(run.out.max_send_lag, Duration(sent - ticket.due));
-  const auto ms = std::max<Duration::rep>(0, (sent - run.options.start) / 1ms);
-  ++run.sends_per_ms[std::min(static_cast<std::size_t>(ms), run.sends_per_ms.size() - 1)];
-}
-
-void note_response(Run& run, const Ticket& ticket, Clock::time_point sent, unsigned status) {
-  const auto done = Clock::now();
-  auto& second = run.second_of(ticket.due);
-  run.out.from_intended.record(done - ticket.due);
-  run.out.from_sent.record(done - sent);
-  second.from_intended.record(done - ticket.due);
-  if (status >= 200 && status < 300) {
-    ++run.out.succeeded;
-    ++second.succeeded;
-  } else {
-    ++run.out.non_2xx[status];
-    ++second.failed;
-  }
 }
 
 void note_error(Run& run, Slot& slot, const Ticket& ticket, std::string_view kind) {
@@ -205,18 +74,12 @@ error_code parse_buffered(Slot& slot, ResponseEnd& parser) {
 
 // Writes what the socket takes now, without waiting (the socket is non-blocking): the whole
 // request, as a rule, since it fits an idle connection's send buffer.
-std::size_t write_now(Run& run, Slot& slot, error_code& ec) {
-  const std::size_t n = slot.socket.write_some(asio::buffer(run.request), ec);
+std::size_t write_now(const std::string& request, Slot& slot, error_code& ec) {
+  const std::size_t n = slot.socket.write_some(asio::buffer(request), ec);
   if (ec == asio::error::would_block) ec = {};
   return ec ? 0 : n;
 }
 
-// Writes the request, then reads until its response is whole (or fails). The write is one
-// non-blocking send; only a rest the socket did not take goes through async_write (a composed
-// operation and a posted completion per request, otherwise). The read stays Asio's
-// speculative one: waiting for readability first (async_wait, then a non-blocking read)
-// costs an epoll_ctl per request instead, which measured dearer in the kernel than the recv
-// that finds nothing.
 // Reads into the slot's buffer: through the TLS session (decrypted bytes first, then a
 // readiness wait) or Asio's speculative read.
 awaitable<std::tuple<error_code, std::size_t>> read_some(Slot& slot) {
@@ -231,29 +94,85 @@ awaitable<std::tuple<error_code, std::size_t>> read_some(Slot& slot) {
   co_return read;
 }
 
-awaitable<void> exchange(Run& run, Slot& slot, const Ticket& ticket) {
+// The rest of a request the socket did not take at once (async_write: a composed
+// operation and a posted completion, only then); over TLS, the whole request in one
+// SSL_write (one record, as a rule).
+awaitable<error_code> write_rest(const std::string& request, std::size_t written, Slot& slot) {
+  if (slot.tls) {
+    const auto result = co_await tls_drive(
+        slot.socket, [&] { return tls_write(slot.tls.get(), request.data(), request.size()); });
+    co_return result.ec;
+  }
+  auto [ec, n] = co_await asio::async_write(
+      slot.socket, asio::buffer(request.data() + written, request.size() - written), as_values);
+  co_return ec;
+}
+
+// abort: once the first bytes of the answer are in (all of it, maybe), the client resets
+// the connection. No byte before an error or the deadline: the request failed.
+awaitable<void> abort_once_answered(Run& run, Slot& slot, const Ticket& ticket) {
+  auto [read_ec, n] = co_await read_some(slot);
+  if (n == 0 && read_ec) {
+    note_error(run, slot, ticket, error_kind(read_ec, slot.timed_out));
+    co_return;
+  }
+  reset_slot(slot);
+  ++run.out.aborted;
+}
+
+// server_close: an answer that says "Connection: close" is followed by the server's FIN,
+// awaited by the slot's deadline (bytes past the answer are dropped); then the client's
+// close. An answer that does not say it keeps the connection (HTTP/1.1's default): the
+// client closes it at once and counts nothing (not an error of the request).
+awaitable<void> await_server_close(Run& run, Slot& slot, bool keep_alive) {
+  while (!keep_alive) {  // bounded by the slot's deadline (the watchdog cancels)
+    slot.filled = 0;
+    auto [read_ec, n] = co_await read_some(slot);
+    if (!read_ec) continue;
+    if (read_ec == asio::error::eof && !slot.timed_out) ++run.out.server_closed;
+    break;
+  }
+  close_slot(slot);
+}
+
+// After a whole answer (not server_close): what the request's kind does with its
+// connection. `server_ended`: the answer ran to the server's close.
+void after_answer(Run& run, Slot& slot, RequestKind kind, bool server_ended, bool keep_alive) {
+  if (kind == RequestKind::fresh) {
+    if (!server_ended) ++run.out.fresh_closed;
+    close_slot(slot);
+  } else if (server_ended || !keep_alive) {  // the server said Connection: close
+    close_slot(slot);
+  } else if (run.options.churn.replace_every > 0 &&
+             ++slot.served >= run.options.churn.replace_every) {
+    close_slot(slot);
+    ++run.out.replaced;
+  }
+}
+
+// Writes the request, then reads until its response is whole (or fails); for abort, only
+// its first bytes. The write is one non-blocking send, as a rule (see write_rest). The read
+// stays Asio's speculative one: waiting for readability first (async_wait, then a
+// non-blocking read) costs an epoll_ctl per request instead, which measured dearer in the
+// kernel than the recv that finds nothing.
+awaitable<void> exchange(Run& run, Slot& slot, const Ticket& ticket, RequestKind kind) {
   const auto sent = Clock::now();
   slot.deadline = sent + run.options.request_timeout;
   slot.timed_out = false;
+  const std::string& request = run.request_for(kind);
   error_code write_ec;
-  const std::size_t written = slot.tls ? run.request.size() : write_now(run, slot, write_ec);
-  if (slot.tls) {  // one SSL_write: the whole request in one record, as a rule
-    const auto result = co_await tls_drive(slot.socket, [&] {
-      return tls_write(slot.tls.get(), run.request.data(), run.request.size());
-    });
-    write_ec = result.ec;
-  } else if (!write_ec && written < run.request.size()) {
-    auto [rest_ec, rest] = co_await asio::async_write(
-        slot.socket, asio::buffer(run.request.data() + written, run.request.size() - written),
-        as_values);
-    write_ec = rest_ec;
-  }
+  const std::size_t written = slot.tls ? 0 : write_now(request, slot, write_ec);
+  if (!write_ec && written < request.size()) write_ec = co_await write_rest(request, written, slot);
   if (write_ec) {  // not written: not dispatched
     ++run.out.errors[std::string(error_kind(write_ec, slot.timed_out))];
     close_slot(slot);
     co_return;
   }
   note_sent(run, ticket, sent);
+  if (kind == RequestKind::abort) {
+    co_await abort_once_answered(run, slot, ticket);
+    co_return;
+  }
   // Closed loop: let the other ready connections write first. A read right after the write
   // mostly finds nothing yet (a wasted recv); after a turn of the scheduler it finds the answer
   // more often (recvs per request 2.0 -> 1.4). Open loop rarely has other work ready, and
@@ -261,13 +180,10 @@ awaitable<void> exchange(Run& run, Slot& slot, const Ticket& ticket) {
   if (run.closed_loop) co_await asio::post(slot.socket.get_executor(), use_awaitable);
   ResponseEnd parser;
   if (run.head) parser.skip(true);
+  bool at_eof = false;
   for (;;) {  // bounded by the slot's deadline (the watchdog cancels) and by what arrives
     if (slot.filled > 0) {
-      const auto parse_ec = parse_buffered(slot, parser);
-      if (parse_ec) {
-        note_error(run, slot, ticket, "bad-response");
-        co_return;
-      }
+      if (parse_buffered(slot, parser)) co_return note_error(run, slot, ticket, "bad-response");
       if (parser.is_done()) break;
     }
     auto [read_ec, n] = co_await read_some(slot);
@@ -276,50 +192,24 @@ awaitable<void> exchange(Run& run, Slot& slot, const Ticket& ticket) {
     if (read_ec == asio::error::eof && parser.got_some()) {
       error_code eof_ec;
       parser.put_eof(eof_ec);  // a body that runs to the close ends here
-      if (!eof_ec && parser.is_done()) {
-        note_response(run, ticket, sent, parser.status());
-        close_slot(slot);
-        co_return;
-      }
+      at_eof = !eof_ec && parser.is_done();
+      if (at_eof) break;
     }
-    note_error(run, slot, ticket, error_kind(read_ec, slot.timed_out));
-    co_return;
+    co_return note_error(run, slot, ticket, error_kind(read_ec, slot.timed_out));
+  }
+  note_response(run, ticket, sent, parser.status());
+  if (kind == RequestKind::server_close) {
+    if (at_eof) ++run.out.server_closed;
+    co_await await_server_close(run, slot, parser.keep_alive() || at_eof);
+  } else {
+    after_answer(run, slot, kind, at_eof, parser.keep_alive());
   }
   slot.deadline = kNever;
-  note_response(run, ticket, sent, parser.status());
-  if (!parser.keep_alive()) close_slot(slot);  // the server said Connection: close
-}
-
-void finish(Run& run) {
-  auto& out = run.out;
-  out.ended = Clock::now();
-  if (run.closed_loop) out.requested = out.dispatched;
-  out.max_sends_in_one_ms = run.sends_per_ms.empty() ? 0
-                                                     : *std::max_element(run.sends_per_ms.begin(),
-                                                                         run.sends_per_ms.end());
-  out.seconds.assign(run.seconds.size(), {});
-  for (std::size_t k = 0; k < run.seconds.size(); ++k) {
-    const auto& tally = run.seconds[k];
-    out.seconds[k] = {.dispatched = tally.dispatched,
-                      .succeeded = tally.succeeded,
-                      .failed = tally.failed,
-                      .p50 = tally.from_intended.percentile(50),
-                      .p99 = tally.from_intended.percentile(99),
-                      .max = tally.from_intended.max()};
-  }
-  if (run.closed_loop) {
-    for (auto& s : out.seconds) s.requested = s.dispatched;
-  } else {
-    for (std::uint64_t i = 0; i < out.requested; ++i) {  // bounded by requested
-      const auto k = static_cast<std::size_t>((run.due(i) - run.options.start) / 1s);
-      ++out.seconds[std::min(k, out.seconds.size() - 1)].requested;
-    }
-  }
-  run.watchdog.cancel();
 }
 
 // One pool connection: takes the next due request, waits for its time, sends it on its
-// (re)connected socket and reads the response; until the timeline runs out.
+// (re)connected socket (a churn request: on a connection of its own) and reads the
+// response; until the timeline runs out.
 awaitable<void> drive_slot(std::shared_ptr<Run> run, Slot& slot) {
   std::optional<Ticket> ticket;
   // Every turn sends, or waits (for a due time or a connect retry), or ends: bounded by
@@ -332,6 +222,9 @@ awaitable<void> drive_slot(std::shared_ptr<Run> run, Slot& slot) {
       co_await slot.timer.async_wait(as_values);
     }
     if (Clock::now() >= run->send_until) break;  // too late: stays requested, not dispatched
+    const auto kind =
+        run->churn ? request_kind(run->options.churn, ticket->index) : RequestKind::pooled;
+    if (kind != RequestKind::pooled) park(slot);
     if (!slot.socket.is_open()) {
       const bool connected = co_await connect(*run, slot);
       if (!connected) {
@@ -340,9 +233,11 @@ awaitable<void> drive_slot(std::shared_ptr<Run> run, Slot& slot) {
         continue;  // the ticket stays
       }
     }
-    co_await exchange(*run, slot, *ticket);
+    co_await exchange(*run, slot, *ticket, kind);
+    if (slot.parked) unpark(slot);
     ticket.reset();
   }
+  if (slot.parked) unpark(slot);
   close_slot(slot);
   if (--run->live == 0) finish(*run);
 }
@@ -366,6 +261,20 @@ awaitable<void> watch(std::shared_ptr<Run> run) {
   }
 }
 
+void check_churn(const Churn& churn) {
+  const double shares[] = {churn.fresh, churn.server_close, churn.abort};
+  double sum = 0.0;
+  for (const double share : shares) {
+    if (!(share >= 0.0 && share <= 1.0)) {
+      throw std::invalid_argument(fmt::format("a churn share must be in [0, 1], not {}", share));
+    }
+    sum += share;
+  }
+  if (sum > 1.0 + 1e-9) {
+    throw std::invalid_argument(fmt::format("the churn shares add up to {} (> 1)", sum));
+  }
+}
+
 }  // namespace
 
 void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& out) {
@@ -374,6 +283,7 @@ void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& ou
     throw std::invalid_argument(fmt::format("load rate must be >= 0, not {}", options.rate));
   }
   if (options.connections == 0) throw std::invalid_argument("load needs at least one connection");
+  check_churn(options.churn);
   auto run = std::make_shared<Run>(io.get_executor(), options, out);
   const double seconds = std::chrono::duration<double>(options.duration).count();
   out = LoadResult{};
@@ -382,10 +292,17 @@ void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& ou
   run->ns_per_request = run->closed_loop ? 0.0 : 1e9 / options.rate;
   out.requested =
       run->closed_loop ? 0 : static_cast<std::uint64_t>(std::floor(options.rate * seconds));
-  run->request = build_request(options);
+  const auto& churn = options.churn;
+  run->churn = churn.any();
+  run->request = build_request(options, options.path, false);
+  run->close_request = build_request(options, options.path, true);
+  run->abort_request =
+      build_request(options, churn.abort_path.empty() ? options.path : churn.abort_path, false);
   run->head = options.method == "HEAD";
   run->schedule_end = options.start + options.duration;
   run->send_until = run->schedule_end + options.send_grace;
+  run->first_window_end = options.start + options.edge_window;
+  run->last_window_start = run->schedule_end - options.edge_window;
   run->sends_per_ms.assign(
       static_cast<std::size_t>((options.duration + options.send_grace) / 1ms) + 2, 0);
   run->seconds.resize(static_cast<std::size_t>(std::max(1.0, std::ceil(seconds))));

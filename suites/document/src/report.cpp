@@ -71,12 +71,44 @@ std::optional<reports::FigureGroup> tcp_at_end(const Observation& o) {
   return group;
 }
 
+// A load with churn: the requests the client reset on purpose and the connections each
+// kind of churn ended; none when the load had no churn.
+std::optional<reports::FigureGroup> churn_figures(const clients::LoadResult& load) {
+  if (load.aborted + load.fresh_closed + load.server_closed + load.replaced == 0) {
+    return std::nullopt;
+  }
+  return reports::FigureGroup{.name = "churn",
+                              .unit = "",
+                              .values = {{"aborted", number(load.aborted)},
+                                         {"fresh closed", number(load.fresh_closed)},
+                                         {"server closed", number(load.server_closed)},
+                                         {"replaced", number(load.replaced)}}};
+}
+
+// The p99 from intended send time of the requests due in the schedule's first and last
+// edge window, and how many answers each holds; none when the windows were not kept.
+std::vector<reports::FigureGroup> edge_figures(const clients::LoadResult& load) {
+  const auto& first = load.first_window;
+  const auto& last = load.last_window;
+  if (first.count() == 0 && last.count() == 0) return {};
+  const auto p99 = [](const clients::LatencyHistogram& h) -> std::optional<double> {
+    if (h.count() == 0) return std::nullopt;
+    return in_ms(h.percentile(99.0));
+  };
+  return {{.name = "edge latency",
+           .unit = "ms",
+           .values = {{"first p99", p99(first)}, {"last p99", p99(last)}}},
+          {.name = "edge answers",
+           .unit = "",
+           .values = {{"first", number(first.count())}, {"last", number(last.count())}}}};
+}
+
 // The seed's quantities of a load scenario, in its own words.
 std::vector<reports::FigureGroup> load_groups(const Observation& o) {
   const auto figures = load_figures(o);
   if (!figures) return {};
   const auto& load = o.load->result;
-  const auto not_ok = load.dispatched - std::min(load.dispatched, load.succeeded);
+  const auto not_ok = load.owed() - std::min(load.owed(), load.succeeded);  // aborts owe none
   std::optional<double> all_closed;
   if (figures->all_waiting_closed) all_closed = in_seconds(*figures->all_waiting_closed);
   const auto during = figures->fds_during ? number(*figures->fds_during) : std::nullopt;
@@ -110,6 +142,8 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
                   {"peak", number(figures->threads.peak)},
                   {"end", number(figures->threads.end)}}}};
   if (auto tcp = tcp_at_end(o)) groups.push_back(std::move(*tcp));
+  if (auto churn = churn_figures(load)) groups.push_back(std::move(*churn));
+  for (auto& edge : edge_figures(load)) groups.push_back(std::move(edge));
   return groups;
 }
 

@@ -79,6 +79,32 @@ ScenarioResult load_result() {
   return result;
 }
 
+ScenarioResult churn_load_result() {
+  ScenarioResult result{.id = "soak"};
+  result.expectations.load = LoadExpectation{.p99 = 200ms, .pool = 2};
+  clients::LoadResult load;
+  load.requested = load.dispatched = 100;
+  load.succeeded = 90;
+  load.aborted = 4;
+  load.fresh_closed = 3;
+  load.server_closed = 2;
+  load.replaced = 5;
+  for (int i = 0; i < 90; ++i) load.from_intended.record(1ms);
+  for (int i = 0; i < 10; ++i) {
+    load.first_window.record(2ms);
+    load.last_window.record(5ms);
+  }
+  load.started = kT0;
+  load.ended = kT0 + 3s;
+  load.seconds.resize(3);
+  result.observation.load = LoadObservation{.result = load, .pool = 2};
+  result.observation.fds = {
+      .baseline = 10, .peak = 14, .after = 10, .recovered = true, .recovered_after = 20ms};
+  result.observation.timeline = {sample(0s, 10), sample(2s, 14), sample(4s, 10)};
+  result.verdict = {.passed = true, .findings = {}};
+  return result;
+}
+
 ScenarioResult split_fleet_result() {
   ScenarioResult result{.id = "held-capacity"};
   result.expectations.completion = CompletionExpectation{.responses = 2, .held_at_once = true};

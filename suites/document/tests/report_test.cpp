@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/json/parse.hpp>
 
 #include "canned_results.hpp"
+#include "loiter/reports/json.hpp"
 
 namespace loiter::suites {
 namespace {
@@ -71,6 +73,38 @@ TEST(ToReport, AMustNotCutScenarioCountsTheConnectionsAnsweredWhole) {
 // A scenario that mixes kinds declares its first kind's deadline.
 TEST(ToReport, AMixedKindScenarioShowsItsFirstKindsDeadline) {
   EXPECT_EQ(reports::figure(to_report(testing::load_result()), "deadline", "declared"), 2.0);
+}
+
+// A load with churn writes what each kind of churn ended and the edge windows' p99 and
+// answers; report.json gives them back as they were. Aborted requests are owed no answer,
+// so not among the non-2xx.
+TEST(ToReport, ALoadWithChurnCarriesItsCountsAndEdgeWindowsThroughReportJson) {
+  const reports::RunReport run{.loiter_version = "test",
+                               .target = "reference",
+                               .scenarios = {to_report(testing::churn_load_result())}};
+  const auto back =
+      reports::run_report_from_json(boost::json::parse(reports::run_report_text(run)));
+  ASSERT_EQ(back, run);
+  const auto& soak = back.scenarios.at(0);
+  EXPECT_EQ(reports::figure(soak, "churn", "aborted"), 4.0);
+  EXPECT_EQ(reports::figure(soak, "churn", "fresh closed"), 3.0);
+  EXPECT_EQ(reports::figure(soak, "churn", "server closed"), 2.0);
+  EXPECT_EQ(reports::figure(soak, "churn", "replaced"), 5.0);
+  EXPECT_NEAR(*reports::figure(soak, "edge latency", "first p99"), 2.0, 0.01);
+  EXPECT_NEAR(*reports::figure(soak, "edge latency", "last p99"), 5.0, 0.025);
+  EXPECT_EQ(reports::figure(soak, "edge answers", "first"), 10.0);
+  EXPECT_EQ(reports::figure(soak, "edge answers", "last"), 10.0);
+  EXPECT_EQ(reports::figure(soak, "regular", "non-2xx"), 6.0);  // 100 - 4 aborted - 90
+}
+
+// A load without churn or edge windows writes neither group.
+TEST(ToReport, ALoadWithoutChurnWritesNoChurnOrEdgeGroups) {
+  const auto report = to_report(testing::load_result());
+  for (const char* group : {"churn", "edge latency", "edge answers"}) {
+    EXPECT_EQ(std::ranges::find(report.figures, group, &reports::FigureGroup::name),
+              report.figures.end())
+        << group;
+  }
 }
 
 }  // namespace

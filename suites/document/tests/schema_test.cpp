@@ -1,4 +1,4 @@
-// What to_report() writes for each kind of scenario (plain, load, a split fleet) is what
+// What to_report() writes for each kind of scenario (plain, load, churn, a split fleet) is what
 // reports/SCHEMA.md documents: the figure groups with their units and value names, and the
 // plot ids; nothing more, nothing less.
 #include <gmock/gmock.h>
@@ -17,7 +17,7 @@ using ::testing::IsEmpty;
 
 std::vector<reports::ScenarioReport> canned_reports() {
   return {to_report(testing::plain_result()), to_report(testing::load_result()),
-          to_report(testing::split_fleet_result())};
+          to_report(testing::churn_load_result()), to_report(testing::split_fleet_result())};
 }
 
 std::map<std::string, doc::WrittenGroup> written_groups() {

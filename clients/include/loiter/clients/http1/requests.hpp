@@ -14,6 +14,7 @@ struct RequestShape {
   std::string_view path = "/health";
   std::string_view host = "localhost";
   std::size_t content_length = 0;  // with a body: Content-Type and Content-Length fields
+  bool connection_close = false;   // a "Connection: close" field, last
 };
 
 // The whole head, final CRLF included:

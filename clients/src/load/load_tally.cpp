@@ -1,0 +1,66 @@
+// What the open-loop generator counts while it runs (per request, per second, per ms of
+// sends, the edge windows) and the result it leaves when the pool is done.
+#include <algorithm>
+
+#include "load_run.hpp"
+
+namespace loiter::clients::load_detail {
+
+void note_sent(Run& run, const Ticket& ticket, Clock::time_point sent) {
+  ++run.out.dispatched;
+  ++run.second_of(ticket.due).dispatched;
+  run.out.max_send_lag = std::max(run.out.max_send_lag, Duration(sent - ticket.due));
+  const auto ms = std::max<Duration::rep>(0, (sent - run.options.start) / 1ms);
+  ++run.sends_per_ms[std::min(static_cast<std::size_t>(ms), run.sends_per_ms.size() - 1)];
+}
+
+void note_response(Run& run, const Ticket& ticket, Clock::time_point sent, unsigned status) {
+  const auto done = Clock::now();
+  auto& second = run.second_of(ticket.due);
+  const auto latency = done - ticket.due;
+  run.out.from_intended.record(latency);
+  run.out.from_sent.record(done - sent);
+  second.from_intended.record(latency);
+  // edge_window 0: the first window ends at start, the last begins at schedule_end (empty).
+  if (ticket.due < run.first_window_end) run.out.first_window.record(latency);
+  if (ticket.due >= run.last_window_start && ticket.due < run.schedule_end) {
+    run.out.last_window.record(latency);
+  }
+  if (status >= 200 && status < 300) {
+    ++run.out.succeeded;
+    ++second.succeeded;
+  } else {
+    ++run.out.non_2xx[status];
+    ++second.failed;
+  }
+}
+
+void finish(Run& run) {
+  auto& out = run.out;
+  out.ended = Clock::now();
+  if (run.closed_loop) out.requested = out.dispatched;
+  out.max_sends_in_one_ms = run.sends_per_ms.empty() ? 0
+                                                     : *std::max_element(run.sends_per_ms.begin(),
+                                                                         run.sends_per_ms.end());
+  out.seconds.assign(run.seconds.size(), {});
+  for (std::size_t k = 0; k < run.seconds.size(); ++k) {
+    const auto& tally = run.seconds[k];
+    out.seconds[k] = {.dispatched = tally.dispatched,
+                      .succeeded = tally.succeeded,
+                      .failed = tally.failed,
+                      .p50 = tally.from_intended.percentile(50),
+                      .p99 = tally.from_intended.percentile(99),
+                      .max = tally.from_intended.max()};
+  }
+  if (run.closed_loop) {
+    for (auto& s : out.seconds) s.requested = s.dispatched;
+  } else {
+    for (std::uint64_t i = 0; i < out.requested; ++i) {  // bounded by requested
+      const auto k = static_cast<std::size_t>((run.due(i) - run.options.start) / 1s);
+      ++out.seconds[std::min(k, out.seconds.size() - 1)].requested;
+    }
+  }
+  run.watchdog.cancel();
+}
+
+}  // namespace loiter::clients::load_detail
