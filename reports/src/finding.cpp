@@ -152,10 +152,11 @@ std::string slope_over_bound(const Finding& f) {
   const std::string what = f.subject == "rss"           ? "RSS"
                            : f.subject == "connections" ? "the server's connections"
                                                         : "FDs";
+  const std::string unit = f.unit.starts_with('/') ? f.unit : " " + f.unit;  // "/min", " MiB/min"
   return fmt::format(
-      "{} grew {:.1f} {} over the second half of the traffic (least-squares slope), above the "
-      "bound of {:.1f} {}{}",
-      what, measured(f), f.unit, bound(f), f.unit, leftovers(f));
+      "{} grew {:.1f}{} over the second half of the traffic (least-squares slope), above the "
+      "bound of {:.1f}{}{}",
+      what, measured(f), unit, bound(f), unit, leftovers(f));
 }
 
 std::string fds_during_load(const Finding& f) {

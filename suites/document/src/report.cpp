@@ -123,8 +123,6 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
        .values = {{"p50", in_ms(load.from_intended.percentile(50.0))},
                   {"p99", in_ms(load.from_intended.percentile(99.0))},
                   {"max", in_ms(load.from_intended.max())}}},
-      {.name = "all waiting closed", .unit = "s", .values = {{"after load start", all_closed}}},
-      closure_figures(o),
       {.name = "FDs",
        .unit = "",
        .values = {{"baseline", number(o.fds.baseline)},
@@ -141,6 +139,13 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
        .values = {{"start", number(figures->threads.start)},
                   {"peak", number(figures->threads.peak)},
                   {"end", number(figures->threads.end)}}}};
+  if (!o.connections.empty()) {  // waiting connections beside the load (not the soak's)
+    groups.insert(groups.begin() + 2,
+                  {{.name = "all waiting closed",
+                    .unit = "s",
+                    .values = {{"after load start", all_closed}}},
+                   closure_figures(o)});
+  }
   if (auto tcp = tcp_at_end(o)) groups.push_back(std::move(*tcp));
   if (auto churn = churn_figures(load)) groups.push_back(std::move(*churn));
   for (auto& edge : edge_figures(load)) groups.push_back(std::move(edge));
