@@ -127,6 +127,26 @@ TEST(Load, SecondsTimelineAddsUpToTheTotals) {
   EXPECT_EQ(r.errors.at("reset"), 30u);
 }
 
+// Asked to stop early (the user's Ctrl-C in a soak), the schedule ends at the first request
+// not taken: what was taken is answered, the rest never requested, the span shortened.
+TEST(Load, StopsEarlyWhereAskedAndSaysSo) {
+  LoadPeer peer({});
+  auto options = options_for(peer, 1000, 3s);
+  std::uint64_t asked = 0;
+  options.stop_early = [&asked] { return ++asked > 600; };  // about 0.6 s into the schedule
+  const auto r = run_load(options);
+  EXPECT_TRUE(r.stopped_early);
+  EXPECT_GE(r.requested, 550u);
+  EXPECT_LE(r.requested, 600u);
+  EXPECT_EQ(r.dispatched, r.requested);
+  EXPECT_EQ(r.succeeded, r.requested);
+  EXPECT_LT(r.scheduled, 700ms);
+  EXPECT_EQ(r.seconds.size(), 1u);
+  const auto whole = run_load(options_for(peer, 1000, 500ms));
+  EXPECT_FALSE(whole.stopped_early);
+  EXPECT_EQ(whole.scheduled, 500ms);
+}
+
 // Non-2xx answers are counted by status, not as successes.
 TEST(Load, CountsNon2xxByStatus) {
   LoadPeer peer({.response = [](std::uint64_t n) {

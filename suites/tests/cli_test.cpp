@@ -9,6 +9,7 @@
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "cli_run.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
@@ -233,6 +234,28 @@ TEST(Cli, DriveStopsCleanlyOnCtrlC) {
       300ms, 3s);
   EXPECT_TRUE(gone.met) << "FDs " << gone.last.fds << " (baseline " << baseline.sample.fds << "), "
                         << (gone.last.tcp ? fixtures::describe(*gone.last.tcp) : "no TCP");
+}
+
+// Ctrl-C in a soak (an overnight run stopped in the morning): the traffic stops, what ran is
+// judged and reported as a verdict, not as an error, and loiter exits 130.
+TEST(Cli, CheckJudgesASoakStoppedByCtrlC) {
+  using namespace std::chrono_literals;
+  TempDir tmp;
+  Child check({LOITER_BINARY, "check", "--scenario", "soak", "--load-rate", "2000",
+               "--load-duration", "120", "--runs", (tmp.path() / "runs").string()},
+              tmp.path() / "out");
+  ASSERT_TRUE(output_shows(tmp.path() / "out", "soak against reference", 20s))
+      << read_text(tmp.path() / "out");
+  std::this_thread::sleep_for(3s);  // the scenario: traffic for a while before the stop
+  check.signal(SIGINT);
+  EXPECT_EQ(check.wait(30), 130) << read_text(tmp.path() / "out");
+  const auto out = read_text(tmp.path() / "out");
+  EXPECT_THAT(out, HasSubstr("stopped early by the user: judged on the first"));
+  EXPECT_THAT(out, HasSubstr("PASS  soak"));
+  const auto dir = only_run_directory(tmp.path() / "runs");
+  const auto report = boost::json::parse(read_text(dir / "report.json"));
+  const auto& scenario = report.at("scenarios").at(0);
+  EXPECT_EQ(scenario.at("status").as_string(), "pass") << boost::json::serialize(scenario);
 }
 
 }  // namespace

@@ -74,7 +74,14 @@ struct Run {
   std::size_t live = 0;  // pool coroutines still running
   Timer watchdog;
 
+  bool stopped = false;  // options.stop_early said so: nothing more is taken
+
   std::optional<Ticket> take() {
+    if (!stopped && options.stop_early && options.stop_early()) {
+      stopped = true;
+      if (!closed_loop) out.requested = next;  // the schedule ends here
+    }
+    if (stopped) return std::nullopt;
     if (closed_loop) {
       const auto now = Clock::now();
       if (now >= schedule_end) return std::nullopt;

@@ -39,6 +39,14 @@ void finish(Run& run) {
   auto& out = run.out;
   out.ended = Clock::now();
   if (run.closed_loop) out.requested = out.dispatched;
+  out.stopped_early = run.stopped;
+  out.scheduled = run.options.duration;
+  if (run.stopped) {
+    out.scheduled = run.closed_loop ? Duration(out.ended - run.options.start)
+                                    : Duration(run.due(out.requested) - run.options.start);
+    const auto seconds = std::max<Duration::rep>(1, (out.scheduled + 999ms) / 1s);
+    run.seconds.resize(std::min(run.seconds.size(), static_cast<std::size_t>(seconds)));
+  }
   out.max_sends_in_one_ms = run.sends_per_ms.empty() ? 0
                                                      : *std::max_element(run.sends_per_ms.begin(),
                                                                          run.sends_per_ms.end());

@@ -81,7 +81,8 @@ void drive_soak(clients::asio::io_context& io, const DriveContext& c, DriveOutpu
                        .source_offset = clients::kConnectionsPerSource,  // 127.0.0.3 upwards
                        .tls = c.tls,
                        .churn = churn,
-                       .edge_window = c.expected.soak->window},
+                       .edge_window = c.expected.soak->window,
+                       .stop_early = c.stop_early},
                       out.load.emplace());
 }
 
@@ -99,7 +100,8 @@ Scenario soak_scenario() {
           .drive = drive_soak,
           .default_count = 0,
           .load_defaults = kSoakDefaults,
-          .on_request = true};
+          .on_request = true,
+          .winds_down = true};
 }
 
 }  // namespace loiter::suites

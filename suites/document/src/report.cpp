@@ -226,6 +226,10 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
   report.status = result.verdict.passed ? reports::Status::pass : reports::Status::fail;
   report.findings = result.verdict.findings;
   const auto& observation = result.observation;
+  if (result.stopped_early && observation.load) {
+    report.note = fmt::format("stopped early by the user: judged on the first {:.0f} s of traffic",
+                              in_seconds(observation.load->result.scheduled));
+  }
   if (observation.load) {
     report.figures = load_groups(observation);
   } else {

@@ -61,8 +61,10 @@ std::optional<SoakFigures> soak_figures(const Observation& o) {
   const auto& load = o.load->result;
   SoakFigures f;
   f.traffic_start = load.started;
-  // The schedule's end: the seconds it was cut into (one per second of duration).
-  f.traffic_end = load.started + std::chrono::seconds(std::max<std::size_t>(1, load.seconds.size()));
+  // The schedule's end (older results: the seconds it was cut into, one per second).
+  f.traffic_end = load.scheduled > Duration{}
+                      ? load.started + load.scheduled
+                      : load.started + std::chrono::seconds(std::max<std::size_t>(1, load.seconds.size()));
   f.fit_from = f.traffic_start + (f.traffic_end - f.traffic_start) / 2;
   const auto& timeline = o.timeline;
   f.fds = fit_slope(timeline, f.fit_from, f.traffic_end,

@@ -48,7 +48,7 @@ void drive_here(const Scenario& scenario, const DriveContext& context, Observati
   while (!io.stopped()) {
     io.run_for(50ms);
     watch.poll();  // the kernel's view of the port, just before the clients give up
-    if (interrupted()) io.stop();
+    if (interrupted() && !scenario.winds_down) io.stop();  // else it ends by itself, soon
   }
   move_fleets(out.fleets, observation);
   if (out.load) {
@@ -225,7 +225,8 @@ Drive::Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
           .expected = expected,
           .timing = timing,
           .parameters = parameters,
-          .tls = tls_client(sut.target())} {
+          .tls = tls_client(sut.target()),
+          .stop_early = [] { return interrupted(); }} {
   if (parts_ <= 1) return;
   // Forked here, before the sampler's thread starts, with any other thread of loiter's
   // stopped (see QuietForForks): each waits for the shared start on its own timeline.

@@ -116,8 +116,11 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
     fixtures::Sampler sampler(probe, sample_period(result.expectations));
     clients.run(result.observation, watch);
     if (interrupted()) {
-      result.interrupted = true;
-      return result;  // the server is stopped on the way out; nothing is judged
+      if (!scenario.winds_down || !result.observation.load) {
+        result.interrupted = true;
+        return result;  // the server is stopped on the way out; nothing is judged
+      }
+      result.stopped_early = true;  // judged on what ran
     }
     const auto recovery =
         fixtures::wait_for_fds_at_most(probe, fds.baseline + result.expectations.fds_after,

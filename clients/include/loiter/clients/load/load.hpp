@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -63,6 +64,10 @@ struct LoadOptions {
   // Latency from intended of the requests due in the first and in the last `edge_window` of
   // the schedule is also kept apart (LoadResult::first_window, ::last_window); 0: not kept.
   Duration edge_window{};
+  // Asked before each request is taken: once true, the schedule ends there (what was taken
+  // still runs to its answer or its timeout) and the result says so. The user's Ctrl-C in a
+  // soak; empty: the schedule runs to its end.
+  std::function<bool()> stop_early;
 };
 
 // Spawns the generator on `io`; `out` is complete once io has run (the generator stops by

@@ -37,6 +37,10 @@ struct LoadResult {
   std::uint64_t connections_opened = 0;   // pool connections, including reconnects after errors
   Clock::time_point started{}, ended{};   // t0 and when the last outstanding request finished
   std::vector<LoadSecond> seconds;
+  // The schedule's span: the duration, or, stopped early (LoadOptions::stop_early), up to
+  // the first request it did not take.
+  Duration scheduled{};
+  bool stopped_early = false;
   // Latency from intended of the requests due in the schedule's first and last edge_window
   // (empty unless LoadOptions::edge_window was set): a soak compares the two.
   LatencyHistogram first_window, last_window;

@@ -59,6 +59,9 @@ struct DriveContext {
   const Timing& timing;
   const ScenarioParameters& parameters;  // resolved: defaults filled in
   clients::TlsClient tls;                // the target's TLS (Target::tls); null: cleartext
+  // True once the user asked the run to stop (Ctrl-C): a scenario that winds down
+  // (Scenario::winds_down) ends its schedule there; empty: never.
+  std::function<bool()> stop_early;
 };
 
 // Connections one client process holds within a 20,000-descriptor RLIMIT_NOFILE, and the
@@ -88,6 +91,11 @@ struct Scenario {
   // Never in the default run nor in its family's (`--family load`): only asked for by id
   // (the soak: 30 minutes by default).
   bool on_request = false;
+  // On the user's first Ctrl-C its clients stop taking new work (DriveContext::stop_early)
+  // and finish what they began, and the run is judged on what ran (the soak: an overnight
+  // run stopped after hours still says what it found); otherwise the clients stop at once
+  // and nothing is judged.
+  bool winds_down = false;
 };
 
 // Every scenario, in catalogue order.

@@ -17,6 +17,9 @@ struct ScenarioResult {
   std::string id;
   std::optional<std::string> skipped;  // the reason, when the target lacks what it needs
   bool interrupted = false;            // the user stopped the run; nothing was judged
+  // The user stopped a scenario that winds down (the soak): its schedule ended early and
+  // it was judged on what ran.
+  bool stopped_early = false;
   Observation observation;
   Expectations expectations;
   Verdict verdict;
