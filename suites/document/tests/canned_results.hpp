@@ -1,6 +1,6 @@
 // Canned scenario results of each kind the run document distinguishes, for tests of what
-// to_report() writes: a plain closure scenario, a load scenario, and a fleet split over
-// client processes that must not be cut.
+// to_report() writes: a plain closure scenario, a load scenario, a fleet split over client
+// processes that must not be cut, and a soak.
 #pragma once
 
 #include "loiter/suites/runner/run.hpp"
@@ -13,5 +13,9 @@ ScenarioResult plain_result();
 ScenarioResult load_result();
 // held-capacity over three client processes: one connection answered twice, one reset.
 ScenarioResult split_fleet_result();
+// soak: 8 s of traffic from 1 s, sampled each second to 10 s, FDs by type counted: sockets
+// and connections grow by one a second (60/min), RSS by 1 MiB a second; pipes, anon_inodes
+// and a file steady.
+ScenarioResult soak_result();
 
 }  // namespace loiter::suites::testing
