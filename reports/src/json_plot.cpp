@@ -1,5 +1,6 @@
 // report.json's plots: {"id", "title", "x_unit", "y_unit", "style", "series": [{"name",
-// "points": [[x, y], ...]}], "marks": [{"label", "axis", "from", "to"}]}.
+// "points": [[x, y], ...], "fit": true (a fitted line only)}], "marks": [{"label", "axis",
+// "from", "to"}]}.
 #include "json_plot.hpp"
 
 #include "json_access.hpp"
@@ -14,7 +15,9 @@ json::object series_to_json(const Series& series) {
   json::array points;
   points.reserve(series.points.size());
   for (const auto& [x, y] : series.points) points.push_back(json::array{number(x), number(y)});
-  return {{"name", series.name}, {"points", std::move(points)}};
+  json::object out{{"name", series.name}, {"points", std::move(points)}};
+  if (series.fit) out["fit"] = true;
+  return out;
 }
 
 json::object mark_to_json(const Mark& mark) {
@@ -27,6 +30,10 @@ json::object mark_to_json(const Mark& mark) {
 Series series_from_json(const json::value& value, const std::string& where) {
   const auto& object = object_of(value, where);
   Series series{.name = text(object, "name", where), .points = {}};
+  if (const auto* fit = object.if_contains("fit")) {  // absent: not a fitted line
+    if (!fit->is_bool()) throw std::runtime_error(where + ": a series' fit must be true or false");
+    series.fit = fit->get_bool();
+  }
   for (const auto& point : array(object, "points", where)) {
     if (!point.is_array() || point.get_array().size() != 2) {
       throw std::runtime_error(where + ": a point must be [x, y]");

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <vector>
 
 #include "loiter/reports/html.hpp"
 #include "svg_scale.hpp"
@@ -86,6 +87,7 @@ std::string series_shape(const Frame& frame, const Series& series, PlotStyle sty
                          std::string_view colour) {
   if (series.points.empty()) return {};
   std::string out;
+  if (series.fit) style = PlotStyle::line;
   if (style == PlotStyle::dots) {
     out = fmt::format(R"(<g fill="{}" fill-opacity="0.7">)", colour);
     for (const auto& [x, y] : series.points) {
@@ -100,17 +102,37 @@ std::string series_shape(const Frame& frame, const Series& series, PlotStyle sty
     d += style == PlotStyle::step ? fmt::format("H{:.1f}V{:.1f}", frame.px(x), frame.py(y))
                                   : fmt::format("L{:.1f},{:.1f}", frame.px(x), frame.py(y));
   }
-  return fmt::format(R"(<path d="{}" fill="none" stroke="{}" stroke-width="1.6"/>)", d, colour);
+  return fmt::format(R"(<path d="{}" fill="none" stroke="{}" stroke-width="1.6"{}/>)", d, colour,
+                     series.fit ? R"( stroke-dasharray="6 3" class="fit")" : "");
+}
+
+// Each series' colour from the palette, in order; a fitted line takes the colour of the series
+// just before it (the line it fits), and uses none of its own.
+std::vector<std::string_view> colours(const Plot& plot) {
+  std::vector<std::string_view> out;
+  std::size_t next = 0;
+  for (const auto& series : plot.series) {
+    out.push_back(series.fit && !out.empty() ? out.back() : kPalette[next++ % kPalette.size()]);
+  }
+  return out;
 }
 
 std::string legend(const Plot& plot) {
   std::string out;
   double y = kTop + 6;
+  const auto colour_of = colours(plot);
   for (std::size_t i = 0; i < plot.series.size(); ++i, y += 16) {
-    const auto colour = kPalette[i % kPalette.size()];
+    const auto colour = colour_of[i];
+    const double swatch_x = kWidth - kRight + 12;
+    out +=
+        plot.series[i].fit  // a fitted line: a dashed stroke, not a box
+            ? fmt::format(
+                  R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{2:.1f}" y2="{1:.1f}" stroke="{3}" stroke-width="1.6" stroke-dasharray="4 2"/>)",
+                  swatch_x, y + 5, swatch_x + 10, colour)
+            : fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="10" height="10" fill="{}"/>)",
+                          swatch_x, y, colour);
     out += fmt::format(
-        R"(<rect x="{:.1f}" y="{:.1f}" width="10" height="10" fill="{}"/><text x="{:.1f}" y="{:.1f}" class="legend">{}{}</text>)",
-        kWidth - kRight + 12, y, colour, kWidth - kRight + 26, y + 9,
+        R"(<text x="{:.1f}" y="{:.1f}" class="legend">{}{}</text>)", kWidth - kRight + 26, y + 9,
         escape_html(plot.series[i].name),
         // Dots are connections: say how many.
         plot.style == PlotStyle::dots ? fmt::format(" ({})", plot.series[i].points.size()) : "");
@@ -131,8 +153,9 @@ std::string render_plot(const Plot& plot, const std::string& id) {
   out +=
       fmt::format(R"(<text x="{}" y="16" class="title">{}</text>)", kLeft, escape_html(plot.title));
   out += axes(frame, xs, ys, plot) + marks(frame, plot);
+  const auto colour_of = colours(plot);
   for (std::size_t i = 0; i < plot.series.size(); ++i) {
-    out += series_shape(frame, plot.series[i], plot.style, kPalette[i % kPalette.size()]);
+    out += series_shape(frame, plot.series[i], plot.style, colour_of[i]);
   }
   bool empty = true;
   for (const auto& s : plot.series) empty = empty && s.points.empty();

@@ -29,6 +29,15 @@ TEST(Html, DrawsEveryPlotAsAnSvgWithItsId) {
   EXPECT_THAT(html, HasSubstr(">baseline</text>"));
 }
 
+// A fitted line is drawn straight and dashed in a step plot, in the colour of the line it fits
+// (the series before it), its legend swatch a dashed stroke.
+TEST(Html, DrawsAFittedLineDashedWithItsSlopeInTheLegend) {
+  const auto html = page();
+  EXPECT_THAT(
+      html, HasSubstr(R"(stroke="#1f77b4" stroke-width="1.6" stroke-dasharray="6 3" class="fit")"));
+  EXPECT_THAT(html, HasSubstr(">FDs -20.0/min</text>"));
+}
+
 TEST(Html, EscapesEveryText) {
   const auto html = page();
   EXPECT_THAT(html, HasSubstr("closure &lt;time&gt; &amp; &quot;ending&quot;"));

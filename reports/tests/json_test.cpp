@@ -22,6 +22,18 @@ TEST(Json, RoundTripsARunReportToAnEqualOne) {
   EXPECT_EQ(back.scenarios[1].status, Status::fail);
   EXPECT_FALSE(back.scenarios[1].figures[0].values[0].second.has_value());
   EXPECT_EQ(back.scenarios[0].plots.at(0).marks.at(1).to, 1.1);
+  EXPECT_TRUE(back.scenarios[0].plots.at(0).series.at(1).fit);
+}
+
+// Only a fitted line carries "fit"; a series without it (any older document) is not one.
+TEST(Json, WritesFitOnlyOnAFittedLine) {
+  const auto document = to_json(testing::sample_report());
+  const auto& series = document.at("scenarios").at(0).at("plots").at(0).at("series").as_array();
+  EXPECT_FALSE(series.at(0).as_object().contains("fit"));
+  EXPECT_EQ(series.at(1).at("fit"), true);
+  auto without = document;
+  without.at("scenarios").at(0).at("plots").at(0).at("series").at(1).as_object().erase("fit");
+  EXPECT_FALSE(run_report_from_json(without).scenarios[0].plots[0].series[1].fit);
 }
 
 // A TLS target's declaration is written and read back; a document without it is cleartext.

@@ -18,7 +18,8 @@ RunReport sample_report() {
       .x_unit = "s",
       .y_unit = "FDs",
       .style = PlotStyle::step,
-      .series = {{.name = "FDs", .points = {{0, 6}, {0.1, 56}, {0.25, 106}, {1.5, 6}}}},
+      .series = {{.name = "FDs", .points = {{0, 6}, {0.1, 56}, {0.25, 106}, {1.5, 6}}},
+                 {.name = "FDs -20.0/min", .points = {{0.75, 56}, {1.5, 6}}, .fit = true}},
       .marks = {{.label = "baseline", .axis = "y", .from = 6, .to = 6},
                 {.label = "deadline window", .axis = "x", .from = 0.9, .to = 1.1}}};
   const Plot strip{.id = "closure",

@@ -2,8 +2,12 @@
 // plain data, no judgement.
 #include "loiter/suites/document/raw_json.hpp"
 
-#include <boost/json.hpp>
+#include <fmt/format.h>
 
+#include <boost/json.hpp>
+#include <stdexcept>
+
+#include "fd_type_names.hpp"
 #include "loiter/suites/judge/in_units.hpp"
 
 namespace loiter::suites {
@@ -21,12 +25,19 @@ json::object tcp_side(const fixtures::TcpSideCounts& counts) {
   return out;
 }
 
+json::object fd_types_to_json(const fixtures::FdTypes& types) {
+  json::object out;
+  for (std::size_t t = 0; t < fixtures::kFdTypeCount; ++t) out[kFdTypeNames[t]] = types.by_type[t];
+  return out;
+}
+
 json::object sample_to_json(const fixtures::TimedSample& s, clients::Clock::time_point origin) {
   json::object out{{"t", in_seconds(s.at - origin)},
                    {"processes", s.sample.processes},
                    {"fds", s.sample.fds},
                    {"rss_kib", s.sample.rss_kib},
                    {"threads", s.sample.threads}};
+  if (s.sample.fd_types) out["fd_types"] = fd_types_to_json(*s.sample.fd_types);
   if (s.sample.tcp) {
     out["tcp"] = json::object{{"server", tcp_side(s.sample.tcp->server)},
                               {"client", tcp_side(s.sample.tcp->client)},
@@ -54,6 +65,23 @@ json::value timeline_to_json(const std::vector<fixtures::TimedSample>& timeline,
   for (const auto& s : timeline) samples.push_back(sample_to_json(s, origin));
   return json::object{{"unit", "t: s since the scenario's origin; rss in KiB"},
                       {"samples", std::move(samples)}};
+}
+
+std::optional<fixtures::FdTypes> fd_types_from_json(const json::value& sample) {
+  const auto* field = sample.is_object() ? sample.get_object().if_contains("fd_types") : nullptr;
+  if (field == nullptr || field->is_null()) return std::nullopt;
+  if (!field->is_object()) throw std::runtime_error("timeline sample: fd_types is not an object");
+  fixtures::FdTypes types;
+  for (std::size_t t = 0; t < fixtures::kFdTypeCount; ++t) {
+    const auto* count = field->get_object().if_contains(kFdTypeNames[t]);
+    if (count == nullptr) continue;  // a type not written counts 0
+    if (!count->is_uint64() && !count->is_int64()) {
+      throw std::runtime_error(
+          fmt::format("timeline sample: fd_types.{} is not a count", kFdTypeNames[t]));
+    }
+    types.by_type[t] = static_cast<std::size_t>(count->to_number<std::uint64_t>());
+  }
+  return types;
 }
 
 json::value provenance_to_json(const fixtures::Provenance& p) {

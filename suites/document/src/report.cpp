@@ -209,6 +209,15 @@ void add_cell_figures(std::vector<reports::FigureGroup>& figures, const Scenario
   }
 }
 
+// A soak's table after the load's figures, its timeline plots after the load's.
+void add_soak_report(reports::ScenarioReport& report, const Observation& observation) {
+  const auto figures = soak_figures(observation);
+  if (!figures) return;
+  for (auto& group : plots::soak_groups(*figures)) report.figures.push_back(std::move(group));
+  for (auto& plot : plots::soak_plots(observation, *figures, observation_origin(observation)))
+    report.plots.push_back(std::move(plot));
+}
+
 }  // namespace
 
 reports::ScenarioReport to_report(const ScenarioResult& result) {
@@ -240,6 +249,7 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
   add_cell_figures(report.figures, result);
   report.plots = plots::scenario_plots(observation, result.expectations);
   add_load_report(report, observation, observation_origin(observation));
+  if (result.expectations.soak) add_soak_report(report, observation);
   return report;
 }
 

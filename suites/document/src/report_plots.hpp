@@ -8,6 +8,7 @@
 
 #include "loiter/reports/run_report.hpp"
 #include "loiter/suites/judge/observation.hpp"
+#include "loiter/suites/judge/soak_figures.hpp"
 
 namespace loiter::suites::plots {
 
@@ -22,5 +23,15 @@ reports::Plot rss_plot(const Observation& observation, clients::Clock::time_poin
 
 // The RSS peak in KiB, from the timeline (nullopt where it is empty).
 reports::FigureGroup rss_figures(const Observation& observation);
+
+// A soak (report_plots_soak.cpp): "soak-fds", the server's FDs by type (in all where types
+// were not counted) and its connections, and "soak-rss", its RSS in MiB; each with the
+// second half's fitted slopes as dashed segments over [fit_from, traffic_end], their values
+// per minute in the legend and title, the traffic's span shaded.
+std::vector<reports::Plot> soak_plots(const Observation& observation, const SoakFigures& figures,
+                                      clients::Clock::time_point origin);
+// Its table: "<type> FDs" start/peak/end (types ever present), "at rest" (threads and
+// connections at start and end), "drift" (the fitted slopes per minute).
+std::vector<reports::FigureGroup> soak_groups(const SoakFigures& figures);
 
 }  // namespace loiter::suites::plots

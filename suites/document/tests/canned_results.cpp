@@ -1,6 +1,8 @@
 // The canned results: small, but each writes every figure group and plot of its kind.
 #include "canned_results.hpp"
 
+#include <algorithm>
+
 namespace loiter::suites::testing {
 
 namespace {
@@ -28,6 +30,25 @@ fixtures::TimedSample sample(Duration at, std::size_t fds) {
   fixtures::TcpCounts tcp;
   tcp.server.by_state[static_cast<std::size_t>(fixtures::TcpState::established)] = 1;
   tcp.client.by_state[static_cast<std::size_t>(fixtures::TcpState::established)] = 1;
+  s.sample.tcp = tcp;
+  return s;
+}
+
+// A soak's sample at `second`: sockets (and connections) grow by one a second while the
+// traffic runs (from 1 s to 9 s), RSS by 1 MiB.
+fixtures::TimedSample soak_sample(int second) {
+  const auto grown = static_cast<std::size_t>(std::clamp(second - 1, 0, 8));
+  fixtures::FdTypes types;
+  types.by_type[static_cast<std::size_t>(fixtures::FdType::socket)] = 2 + grown;
+  types.by_type[static_cast<std::size_t>(fixtures::FdType::pipe)] = 2;
+  types.by_type[static_cast<std::size_t>(fixtures::FdType::file)] = 1;
+  types.by_type[static_cast<std::size_t>(fixtures::FdType::anon_inode)] = 3;
+  fixtures::TimedSample s{.at = kT0 + std::chrono::seconds(second), .sample = {}};
+  s.sample = {.processes = 1, .fds = 8 + grown, .rss_kib = 4096 + 1024 * grown, .threads = 2};
+  s.sample.fd_types = types;
+  fixtures::TcpCounts tcp;
+  tcp.server.by_state[static_cast<std::size_t>(fixtures::TcpState::listen)] = 1;
+  tcp.server.by_state[static_cast<std::size_t>(fixtures::TcpState::close_wait)] = grown;
   s.sample.tcp = tcp;
   return s;
 }
@@ -122,6 +143,27 @@ ScenarioResult split_fleet_result() {
                                   .klass = reports::FindingClass::deadline,
                                   .count = 1,
                                   .of = 2}}};
+  return result;
+}
+
+ScenarioResult soak_result() {
+  ScenarioResult result{.id = "soak"};
+  result.expectations.load = LoadExpectation{.p99 = 200ms, .pool = 2};
+  result.expectations.soak = SoakExpectation{.fds_per_minute = 1, .window = 2s};
+  clients::LoadResult load;
+  load.requested = load.dispatched = load.succeeded = 80;
+  for (int i = 0; i < 80; ++i) load.from_intended.record(1ms);
+  for (int i = 0; i < 20; ++i) load.first_window.record(1ms);
+  for (int i = 0; i < 10; ++i) load.last_window.record(3ms);
+  load.started = kT0 + 1s;
+  load.ended = kT0 + 9s;
+  load.seconds.resize(8);
+  result.observation.load = LoadObservation{.result = load, .pool = 2};
+  for (int second = 0; second <= 10; ++second)
+    result.observation.timeline.push_back(soak_sample(second));
+  result.observation.baseline = result.observation.timeline.front().sample;
+  result.observation.fds = {.baseline = 8, .peak = 16, .after = 16, .recovered = false};
+  result.verdict = {.passed = false, .findings = {}};
   return result;
 }
 

@@ -1,6 +1,7 @@
 // Canned scenario results of each kind the run document distinguishes, for tests of what
 // to_report() writes: a plain closure scenario, a load scenario, a load with connection
-// churn and edge windows, and a fleet split over client processes that must not be cut.
+// churn and edge windows, a fleet split over client processes that must not be cut, and a
+// soak.
 #pragma once
 
 #include "loiter/suites/runner/run.hpp"
@@ -16,5 +17,9 @@ ScenarioResult load_result();
 ScenarioResult churn_load_result();
 // held-capacity over three client processes: one connection answered twice, one reset.
 ScenarioResult split_fleet_result();
+// soak: 8 s of traffic from 1 s, sampled each second to 10 s, FDs by type counted: sockets
+// and connections grow by one a second (60/min), RSS by 1 MiB a second; pipes, anon_inodes
+// and a file steady.
+ScenarioResult soak_result();
 
 }  // namespace loiter::suites::testing

@@ -1,4 +1,5 @@
-// What to_report() writes for each kind of scenario (plain, load, churn, a split fleet) is what
+// What to_report() writes for each kind of scenario (plain, load, churn, a split fleet, a
+// soak) is what
 // reports/SCHEMA.md documents: the figure groups with their units and value names, and the
 // plot ids; nothing more, nothing less.
 #include <gmock/gmock.h>
@@ -17,7 +18,8 @@ using ::testing::IsEmpty;
 
 std::vector<reports::ScenarioReport> canned_reports() {
   return {to_report(testing::plain_result()), to_report(testing::load_result()),
-          to_report(testing::churn_load_result()), to_report(testing::split_fleet_result())};
+          to_report(testing::churn_load_result()), to_report(testing::split_fleet_result()),
+          to_report(testing::soak_result())};
 }
 
 std::map<std::string, doc::WrittenGroup> written_groups() {
@@ -39,8 +41,8 @@ std::set<std::string> written_plots() {
   return ids;
 }
 
-// Every figure group (unit, value names) written for a plain, a load and a split-fleet
-// scenario is documented in SCHEMA.md, and every documented one is written.
+// Every figure group (unit, value names) written for a plain, a load, a split-fleet and a
+// soak scenario is documented in SCHEMA.md, and every documented one is written.
 TEST(Schema, FigureGroupsWrittenAreTheOnesDocumented) {
   const auto schema = doc::parse_schema(doc::schema_markdown());
   EXPECT_THAT(doc::group_differences(schema, written_groups()), IsEmpty());

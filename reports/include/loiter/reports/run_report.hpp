@@ -29,10 +29,13 @@ struct FigureGroup {
   bool operator==(const FigureGroup&) const = default;
 };
 
-// One line (or set of dots) of a plot: (x, y) points in the plot's units.
+// One line (or set of dots) of a plot: (x, y) points in the plot's units. A fitted line (a
+// slope over part of the x axis) is drawn dashed, point to point, whatever the plot's style,
+// in the colour of the series just before it (the line it fits).
 struct Series {
   std::string name;
   std::vector<std::pair<double, double>> points;
+  bool fit = false;
   bool operator==(const Series&) const = default;
 };
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <boost/json/value.hpp>
+#include <optional>
 #include <vector>
 
 #include "loiter/clients/record.hpp"
@@ -13,8 +14,15 @@
 
 namespace loiter::suites {
 
+// {"unit", "samples": [{t, processes, fds, rss_kib, threads, fd_types (when the probe
+// counted them: {"socket": n, "pipe": n, "file": n, "anon_inode": n, "other": n}), tcp or
+// tcp_problem}]}.
 boost::json::value timeline_to_json(const std::vector<fixtures::TimedSample>& timeline,
                                     clients::Clock::time_point origin);
+
+// A timeline sample's "fd_types" read back; nullopt where the sample has none. Throws
+// std::runtime_error naming the key when it is not an object of counts.
+std::optional<fixtures::FdTypes> fd_types_from_json(const boost::json::value& sample);
 
 boost::json::value provenance_to_json(const fixtures::Provenance& provenance);
 
