@@ -6,6 +6,8 @@
 //
 //   loiter-load --connect 127.0.0.1:8080 --rate 5000 --duration 10
 //   loiter-load --connect 127.0.0.1:8080 --rate 0 --connections 64 --duration 5 --json
+//   loiter-load --connect 127.0.0.1:8080 --rate 15000 --fresh 0.02 --abort 0.01 --replace-every
+//   1000
 #include <fmt/format.h>
 #include <sys/resource.h>
 
@@ -13,9 +15,9 @@
 #include <cstdio>
 #include <string>
 
-#include "process_cpu.hpp"
 #include "loiter/clients/load/load.hpp"
 #include "loiter/clients/transport/targets.hpp"
+#include "process_cpu.hpp"
 
 namespace loiter::clients {
 namespace {
@@ -32,12 +34,14 @@ struct CliOptions {
   std::string body;
   double timeout_s = 5.0;
   bool json = false;
+  Churn churn;
 };
 
 struct Figures {
   double cpu_us_per_request = 0;
   double requests_per_s = 0;  // whole responses per second of the run
   double elapsed_s = 0;
+  long max_rss_kib = 0;  // the client's peak RSS (getrusage)
 };
 
 using bench::cpu_seconds;
@@ -75,12 +79,15 @@ void print_json(const LoadOptions& o, const LoadResult& r, const Figures& f) {
       "\"dispatched\": {}, \"succeeded\": {}, \"non_2xx\": {}, \"errors\": {}, "
       "\"from_intended\": {}, \"from_sent\": {}, \"max_send_lag_us\": {:.1f}, "
       "\"max_sends_in_one_ms\": {}, \"connections_opened\": {}, \"elapsed_s\": {:.3f}, "
-      "\"requests_per_s\": {:.1f}, \"cpu_us_per_request\": {:.2f}, \"keeping_up\": {}}}\n",
+      "\"requests_per_s\": {:.1f}, \"cpu_us_per_request\": {:.2f}, \"keeping_up\": {}, "
+      "\"aborted\": {}, \"fresh_closed\": {}, \"server_closed\": {}, \"replaced\": {}, "
+      "\"max_rss_kib\": {}}}\n",
       o.rate, std::chrono::duration<double>(o.duration).count(), o.connections, r.requested,
       r.dispatched, r.succeeded, counts_json(r.non_2xx), counts_json(r.errors),
       latency_json(r.from_intended), latency_json(r.from_sent), us(r.max_send_lag),
       r.max_sends_in_one_ms, r.connections_opened, f.elapsed_s, f.requests_per_s,
-      f.cpu_us_per_request, r.keeping_up() ? "true" : "false");
+      f.cpu_us_per_request, r.keeping_up() ? "true" : "false", r.aborted, r.fresh_closed,
+      r.server_closed, r.replaced, f.max_rss_kib);
 }
 
 void print_latency(std::string_view name, const LatencyHistogram& h) {
@@ -104,8 +111,13 @@ void print_text(const LoadOptions& o, const LoadResult& r, const Figures& f) {
   fmt::print("send lag      max {:.3f} ms; max sends in one ms {}\n", us(r.max_send_lag) / 1e3,
              r.max_sends_in_one_ms);
   fmt::print("connections   {} opened (reconnects included)\n", r.connections_opened);
+  if (o.churn.any()) {
+    fmt::print("churn         {} aborted, {} fresh closed, {} server closed, {} replaced\n",
+               r.aborted, r.fresh_closed, r.server_closed, r.replaced);
+  }
   fmt::print("throughput    {:.0f} responses/s over {:.3f} s\n", f.requests_per_s, f.elapsed_s);
-  fmt::print("client CPU    {:.2f} us per request\n", f.cpu_us_per_request);
+  fmt::print("client CPU    {:.2f} us per request; peak RSS {} KiB\n", f.cpu_us_per_request,
+             f.max_rss_kib);
 }
 
 int run(const CliOptions& cli) {
@@ -120,7 +132,8 @@ int run(const CliOptions& cli) {
       .body = cli.body,
       .request_timeout =
           std::chrono::duration_cast<Duration>(std::chrono::duration<double>(cli.timeout_s)),
-      .start = Clock::now() + 100ms};
+      .start = Clock::now() + 100ms,
+      .churn = cli.churn};
   require_loopback(options.server);
   require_fd_room(options.connections);
   // Only this thread touches the context (no posts from elsewhere, no signal sets): it may
@@ -138,6 +151,8 @@ int run(const CliOptions& cli) {
       figures.elapsed_s > 0 ? static_cast<double>(answered) / figures.elapsed_s : 0;
   figures.cpu_us_per_request =
       result.dispatched ? cpu * 1e6 / static_cast<double>(result.dispatched) : 0;
+  rusage usage{};
+  if (::getrusage(RUSAGE_SELF, &usage) == 0) figures.max_rss_kib = usage.ru_maxrss;
   if (cli.json) {
     print_json(options, result, figures);
   } else {
@@ -170,6 +185,14 @@ int main(int argc, char** argv) {
   app.add_option("--body", o.body, "request body (sent with Content-Length)");
   app.add_option("--timeout", o.timeout_s, "seconds for a whole response")->capture_default_str();
   app.add_flag("--json", o.json, "print one JSON object instead of text");
+  app.add_option("--fresh", o.churn.fresh, "share of requests on a fresh connection, closed after");
+  app.add_option("--server-close", o.churn.server_close,
+                 "share of requests with \"Connection: close\"");
+  app.add_option("--abort", o.churn.abort, "share of requests reset once their answer begins");
+  app.add_option("--abort-path", o.churn.abort_path,
+                 "what aborted requests ask for (default --path)");
+  app.add_option("--replace-every", o.churn.replace_every,
+                 "close a kept-alive connection after this many requests (0: never)");
   CLI11_PARSE(app, argc, argv);
   try {
     return loiter::clients::run(o);

@@ -17,9 +17,10 @@ using namespace std::chrono_literals;
 using testing::LoadPeer;
 using testing::scaled;
 
-const Duration kLead = scaled(50ms);  // from spawning to the timeline's start
+// Named apart from load_test.cpp's helpers: a unity batch may hold both files.
+const Duration kChurnLead = scaled(50ms);  // from spawning to the timeline's start
 
-LoadResult run_load(const LoadOptions& options) {
+LoadResult run_churned(const LoadOptions& options) {
   asio::io_context io(1);
   LoadResult result;
   spawn_load(io, options, result);
@@ -33,11 +34,11 @@ LoadOptions churn_options(const LoadPeer& peer, Churn churn) {
           .duration = 2s,
           .connections = 8,
           .request_timeout = scaled(1s),
-          .start = Clock::now() + kLead,
+          .start = Clock::now() + kChurnLead,
           .churn = std::move(churn)};
 }
 
-std::map<RequestKind, std::uint64_t> kinds_of(const Churn& churn, std::uint64_t requests) {
+std::map<RequestKind, std::uint64_t> chosen_kinds(const Churn& churn, std::uint64_t requests) {
   std::map<RequestKind, std::uint64_t> kinds;
   for (std::uint64_t i = 0; i < requests; ++i) ++kinds[request_kind(churn, i)];
   return kinds;
@@ -49,8 +50,8 @@ std::map<RequestKind, std::uint64_t> kinds_of(const Churn& churn, std::uint64_t 
 TEST(LoadChurn, CountsEachKindAtItsShareAndAnswersEveryOwedRequest) {
   LoadPeer peer({});
   const Churn churn{.fresh = 0.1, .server_close = 0.1, .abort = 0.05, .replace_every = 50};
-  const auto r = run_load(churn_options(peer, churn));
-  auto kinds = kinds_of(churn, r.requested);
+  const auto r = run_churned(churn_options(peer, churn));
+  auto kinds = chosen_kinds(churn, r.requested);
   ASSERT_EQ(r.requested, 4000u);
   EXPECT_EQ(r.dispatched, r.requested);
   EXPECT_TRUE(r.errors.empty()) << r.errors.begin()->first;
@@ -91,7 +92,7 @@ TEST(LoadChurn, ResetsALargeAnswerMidResponse) {
   auto options = churn_options(peer, {.abort = 1.0, .abort_path = "/large"});
   options.rate = 100;
   options.duration = 500ms;
-  const auto r = run_load(options);
+  const auto r = run_churned(options);
   EXPECT_EQ(r.dispatched, 50u);
   EXPECT_EQ(r.aborted, 50u);
   EXPECT_EQ(r.owed(), 0u);
@@ -109,7 +110,7 @@ TEST(LoadChurn, AServerThatKeepsAClosedConnectionOpenIsNoError) {
   auto options = churn_options(peer, {.server_close = 0.2});
   options.duration = 500ms;
   options.request_timeout = scaled(200ms);
-  const auto r = run_load(options);
+  const auto r = run_churned(options);
   EXPECT_EQ(r.dispatched, 1000u);
   EXPECT_EQ(r.succeeded, 1000u);
   EXPECT_EQ(r.server_closed, 0u);
@@ -123,14 +124,14 @@ TEST(LoadChurn, KeepsTheEdgeWindowsApart) {
   auto options = churn_options(peer, {});
   options.duration = 1s;
   options.edge_window = 300ms;
-  const auto r = run_load(options);
+  const auto r = run_churned(options);
   EXPECT_EQ(r.succeeded, 2000u);
   EXPECT_EQ(r.first_window.count(), 600u);
   EXPECT_EQ(r.last_window.count(), 600u);
   EXPECT_LE(r.first_window.percentile(99), r.from_intended.max());
   options.edge_window = {};
-  options.start = Clock::now() + kLead;
-  const auto plain = run_load(options);
+  options.start = Clock::now() + kChurnLead;
+  const auto plain = run_churned(options);
   EXPECT_EQ(plain.first_window.count(), 0u);
   EXPECT_EQ(plain.last_window.count(), 0u);
   EXPECT_EQ(plain.aborted + plain.fresh_closed + plain.server_closed + plain.replaced, 0u);

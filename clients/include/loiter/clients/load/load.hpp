@@ -26,6 +26,14 @@ namespace loiter::clients {
 // the requests, spread evenly over the timeline (request i's kind follows from i alone, a
 // low-discrepancy sequence, so every run and every shard picks the same ones). All zero: every
 // request goes over the kept-alive pool, as before.
+// A fresh, server_close or abort request goes on a connection of its own, opened for it
+// (latency from intended includes that connect); the slot's kept-alive connection waits
+// meanwhile, so only replace_every (or an error, or the server) ends a kept-alive
+// connection, and connections_opened = the pool's + replaced + fresh_closed + server_closed
+// + aborted (+ reconnects after errors, and less the replacements no request followed).
+// server_close is counted when the answer says "Connection: close" and the server's FIN
+// follows within request_timeout; an answer that keeps the connection is no error (the
+// client closes it, uncounted).
 struct Churn {
   double fresh = 0.0;         // sent on a fresh connection that the client closes after the answer
   double server_close = 0.0;  // sent with "Connection: close": the server closes after answering
@@ -72,8 +80,8 @@ struct LoadOptions {
 
 // Spawns the generator on `io`; `out` is complete once io has run (the generator stops by
 // itself: the schedule ends at start + duration, outstanding requests get request_timeout).
-// Throws std::invalid_argument for a non-loopback server (unless allowed), a negative rate
-// or an empty pool.
+// Throws std::invalid_argument for a non-loopback server (unless allowed), a negative rate,
+// an empty pool, or churn shares outside [0, 1] or adding up to more than 1.
 void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& out);
 
 }  // namespace loiter::clients
