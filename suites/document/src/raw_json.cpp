@@ -7,7 +7,6 @@
 #include <boost/json.hpp>
 #include <stdexcept>
 
-#include "fd_type_names.hpp"
 #include "loiter/suites/judge/in_units.hpp"
 
 namespace loiter::suites {
@@ -27,7 +26,7 @@ json::object tcp_side(const fixtures::TcpSideCounts& counts) {
 
 json::object fd_types_to_json(const fixtures::FdTypes& types) {
   json::object out;
-  for (std::size_t t = 0; t < fixtures::kFdTypeCount; ++t) out[kFdTypeNames[t]] = types.by_type[t];
+  for (std::size_t t = 0; t < fixtures::kFdTypeCount; ++t) out[fixtures::to_string(static_cast<fixtures::FdType>(t))] = types.by_type[t];
   return out;
 }
 
@@ -73,11 +72,11 @@ std::optional<fixtures::FdTypes> fd_types_from_json(const json::value& sample) {
   if (!field->is_object()) throw std::runtime_error("timeline sample: fd_types is not an object");
   fixtures::FdTypes types;
   for (std::size_t t = 0; t < fixtures::kFdTypeCount; ++t) {
-    const auto* count = field->get_object().if_contains(kFdTypeNames[t]);
+    const auto* count = field->get_object().if_contains(fixtures::to_string(static_cast<fixtures::FdType>(t)));
     if (count == nullptr) continue;  // a type not written counts 0
     if (!count->is_uint64() && !count->is_int64()) {
       throw std::runtime_error(
-          fmt::format("timeline sample: fd_types.{} is not a count", kFdTypeNames[t]));
+          fmt::format("timeline sample: fd_types.{} is not a count", fixtures::to_string(static_cast<fixtures::FdType>(t))));
     }
     types.by_type[t] = static_cast<std::size_t>(count->to_number<std::uint64_t>());
   }

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <string_view>
 
-#include "fd_type_names.hpp"
 #include "loiter/suites/judge/in_units.hpp"
 #include "report_plots.hpp"
 
@@ -55,7 +54,7 @@ std::vector<reports::Mark> traffic_marks(const SoakFigures& f, clients::Clock::t
 
 // One type's count at each sample; empty where no sample counted types or it was always 0.
 Series fd_type_series(const Observation& o, std::size_t type, clients::Clock::time_point origin) {
-  Series series{.name = fmt::format("{} FDs", kFdTypeNames[type]), .points = {}};
+  Series series{.name = fmt::format("{} FDs", fixtures::to_string(static_cast<fixtures::FdType>(type))), .points = {}};
   bool seen = false;
   for (const auto& s : o.timeline) {
     if (!s.sample.fd_types) continue;
@@ -142,7 +141,7 @@ std::vector<FigureGroup> soak_groups(const SoakFigures& f) {
     const auto start = count(f.types_start, t), peak = count(f.types_peak, t),
                end = count(f.types_end, t);
     if (start.value_or(0) == 0 && peak.value_or(0) == 0 && end.value_or(0) == 0) continue;
-    groups.push_back({.name = fmt::format("{} FDs", kFdTypeNames[t]),
+    groups.push_back({.name = fmt::format("{} FDs", fixtures::to_string(static_cast<fixtures::FdType>(t))),
                       .unit = "",
                       .values = {{"start", start}, {"peak", peak}, {"end", end}}});
   }
@@ -153,8 +152,10 @@ std::vector<FigureGroup> soak_groups(const SoakFigures& f) {
                                {"connections start", number(f.connections_start)},
                                {"connections end", number(f.connections_end)}}});
   // The windows' p99 and counts are the load's own groups ("edge latency", "edge answers").
+  // To a hundredth: a fit's last digits are noise ("-1.7e-13" is a flat line).
   const auto per_minute = [](const std::optional<Slope>& slope, double scale = 1.0) {
-    return slope ? std::optional(slope->per_minute() * scale) : std::nullopt;
+    if (!slope) return std::optional<double>();
+    return std::optional(std::round(slope->per_minute() * scale * 100.0) / 100.0 + 0.0);
   };
   groups.push_back({.name = "drift",
                     .unit = "/min",
