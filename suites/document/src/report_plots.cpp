@@ -169,10 +169,14 @@ std::vector<Plot> kind_closure_plots(const Observation& o, const Expectations& e
 
 std::vector<Plot> scenario_plots(const Observation& o, const Expectations& e) {
   const auto origin = observation_origin(o);
-  std::vector<Plot> result{fd_plot(o, e, origin), open_plot(o, e, origin)};
-  if (e.kind_closures.empty()) {
+  std::vector<Plot> result{fd_plot(o, e, origin)};
+  if (o.connections.empty() && o.load) {
+    // Regular traffic alone (the soak): no connection of a kind to show open or closed.
+  } else if (e.kind_closures.empty()) {
+    result.push_back(open_plot(o, e, origin));
     result.push_back(closure_plot(o, e));
   } else {
+    result.push_back(open_plot(o, e, origin));
     result.push_back(closure_plot(o, e));  // every ending together, since connect
     for (auto& plot : kind_closure_plots(o, e)) result.push_back(std::move(plot));
   }
