@@ -38,7 +38,10 @@ void check_slope(const Observation& o, const std::optional<Slope>& slope, double
                  const char* subject, Verdict& v, double scale = 1.0, const char* unit = "/min") {
   if (!slope) return;
   const double per_minute = slope->per_minute() * scale;
-  if (per_minute <= bound * scale) return;
+  // Over the bound beyond noise: the slope less two standard errors (a short run's wobble
+  // of one or two connections is no drift; a leak's staircase is).
+  const double at_least = (slope->per_second - 2.0 * slope->std_error) * 60.0 * scale;
+  if (at_least <= bound * scale) return;
   auto f = finding(o, codes::kSlopeOverBound, FindingClass::resources, subject);
   f.measured = per_minute;
   f.bound = bound * scale;

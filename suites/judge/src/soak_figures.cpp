@@ -1,6 +1,7 @@
 #include "loiter/suites/judge/soak_figures.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace loiter::suites {
 
@@ -32,7 +33,7 @@ std::optional<Slope> fit_slope(
     const std::vector<fixtures::TimedSample>& timeline, clients::Clock::time_point from,
     clients::Clock::time_point to,
     const std::function<std::optional<double>(const fixtures::ProcessSample&)>& value) {
-  double n = 0, sum_x = 0, sum_y = 0, sum_xx = 0, sum_xy = 0;
+  double n = 0, sum_x = 0, sum_y = 0, sum_xx = 0, sum_xy = 0, sum_yy = 0;
   for (const auto& s : timeline) {
     if (s.at < from || s.at > to) continue;
     const auto y = value(s.sample);
@@ -43,6 +44,7 @@ std::optional<Slope> fit_slope(
     sum_y += *y;
     sum_xx += x * x;
     sum_xy += x * *y;
+    sum_yy += *y * *y;
   }
   if (n < 3) return std::nullopt;
   const double spread = n * sum_xx - sum_x * sum_x;
@@ -51,6 +53,12 @@ std::optional<Slope> fit_slope(
   slope.per_second = (n * sum_xy - sum_x * sum_y) / spread;
   slope.intercept = (sum_y - slope.per_second * sum_x) / n;
   slope.samples = static_cast<std::size_t>(n);
+  // Residuals' sum of squares from the sums; the slope's variance is it / (n-2) / Sxx.
+  const double sxx = spread / n;
+  const double syy = sum_yy - sum_y * sum_y / n;
+  const double sxy = sum_xy - sum_x * sum_y / n;
+  const double residual = std::max(0.0, syy - slope.per_second * sxy);
+  slope.std_error = n > 2 ? std::sqrt(residual / (n - 2) / sxx) : 0.0;
   slope.from = from;
   slope.to = to;
   return slope;

@@ -104,6 +104,26 @@ TEST(FitSlope, IsExactOnAStraightLineAndNeedsThreeSamples) {
   EXPECT_FALSE(fit_slope(timeline, kSoakStart + 9s, kSoakStart + 10s, value).has_value());
 }
 
+// A wobble of one socket over a short span (2 s of traffic: a 1 s second half) fits a line
+// steeper than the bound; two standard errors take it back under (38/min less 2 x 28/min).
+TEST(JudgeSoak, AShortWobbleIsNotDrift) {
+  auto o = soak_observation(0, 0);
+  o.load->result.seconds.resize(2);
+  o.load->result.scheduled = 2s;
+  const int wobble[] = {0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 1};  // at 1.0, 1.1, ... 2.0 s
+  o.timeline.clear();
+  for (int tenth = 0; tenth <= 20; ++tenth) {
+    o.timeline.push_back(soak_sample(tenth / 10.0, 33 + (tenth >= 10 ? wobble[tenth - 10] : 0), 50 * 1024));
+  }
+  o.timeline.push_back(soak_sample(3, 1, 50 * 1024, 0));
+  const auto e = soak_expectations();
+  const auto f = soak_figures(o);
+  ASSERT_TRUE(f && f->fds);
+  EXPECT_GT(f->fds->per_minute(), e.soak->fds_per_minute);  // steep alone
+  EXPECT_GT(f->fds->std_error, 0.0);
+  EXPECT_TRUE(judge(o, e).passed) << ::testing::PrintToString(judge(o, e).findings);
+}
+
 // A server at rest under churn passes: no slope, no growth, everything back.
 TEST(JudgeSoak, AFlatSoakPasses) {
   const auto verdict = judge(soak_observation(0, 0), soak_expectations());

@@ -23,6 +23,9 @@ std::size_t server_connections(const fixtures::TcpCounts& counts);
 struct Slope {
   double per_second = 0.0;
   double intercept = 0.0;  // the fitted value at `from`
+  // The slope's standard error (per second): how far noise alone moves it. A short or noisy
+  // span fits a steep line to a few wobbles; the judge asks the slope less two of these.
+  double std_error = 0.0;
   std::size_t samples = 0;
   clients::Clock::time_point from{}, to{};
   double per_minute() const { return per_second * 60.0; }
