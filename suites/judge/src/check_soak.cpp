@@ -75,30 +75,26 @@ void check_back(const Observation& o, std::size_t start, std::size_t end, const 
 
 }  // namespace
 
-void check_soak(const Observation& o, const SoakExpectation& e, Verdict& v) {
-  const auto figures = soak_figures(o);
-  if (!figures) return;  // no load: check_load says so
-  check_slope(o, figures->fds, e.fds_per_minute, "fds", v);
-  check_slope(o, figures->connections, e.connections_per_minute, "connections", v);
-  check_slope(o, figures->rss_kib, e.rss_kib_per_minute, "rss", v, 1.0 / 1024.0, "MiB/min");
-  check_p99(o, *figures, e, v);
-  if (figures->connections_start && figures->connections_end) {
-    check_back(o, *figures->connections_start, *figures->connections_end, "connections", v);
+void check_soak(const Observation& o, const SoakFigures& f, const SoakExpectation& e, Verdict& v) {
+  check_slope(o, f.fds, e.fds_per_minute, "fds", v);
+  check_slope(o, f.connections, e.connections_per_minute, "connections", v);
+  check_slope(o, f.rss_kib, e.rss_kib_per_minute, "rss", v, 1.0 / 1024.0, "MiB/min");
+  check_p99(o, f, e, v);
+  if (f.connections_start && f.connections_end) {
+    check_back(o, *f.connections_start, *f.connections_end, "connections", v);
   }
-  check_back(o, figures->threads_start, figures->threads_end, "threads", v);
+  check_back(o, f.threads_start, f.threads_end, "threads", v);
 }
 
-void explain_soak_fds(const Observation& o, Verdict& v) {
-  const auto figures = soak_figures(o);
-  if (!figures) return;
-  const auto steepest = steepest_fd_type(*figures);
-  for (auto& f : v.findings) {
-    if (f.code == codes::kSlopeOverBound && f.subject == "fds") {
-      if (steepest) f.descriptor = fixtures::to_string(*steepest);
-      f.explanation = end_states(o);
-    } else if (f.code == codes::kFdsNotRecovered) {
-      f.descriptor = grown_type(figures->types_start, figures->types_end);
-      f.explanation = end_states(o);
+void explain_soak_fds(const Observation& o, const SoakFigures& f, Verdict& v) {
+  const auto steepest = steepest_fd_type(f);
+  for (auto& finding : v.findings) {
+    if (finding.code == codes::kSlopeOverBound && finding.subject == "fds") {
+      if (steepest) finding.descriptor = fixtures::to_string(*steepest);
+      finding.explanation = end_states(o);
+    } else if (finding.code == codes::kFdsNotRecovered) {
+      finding.descriptor = grown_type(f.types_start, f.types_end);
+      finding.explanation = end_states(o);
     }
   }
 }

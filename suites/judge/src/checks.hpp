@@ -6,6 +6,7 @@
 
 #include "loiter/reports/finding.hpp"
 #include "loiter/suites/judge/observation.hpp"
+#include "loiter/suites/judge/soak_figures.hpp"
 
 namespace loiter::suites::checks {
 
@@ -63,8 +64,8 @@ void check_flood(const Observation& o, const FloodExpectation& e, Verdict& v);
 
 // check_soak.cpp: the soak's drift, p99 growth and what it left behind; then its
 // explanations (descriptor type, TCP states) added to the FD findings already made.
-void check_soak(const Observation& o, const SoakExpectation& e, Verdict& v);
-void explain_soak_fds(const Observation& o, Verdict& v);
+void check_soak(const Observation& o, const SoakFigures& f, const SoakExpectation& e, Verdict& v);
+void explain_soak_fds(const Observation& o, const SoakFigures& f, Verdict& v);
 
 // check_resources.cpp: FDs given back, CLOSE_WAIT, and the server's own FD limit.
 void check_fds(const Observation& o, const Expectations& e, Verdict& v);

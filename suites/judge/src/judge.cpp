@@ -253,9 +253,12 @@ Verdict judge(const Observation& observation, const Expectations& expectations) 
   if (const auto& bytes = expectations.stall_bytes) {
     checks::check_stall_bytes(observation, *bytes, verdict);
   }
-  if (const auto& soak = expectations.soak) checks::check_soak(observation, *soak, verdict);
+  // The soak's figures once, for its checks and then its explanations of the FD findings
+  // (no load: check_load says so).
+  const auto soak = expectations.soak ? soak_figures(observation) : std::nullopt;
+  if (soak) checks::check_soak(observation, *soak, *expectations.soak, verdict);
   checks::check_fds(observation, expectations, verdict);
-  if (expectations.soak) checks::explain_soak_fds(observation, verdict);
+  if (soak) checks::explain_soak_fds(observation, *soak, verdict);
   checks::check_close_wait(observation, expectations, verdict);
   checks::explain_server_limit(observation, verdict);
   verdict.passed = verdict.findings.empty();
