@@ -33,6 +33,7 @@ struct CliOptions {
   std::string method = "GET";
   std::string body;
   double timeout_s = 5.0;
+  double tick_ms = 0.0;
   bool json = false;
   Churn churn;
 };
@@ -133,6 +134,7 @@ int run(const CliOptions& cli) {
       .request_timeout =
           std::chrono::duration_cast<Duration>(std::chrono::duration<double>(cli.timeout_s)),
       .start = Clock::now() + 100ms,
+      .tick = std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(cli.tick_ms)),
       .churn = cli.churn};
   require_loopback(options.server);
   require_fd_room(options.connections);
@@ -184,6 +186,11 @@ int main(int argc, char** argv) {
   app.add_option("--method", o.method, "request method")->capture_default_str();
   app.add_option("--body", o.body, "request body (sent with Content-Length)");
   app.add_option("--timeout", o.timeout_s, "seconds for a whole response")->capture_default_str();
+  app.add_option("--tick", o.tick_ms,
+                 "pacing resolution in ms: 0 wakes at each due request; a tick wakes at most once "
+                 "per tick and sends all that is due then (cheaper; up to a tick later)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
   app.add_flag("--json", o.json, "print one JSON object instead of text");
   app.add_option("--fresh", o.churn.fresh, "share of requests on a fresh connection, closed after");
   app.add_option("--server-close", o.churn.server_close,

@@ -14,8 +14,8 @@ void note_sent(Run& run, const Ticket& ticket, Clock::time_point sent) {
   ++run.sends_per_ms[std::min(static_cast<std::size_t>(ms), run.sends_per_ms.size() - 1)];
 }
 
-void note_response(Run& run, const Ticket& ticket, Clock::time_point sent, unsigned status) {
-  const auto done = Clock::now();
+void note_response(Run& run, const Ticket& ticket, Clock::time_point sent,
+                   Clock::time_point done, unsigned status) {
   auto& second = run.second_of(ticket.due);
   const auto latency = done - ticket.due;
   run.out.from_intended.record(latency);
@@ -68,7 +68,6 @@ void finish(Run& run) {
       ++out.seconds[std::min(k, out.seconds.size() - 1)].requested;
     }
   }
-  run.watchdog.cancel();
 }
 
 }  // namespace loiter::clients::load_detail

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <cerrno>
 #include <cstring>
@@ -29,13 +30,21 @@ asio::ip::address source_for(const tcp::endpoint& target, std::size_t index) {
 
 boost::system::error_code bind_source(Socket& socket, const tcp::endpoint& target,
                                       const asio::ip::address& source) {
+  return bind_source(socket.native_handle(), target, source);
+}
+
+boost::system::error_code bind_source(int fd, const tcp::endpoint& target,
+                                      const asio::ip::address& source) {
   boost::system::error_code ec;
   if (source.is_unspecified() || source.is_v4() != target.address().is_v4()) return ec;
   if (source.is_v4()) {
     const int one = 1;
-    ::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+    ::setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
   }
-  socket.bind(tcp::endpoint(source, 0), ec);
+  const tcp::endpoint local(source, 0);
+  if (::bind(fd, local.data(), static_cast<socklen_t>(local.size())) != 0) {
+    ec.assign(errno, boost::system::system_category());
+  }
   return ec;
 }
 

@@ -28,6 +28,9 @@ asio::ip::address source_for(const tcp::endpoint& target, std::size_t index);
 // target. Returns the bind's error.
 boost::system::error_code bind_source(Socket& socket, const tcp::endpoint& target,
                                       const asio::ip::address& source);
+// The same on a plain descriptor (the load generator's).
+boost::system::error_code bind_source(int fd, const tcp::endpoint& target,
+                                      const asio::ip::address& source);
 
 // Raises RLIMIT_NOFILE to its hard limit; returns the resulting soft limit.
 std::size_t raise_fd_limit();

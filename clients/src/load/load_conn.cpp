@@ -1,0 +1,143 @@
+// The generator's connections: opening one (its source address, a non-blocking connect, the
+// TLS handshake, all by the ticket's deadline), the client's FIN and RST, and setting the
+// kept-alive connection aside while a churn request uses a connection of its own.
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "load_run.hpp"
+#include "loiter/clients/transport/targets.hpp"
+
+namespace loiter::clients::load_detail {
+
+namespace {
+
+constexpr auto kConnectRetry = 10ms;  // after a failed connect, before the next attempt
+
+void swap_connections(Conn& conn) {
+  std::swap(conn.fd, conn.parked_fd);
+  std::swap(conn.tls, conn.parked_tls);
+  std::swap(conn.served, conn.parked_served);
+}
+
+void close_fd(Run& run, int& fd) {
+  if (fd < 0) return;
+  run.owner_of(fd) = nullptr;
+  ::close(fd);  // leaves the epoll set with it
+  fd = -1;
+}
+
+// A new non-blocking socket toward the server, bound to the connection's source address
+// and watched (edge-triggered, both ways) in the generator's epoll set; -1 on failure.
+int open_socket(Run& run, Conn& conn) {
+  const auto& server = run.options.server;
+  const int fd = ::socket(server.protocol().family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                          IPPROTO_TCP);
+  if (fd < 0) return -1;
+  const int one = 1;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (run.stamped) ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
+  const auto source = source_for(server, run.options.source_offset + run.out.connections_opened);
+  epoll_event event{.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data = {.fd = fd}};
+  const bool ok =
+      !bind_source(fd, server, source) &&
+      (::connect(fd, server.data(), static_cast<socklen_t>(server.size())) == 0 ||
+       errno == EINPROGRESS) &&
+      ::epoll_ctl(run.epoll_fd, EPOLL_CTL_ADD, fd, &event) == 0;
+  if (!ok) {
+    ::close(fd);
+    return -1;
+  }
+  run.owner_of(fd) = &conn;
+  return fd;
+}
+
+void connected(Run& run, Conn& conn) {
+  conn.served = 0;
+  ++run.out.connections_opened;
+  start_exchange(run, conn);
+}
+
+// The TLS handshake, one step: done, failed, or waiting for the readiness it asked for (the
+// descriptor is watched both ways).
+void handshake_step(Run& run, Conn& conn) {
+  const TlsResult result = tls_handshake_step(conn.tls.get());
+  if (result.ec == asio::error::would_block) return;
+  if (result.ec) return connect_failed(run, conn, "handshake-failed");
+  connected(run, conn);
+}
+
+}  // namespace
+
+void close_conn(Run& run, Conn& conn) {
+  close_fd(run, conn.fd);
+  conn.tls.reset();
+  conn.filled = 0;
+  conn.stirred = false;
+  conn.phase = Phase::closed;
+}
+
+void reset_conn(Run& run, Conn& conn) {
+  const linger now{.l_onoff = 1, .l_linger = 0};
+  if (conn.fd >= 0) ::setsockopt(conn.fd, SOL_SOCKET, SO_LINGER, &now, sizeof now);
+  close_conn(run, conn);
+}
+
+// One with unread bytes (extra after its last answer) is closed instead of parked.
+void park(Run& run, Conn& conn) {
+  if (conn.parked) return;
+  if (conn.filled > 0) close_conn(run, conn);
+  swap_connections(conn);
+  conn.parked = true;
+  conn.phase = Phase::closed;
+}
+
+// The churn request's connection ends (if it is still open, it failed: it is not reused).
+void unpark(Run& run, Conn& conn) {
+  close_conn(run, conn);
+  swap_connections(conn);
+  conn.parked = false;
+  conn.phase = conn.fd >= 0 ? Phase::idle : Phase::closed;
+}
+
+// A failure (the server refuses, or no source port is left: EADDRNOTAVAIL) is counted as
+// `kind`; the ticket stays and the connection tries again a little later.
+void connect_failed(Run& run, Conn& conn, const char* kind) {
+  ++run.out.errors[kind];
+  close_conn(run, conn);
+  conn.deadline = kNever;
+  conn.retry_at = Clock::now() + kConnectRetry;
+  run.next_retry = std::min(run.next_retry, conn.retry_at);
+}
+
+void begin_connect(Run& run, Conn& conn) {
+  conn.retry_at = kNever;
+  conn.fd = open_socket(run, conn);
+  if (conn.fd < 0) return connect_failed(run, conn, "connect-failed");
+  conn.phase = Phase::connecting;
+  conn.deadline = Clock::now() + run.options.request_timeout;
+}
+
+void on_connect_ready(Run& run, Conn& conn) {
+  if (conn.phase == Phase::handshaking) return handshake_step(run, conn);
+  int error = 0;
+  socklen_t size = sizeof error;
+  if (::getsockopt(conn.fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0) error = errno;
+  if (error != 0) return connect_failed(run, conn, "connect-failed");
+  sockaddr_storage peer{};
+  socklen_t peer_size = sizeof peer;
+  if (::getpeername(conn.fd, reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0) {
+    return;  // still connecting: this edge was not its end
+  }
+  if (!run.options.tls) return connected(run, conn);
+  conn.tls = new_tls_session(*run.options.tls, conn.fd, nullptr);
+  if (!conn.tls) return connect_failed(run, conn, "handshake-failed");
+  conn.phase = Phase::handshaking;  // within the same deadline
+  handshake_step(run, conn);
+}
+
+}  // namespace loiter::clients::load_detail

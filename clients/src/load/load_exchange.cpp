@@ -1,0 +1,288 @@
+// One request on its connection: written at once (the socket takes a request whole, as a
+// rule), then its answer read as readiness comes, parsed by Beast and timed by the kernel's
+// receive timestamp when the generator read it later than it came; then what the request's
+// kind does with the connection (keep it, close it, wait for the server's FIN, reset it).
+#include <sys/socket.h>
+
+#include <boost/asio/error.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/beast/http/error.hpp>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "load_run.hpp"
+
+namespace loiter::clients::load_detail {
+
+namespace {
+
+using boost::system::error_code;
+
+struct Read {
+  std::size_t bytes = 0;
+  error_code ec;  // would_block, eof, or the socket's (or the TLS session's) error
+};
+
+std::string_view error_kind(const error_code& ec) {
+  if (ec == asio::error::eof) return "closed";
+  if (ec == asio::error::connection_reset || ec == asio::error::broken_pipe) return "reset";
+  if (ec == asio::error::connection_refused) return "refused";
+  if (ec.category() == asio::error::get_ssl_category()) return "tls";
+  return "other";
+}
+
+error_code errno_code() {
+  if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return asio::error::would_block;
+  return {errno, boost::system::system_category()};
+}
+
+// When the bytes just read arrived: the kernel's receive timestamp (CLOCK_REALTIME) moved
+// onto the steady clock; now when the socket gave none.
+Clock::time_point arrival_of(msghdr& msg, Clock::time_point now) {
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
+    timespec stamp{};
+    std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
+    const auto arrived = std::chrono::system_clock::time_point(std::chrono::duration_cast<
+        std::chrono::system_clock::duration>(std::chrono::seconds(stamp.tv_sec) +
+                                             std::chrono::nanoseconds(stamp.tv_nsec)));
+    const auto age = std::chrono::system_clock::now() - arrived;
+    return now - std::max(Duration::zero(), std::chrono::duration_cast<Duration>(age));
+  }
+  return now;
+}
+
+// Reads into the connection's buffer; `at` is when those bytes arrived.
+Read read_some(Conn& conn, Clock::time_point& at) {
+  char* const data = conn.buffer.data() + conn.filled;
+  const std::size_t room = conn.buffer.size() - conn.filled;
+  at = Clock::now();
+  if (conn.tls) {
+    const TlsResult result = tls_read(conn.tls.get(), data, room);
+    return {result.bytes, result.ec};
+  }
+  iovec iov{.iov_base = data, .iov_len = room};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  const ssize_t n = ::recvmsg(conn.fd, &msg, 0);
+  if (n > 0) {
+    at = arrival_of(msg, at);
+    return {static_cast<std::size_t>(n), {}};
+  }
+  if (n == 0) return {0, asio::error::eof};
+  return {0, errno_code()};
+}
+
+// A failed request: counted by kind, its connection closed.
+void note_error(Run& run, Conn& conn, std::string_view kind) {
+  ++run.out.errors[std::string(kind)];
+  ++run.second_of(conn.ticket->due).failed;
+  close_conn(run, conn);
+  release(run, conn);
+}
+
+// Puts what the buffer holds into the parser; keeps what it did not consume.
+error_code parse_buffered(Conn& conn) {
+  error_code ec;
+  auto& parser = *conn.parser;
+  const std::size_t used = parser.put(asio::buffer(conn.buffer.data(), conn.filled), ec);
+  std::memmove(conn.buffer.data(), conn.buffer.data() + used, conn.filled - used);
+  conn.filled -= used;
+  if (ec == boost::beast::http::error::need_more) ec = {};
+  if (!ec && !parser.is_done() && conn.filled == conn.buffer.size()) {
+    ec = boost::beast::http::error::header_limit;  // a head that does not fit the buffer
+  }
+  return ec;
+}
+
+// After a whole answer (not server_close): what the request's kind does with its
+// connection. `server_ended`: the answer ran to the server's close.
+void after_answer(Run& run, Conn& conn, bool server_ended, bool keep_alive) {
+  if (conn.kind == RequestKind::fresh) {
+    if (!server_ended) ++run.out.fresh_closed;
+    close_conn(run, conn);
+  } else if (server_ended || !keep_alive) {  // the server said Connection: close
+    close_conn(run, conn);
+  } else if (run.options.churn.replace_every > 0 &&
+             ++conn.served >= run.options.churn.replace_every) {
+    close_conn(run, conn);
+    ++run.out.replaced;
+  }
+}
+
+// The answer is whole: tallied, then the connection goes where its kind says. server_close:
+// an answer that says "Connection: close" is followed by the server's FIN, awaited by the
+// deadline (bytes past the answer are dropped); one that keeps the connection (HTTP/1.1's
+// default) is closed by the client at once and counted as nothing.
+void answered(Run& run, Conn& conn, Clock::time_point at, bool at_eof) {
+  const auto now = Clock::now();
+  note_response(run, *conn.ticket, conn.sent, std::clamp(at, conn.sent, now),
+                conn.parser->status());
+  const bool keep_alive = conn.parser->keep_alive();
+  if (conn.kind != RequestKind::server_close) {
+    after_answer(run, conn, at_eof, keep_alive);
+    return release(run, conn);
+  }
+  if (at_eof) ++run.out.server_closed;
+  if (at_eof || keep_alive) {
+    close_conn(run, conn);
+    return release(run, conn);
+  }
+  conn.phase = Phase::closing;
+  conn.filled = 0;
+  on_ready(run, conn);  // the FIN may be in already
+}
+
+// Reads until the answer is whole, the socket has nothing more for now, or it fails.
+void read_answer(Run& run, Conn& conn) {
+  Clock::time_point at = conn.sent;
+  for (;;) {  // bounded by what has arrived: each turn consumes bytes or returns
+    if (conn.filled > 0) {
+      if (parse_buffered(conn)) return note_error(run, conn, "bad-response");
+      if (conn.parser->is_done()) return answered(run, conn, at, false);
+    }
+    const Read read = read_some(conn, at);
+    conn.filled += read.bytes;
+    if (!read.ec) continue;
+    if (read.ec == asio::error::would_block) return;
+    if (read.ec == asio::error::eof && conn.parser->got_some()) {
+      error_code eof_ec;
+      conn.parser->put_eof(eof_ec);  // a body that runs to the close ends here
+      if (!eof_ec && conn.parser->is_done()) return answered(run, conn, at, true);
+    }
+    return note_error(run, conn, error_kind(read.ec));
+  }
+}
+
+// abort: once the first bytes of the answer are in (all of it, maybe), the client resets
+// the connection. No byte before an error or the deadline: the request failed.
+void abort_once_answered(Run& run, Conn& conn) {
+  Clock::time_point at;
+  const Read read = read_some(conn, at);
+  if (read.ec == asio::error::would_block) return;
+  if (read.bytes == 0) return note_error(run, conn, error_kind(read.ec));
+  reset_conn(run, conn);
+  ++run.out.aborted;
+  release(run, conn);
+}
+
+// server_close, answered: reads (and drops) until the server's FIN.
+void await_server_close(Run& run, Conn& conn) {
+  for (;;) {  // bounded by what has arrived
+    Clock::time_point at;
+    conn.filled = 0;
+    const Read read = read_some(conn, at);
+    if (!read.ec) continue;
+    if (read.ec == asio::error::would_block) return;
+    if (read.ec == asio::error::eof) ++run.out.server_closed;
+    close_conn(run, conn);
+    return release(run, conn);
+  }
+}
+
+// The request was written whole: the answer is awaited.
+void written(Run& run, Conn& conn) {
+  note_sent(run, *conn.ticket, conn.sent);
+  conn.parser.emplace();
+  if (run.head) conn.parser->skip(true);
+  conn.phase = conn.kind == RequestKind::abort ? Phase::aborting : Phase::reading;
+  if (conn.stirred) {  // it had news while idle: the server's FIN, maybe
+    conn.stirred = false;
+    on_ready(run, conn);
+  }
+}
+
+// Writes what the socket takes now; the rest when it is writable again. Over TLS the whole
+// request goes in one SSL_write (one record, as a rule). Not written: not dispatched.
+void write_more(Run& run, Conn& conn) {
+  const std::string& request = run.request_for(conn.kind);
+  error_code ec;
+  if (conn.tls) {
+    const TlsResult result = tls_write(conn.tls.get(), request.data(), request.size());
+    ec = result.ec;
+    if (!ec) conn.written = request.size();
+  } else {
+    const ssize_t n = ::send(conn.fd, request.data() + conn.written, request.size() - conn.written,
+                             MSG_NOSIGNAL);
+    if (n >= 0) conn.written += static_cast<std::size_t>(n);
+    if (n < 0) ec = errno_code();
+  }
+  if (ec == asio::error::would_block) return;  // the next edge goes on
+  if (ec) {
+    ++run.out.errors[std::string(error_kind(ec))];
+    close_conn(run, conn);
+    return release(run, conn);
+  }
+  if (conn.written == request.size()) written(run, conn);
+}
+
+}  // namespace
+
+void start_exchange(Run& run, Conn& conn) {
+  conn.sent = Clock::now();
+  conn.deadline = conn.sent + run.options.request_timeout;
+  conn.written = 0;
+  conn.phase = Phase::writing;
+  write_more(run, conn);
+}
+
+void on_ready(Run& run, Conn& conn) {
+  switch (conn.phase) {
+    case Phase::connecting:
+    case Phase::handshaking:
+      return on_connect_ready(run, conn);
+    case Phase::writing:
+      return write_more(run, conn);
+    case Phase::reading:
+      return read_answer(run, conn);
+    case Phase::aborting:
+      return abort_once_answered(run, conn);
+    case Phase::closing:
+      return await_server_close(run, conn);
+    case Phase::idle:
+      conn.stirred = true;  // looked at when it is next used
+      return;
+    case Phase::closed:
+      return;
+  }
+}
+
+void expire(Run& run, Conn& conn) {
+  switch (conn.phase) {
+    case Phase::connecting:
+      return connect_failed(run, conn, "connect-failed");
+    case Phase::handshaking:
+      return connect_failed(run, conn, "handshake-failed");
+    case Phase::writing:
+      ++run.out.errors["timeout"];
+      close_conn(run, conn);
+      return release(run, conn);
+    case Phase::reading:
+    case Phase::aborting:
+      return note_error(run, conn, "timeout");
+    case Phase::closing:
+      close_conn(run, conn);
+      return release(run, conn);
+    case Phase::idle:
+    case Phase::closed:
+      return;
+  }
+}
+
+void release(Run& run, Conn& conn) {
+  conn.ticket.reset();
+  conn.deadline = kNever;
+  conn.retry_at = kNever;
+  conn.parser.reset();
+  if (conn.parked) unpark(run, conn);
+  conn.phase = conn.fd >= 0 ? Phase::idle : Phase::closed;
+  --run.busy;
+  run.free.push_back(&conn);
+}
+
+}  // namespace loiter::clients::load_detail
