@@ -103,6 +103,32 @@ TEST(Load, SendsEvenlyWithFewSendsInAnyMillisecond) {
   EXPECT_LT(r.max_send_lag, scaled(20ms));
 }
 
+// Between sends due 1.4 ms apart the generator does not wake for answers: it reads each at
+// its next wake, yet times it by when it arrived (the kernel's receive timestamp), not by
+// when it was read, which would put the median near the gap.
+TEST(Load, AnAnswerReadAtTheNextWakeIsTimedByItsArrival) {
+  LoadPeer peer({});
+  const auto r = run_load(options_for(peer, 700, 1s));
+  EXPECT_EQ(r.succeeded, 700u);
+  EXPECT_LT(r.from_sent.percentile(50), 700us)
+      << "answers timed when read, not when they came";
+}
+
+// With a tick the generator wakes once per tick and sends all that is due then, at once:
+// 10 sends in a millisecond at 2,000/s and a 5 ms tick, none early, every one's lateness
+// (up to a tick) in its latency from intended.
+TEST(Load, ATickSendsAllThatIsDueAtEachWakeAndTheLatenessShows) {
+  LoadPeer peer({});
+  auto options = options_for(peer, 2000, 1s);
+  options.tick = 5ms;
+  const auto r = run_load(options);
+  EXPECT_EQ(r.dispatched, 2000u);
+  EXPECT_GE(r.max_sends_in_one_ms, 9u);
+  EXPECT_GE(r.from_intended.percentile(50), 1500us) << "sent on time: the tick was not used";
+  EXPECT_GE(r.from_intended.percentile(50) - r.from_sent.percentile(50), 1ms);
+  EXPECT_LT(r.from_intended.percentile(50), scaled(5ms));
+}
+
 // The per-second timeline adds up to the totals, and each second holds rate requests.
 TEST(Load, SecondsTimelineAddsUpToTheTotals) {
   LoadPeer peer(
