@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <csignal>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
@@ -35,6 +37,7 @@ struct CliOptions {
   double timeout_s = 5.0;
   double tick_ms = 0.0;
   bool json = false;
+  bool per_second = false;
   Churn churn;
 };
 
@@ -46,6 +49,21 @@ struct Figures {
 };
 
 using bench::cpu_seconds;
+
+// The user's Ctrl-C: the schedule ends at the next wake and what was sent is still answered
+// and printed (a second Ctrl-C ends the process at once).
+volatile std::sig_atomic_t interrupted = 0;
+
+void on_interrupt(int) { interrupted = 1; }
+
+void stop_on_ctrl_c() {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
+}
 
 double us(Duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
 
@@ -82,13 +100,13 @@ void print_json(const LoadOptions& o, const LoadResult& r, const Figures& f) {
       "\"max_sends_in_one_ms\": {}, \"connections_opened\": {}, \"elapsed_s\": {:.3f}, "
       "\"requests_per_s\": {:.1f}, \"cpu_us_per_request\": {:.2f}, \"keeping_up\": {}, "
       "\"aborted\": {}, \"fresh_closed\": {}, \"server_closed\": {}, \"replaced\": {}, "
-      "\"max_rss_kib\": {}}}\n",
+      "\"max_rss_kib\": {}, \"stopped_early\": {}}}\n",
       o.rate, std::chrono::duration<double>(o.duration).count(), o.connections, r.requested,
       r.dispatched, r.succeeded, counts_json(r.non_2xx), counts_json(r.errors),
       latency_json(r.from_intended), latency_json(r.from_sent), us(r.max_send_lag),
       r.max_sends_in_one_ms, r.connections_opened, f.elapsed_s, f.requests_per_s,
       f.cpu_us_per_request, r.keeping_up() ? "true" : "false", r.aborted, r.fresh_closed,
-      r.server_closed, r.replaced, f.max_rss_kib);
+      r.server_closed, r.replaced, f.max_rss_kib, r.stopped_early);
 }
 
 void print_latency(std::string_view name, const LatencyHistogram& h) {
@@ -97,12 +115,15 @@ void print_latency(std::string_view name, const LatencyHistogram& h) {
              us(h.percentile(99.9)) / 1e3, us(h.max()) / 1e3);
 }
 
-void print_text(const LoadOptions& o, const LoadResult& r, const Figures& f) {
+void print_text(const LoadOptions& o, const LoadResult& r, const Figures& f, bool per_second) {
   fmt::print("target        {} {}{} ({} connections, {})\n", o.method,
              o.server.address().to_string(), fmt::format(":{}{}", o.server.port(), o.path),
              o.connections,
              o.rate > 0 ? fmt::format("{} req/s open loop", o.rate) : std::string("closed loop"));
-  fmt::print("requested     {}\n", r.requested);
+  fmt::print("requested     {}{}\n", r.requested,
+             r.stopped_early ? fmt::format("  (stopped early: the first {:.3f} s of the schedule)",
+                                           std::chrono::duration<double>(r.scheduled).count())
+                             : "");
   fmt::print("dispatched    {}{}\n", r.dispatched, r.keeping_up() ? "" : "  (NOT all requested)");
   fmt::print("succeeded     {}\n", r.succeeded);
   fmt::print("non-2xx       {}\n", counts_json(r.non_2xx));
@@ -119,6 +140,14 @@ void print_text(const LoadOptions& o, const LoadResult& r, const Figures& f) {
   fmt::print("throughput    {:.0f} responses/s over {:.3f} s\n", f.requests_per_s, f.elapsed_s);
   fmt::print("client CPU    {:.2f} us per request; peak RSS {} KiB\n", f.cpu_us_per_request,
              f.max_rss_kib);
+  if (!per_second) return;
+  fmt::print("\nsecond  requested dispatched succeeded failed   p50 ms   p99 ms   max ms\n");
+  for (std::size_t k = 0; k < r.seconds.size(); ++k) {
+    const auto& s = r.seconds[k];
+    fmt::print("{:>6} {:>10} {:>10} {:>9} {:>6} {:>8.3f} {:>8.3f} {:>8.3f}\n", k, s.requested,
+               s.dispatched, s.succeeded, s.failed, us(s.p50) / 1e3, us(s.p99) / 1e3,
+               us(s.max) / 1e3);
+  }
 }
 
 int run(const CliOptions& cli) {
@@ -134,14 +163,17 @@ int run(const CliOptions& cli) {
       .request_timeout =
           std::chrono::duration_cast<Duration>(std::chrono::duration<double>(cli.timeout_s)),
       .start = Clock::now() + 100ms,
-      .tick = std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(cli.tick_ms)),
-      .churn = cli.churn};
+      .tick = std::chrono::duration_cast<Duration>(
+          std::chrono::duration<double, std::milli>(cli.tick_ms)),
+      .churn = cli.churn,
+      .stop_early = [] { return interrupted != 0; }};
   require_loopback(options.server);
   require_fd_room(options.connections);
   // Only this thread touches the context (no posts from elsewhere, no signal sets): it may
   // run without the scheduler's and the reactor's locks.
   asio::io_context io(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE);
   LoadResult result;
+  stop_on_ctrl_c();
   spawn_load(io, options, result);
   const double cpu_before = cpu_seconds();
   io.run();  // the generator stops by itself
@@ -158,9 +190,9 @@ int run(const CliOptions& cli) {
   if (cli.json) {
     print_json(options, result, figures);
   } else {
-    print_text(options, result, figures);
+    print_text(options, result, figures, cli.per_second);
   }
-  return 0;
+  return interrupted ? 130 : 0;  // 128 + SIGINT, as a shell reports it
 }
 
 }  // namespace
@@ -175,9 +207,11 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  loiter-load --connect 127.0.0.1:8080 --rate 5000 --duration 10\n"
       "  loiter-load --connect 127.0.0.1:8080 --rate 0 --connections 64 --duration 5 --json\n"
+      "  loiter-load --connect 127.0.0.1:8080 --rate 20000 --tick 1 --per-second\n"
       "  loiter-load --connect [::1]:8080 --method POST --path /echo --body '{\"a\":1}'\n"
       "Request i is due at start + i/rate; requested = floor(rate x duration). Requests still\n"
-      "unsent 1 s after the schedule ends are not sent: dispatched < requested says so.");
+      "unsent 1 s after the schedule ends are not sent: dispatched < requested says so.\n"
+      "Ctrl-C ends the schedule early: what was sent is answered and printed (exit 130).");
   app.add_option("--connect", o.connect, "HOST:PORT of the server (loopback only)")->required();
   app.add_option("--rate", o.rate, "requests per second; 0 = closed loop")->capture_default_str();
   app.add_option("--duration", o.duration_s, "seconds of schedule")->capture_default_str();
@@ -192,6 +226,7 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1000.0));
   app.add_flag("--json", o.json, "print one JSON object instead of text");
+  app.add_flag("--per-second", o.per_second, "also print each second of the schedule (text)");
   app.add_option("--fresh", o.churn.fresh, "share of requests on a fresh connection, closed after");
   app.add_option("--server-close", o.churn.server_close,
                  "share of requests with \"Connection: close\"");

@@ -5,6 +5,9 @@
 // is busy, the next due request waits for the first free one and its lateness shows in the
 // latency from intended. Transport errors are counted by kind and the connection reconnects.
 // rate = 0 is a closed loop: each connection sends again as soon as its response is whole.
+// The generator wakes when a request is due (or once per `tick`), not for every answer: an
+// answer that comes while a send is near is read at that send's wake and timed by the
+// kernel's receive timestamp (cleartext; over TLS answers are read as they come).
 // With tls, each pool connection makes its TLS handshake at every (re)connect, bounded by
 // request_timeout, before it takes requests again; latency stays from the intended send time.
 #pragma once
