@@ -35,7 +35,7 @@ struct CliOptions {
   std::string method = "GET";
   std::string body;
   double timeout_s = 5.0;
-  double tick_ms = 0.0;
+  double tick_ms = 1.0;
   bool json = false;
   bool per_second = false;
   Churn churn;
@@ -207,7 +207,7 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  loiter-load --connect 127.0.0.1:8080 --rate 5000 --duration 10\n"
       "  loiter-load --connect 127.0.0.1:8080 --rate 0 --connections 64 --duration 5 --json\n"
-      "  loiter-load --connect 127.0.0.1:8080 --rate 20000 --tick 1 --per-second\n"
+      "  loiter-load --connect 127.0.0.1:8080 --rate 20000 --tick 0 --per-second\n"
       "  loiter-load --connect [::1]:8080 --method POST --path /echo --body '{\"a\":1}'\n"
       "Request i is due at start + i/rate; requested = floor(rate x duration). Requests still\n"
       "unsent 1 s after the schedule ends are not sent: dispatched < requested says so.\n"
@@ -221,8 +221,8 @@ int main(int argc, char** argv) {
   app.add_option("--body", o.body, "request body (sent with Content-Length)");
   app.add_option("--timeout", o.timeout_s, "seconds for a whole response")->capture_default_str();
   app.add_option("--tick", o.tick_ms,
-                 "pacing resolution in ms: 0 wakes at each due request; a tick wakes at most once "
-                 "per tick and sends all that is due then (cheaper; up to a tick later)")
+                 "pacing resolution in ms: one wake per tick sends all that is due then (never "
+                 "early, up to a tick late); 0 wakes at each request's own due time (dearer)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1000.0));
   app.add_flag("--json", o.json, "print one JSON object instead of text");

@@ -89,12 +89,6 @@ Duration request_wait(const Target& target);
 std::size_t stall_bytes(int receive_buffer);
 std::string large_path(const Target& target, std::size_t bytes);
 
-// The regular traffic's pacing resolution (clients::LoadOptions::tick): one wake per
-// millisecond sends all that is due then. It halves the generator's CPU at 5,000/s beside
-// the server on the same cores; a request is up to 1 ms late, which its latency from
-// intended includes, against p99 bounds of tens of milliseconds.
-inline constexpr auto kLoadTick = std::chrono::milliseconds(1);
-
 // Fills the fields every <Kind>Options shares.
 template <typename Options>
 Options options_for(const DriveContext& context) {

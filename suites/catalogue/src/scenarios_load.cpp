@@ -105,8 +105,7 @@ void drive_idle_under_load(clients::asio::io_context& io, const DriveContext& c,
                        .path = *c.target.paths.health,
                        .start = start,
                        .source_offset = 3 * clients::kConnectionsPerSource,  // 127.0.0.5
-                       .tls = c.tls,
-                       .tick = kLoadTick},
+                       .tls = c.tls},
                       out.load.emplace());
   const auto waiting_start = start + kLoadLead;
   clients::spawn_silent(io, waiting<clients::SilentOptions>(c, 0, waiting_start), out.fleet());

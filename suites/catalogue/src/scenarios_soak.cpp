@@ -80,7 +80,6 @@ void drive_soak(clients::asio::io_context& io, const DriveContext& c, DriveOutpu
                        .start = c.start + 50ms,
                        .source_offset = clients::kConnectionsPerSource,  // 127.0.0.3 upwards
                        .tls = c.tls,
-                       .tick = kLoadTick,
                        .churn = churn,
                        .edge_window = c.expected.soak->window,
                        .stop_early = c.stop_early},
