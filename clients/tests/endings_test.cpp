@@ -147,6 +147,21 @@ TEST(Endings, DestroyingTheIoContextClosesHeldConnections) {
   for (const auto& record : records) EXPECT_EQ(record.ending, Ending::open);
 }
 
+// Held connections the server ends at nearly the same moment wake together, more of them
+// than one batch of readiness events: each is recorded as closed at its own time.
+TEST(Endings, HeldConnectionsClosedTogetherAreEachRecordedAtTheirTime) {
+  Peer peer({.action = PeerAction::close, .after = 300ms});
+  const auto records = drive(spawn_silent, SilentOptions{.target = peer.endpoint(),
+                                                         .count = 200,
+                                                         .patience = 3s,
+                                                         .pacing = {.per_second = 20'000}});
+  ASSERT_EQ(records.size(), 200u);
+  for (const auto& record : records) {
+    EXPECT_EQ(record.ending, Ending::close);
+    EXPECT_TRUE(near(record.ended_at, 300ms));
+  }
+}
+
 // Over HTTP/2 a GOAWAY before the server's ending names it, before any unsolicited status.
 TEST(EndingLabel, GoawayBeforeTheServersEndingNamesIt) {
   ConnectionRecord record;
