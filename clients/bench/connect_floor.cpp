@@ -8,9 +8,10 @@
 //   socket(SOCK_NONBLOCK) | setsockopt(TCP_NODELAY) | setsockopt(IP_BIND_ADDRESS_NO_PORT) +
 //   bind(127.0.0.2+) | connect() (EINPROGRESS) | poll(POLLOUT, 0) | getsockname()
 //
-// `--bare` makes only socket() and connect() (the kernel chooses the source address).
+// `--bare` makes only socket() and connect() (the kernel chooses the source address);
+// `--epoll` puts each socket in an epoll set before its connect, as Asio's reactor does.
 //
-//   loiter-connect-floor --connect 127.0.0.1:PORT --count 10000 [--bare]
+//   loiter-connect-floor --connect 127.0.0.1:PORT --count 10000 [--bare] [--epoll]
 //
 // Loopback targets only. Needs count + a few descriptors of RLIMIT_NOFILE.
 #include <arpa/inet.h>
@@ -19,6 +20,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -36,10 +38,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-enum Step { kSocket, kNoDelay, kSource, kConnect, kPoll, kName, kSteps };
-constexpr std::array<const char*, kSteps> kStepNames{
-    "socket()",  "setsockopt(TCP_NODELAY)", "source: setsockopt + bind()",
-    "connect()", "poll(POLLOUT, 0)",        "getsockname()"};
+enum Step { kSocket, kRegister, kNoDelay, kSource, kConnect, kPoll, kName, kSteps };
+constexpr std::array<const char*, kSteps> kStepNames{"socket()",
+                                                     "epoll_ctl(ADD)",
+                                                     "setsockopt(TCP_NODELAY)",
+                                                     "source: setsockopt + bind()",
+                                                     "connect()",
+                                                     "poll(POLLOUT, 0)",
+                                                     "getsockname()"};
 
 struct Totals {
   std::array<double, kSteps> seconds{};
@@ -58,7 +64,7 @@ sockaddr_in v4(const std::string& host, unsigned short port) {
 }
 
 // One connection, each call timed into `t`; returns its fd (or -1).
-int open_one(const sockaddr_in& target, std::size_t index, bool bare, Totals& t) {
+int open_one(const sockaddr_in& target, std::size_t index, bool bare, int epoll_fd, Totals& t) {
   auto lap = Clock::now();
   const auto step = [&](Step s) {
     const auto now = Clock::now();
@@ -68,6 +74,12 @@ int open_one(const sockaddr_in& target, std::size_t index, bool bare, Totals& t)
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   step(kSocket);
   if (fd < 0) return -1;
+  if (epoll_fd >= 0) {  // as Asio registers a socket when it opens it
+    epoll_event event{};
+    event.events = EPOLLIN | EPOLLERR | EPOLLHUP | EPOLLPRI | EPOLLET;
+    ::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event);
+    step(kRegister);
+  }
   const int one = 1;
   if (!bare) {
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -105,10 +117,13 @@ int main(int argc, char** argv) {
   std::string connect;
   std::size_t count = 10000;
   bool bare = false;
+  bool registered = false;
   CLI::App app{"Opens N loopback connections with bare system calls; prints the kernel's floor"};
   app.add_option("--connect", connect, "HOST:PORT (IPv4 loopback)")->required();
   app.add_option("--count", count, "connections");
   app.add_flag("--bare", bare, "socket() and connect() only; the kernel picks the source");
+  app.add_flag("--epoll", registered,
+               "each socket in an epoll set (edge-triggered, as Asio's) before its connect");
   CLI11_PARSE(app, argc, argv);
   try {
     const auto colon = connect.rfind(':');
@@ -119,9 +134,10 @@ int main(int argc, char** argv) {
     Totals t;
     std::vector<int> fds;
     fds.reserve(count);
+    const int epoll_fd = registered ? ::epoll_create1(EPOLL_CLOEXEC) : -1;
     const auto start = Clock::now();
     for (std::size_t i = 0; i < count; ++i) {  // bounded by count
-      const int fd = open_one(target, i, bare, t);
+      const int fd = open_one(target, i, bare, epoll_fd, t);
       if (fd < 0)
         ++t.failed;
       else
@@ -129,8 +145,9 @@ int main(int argc, char** argv) {
     }
     const double took = std::chrono::duration<double>(Clock::now() - start).count();
     for (const int fd : fds) ::close(fd);
-    fmt::print("loiter-connect-floor: {} connections{}, one thread, bare system calls\n", count,
-               bare ? " (socket + connect only)" : "");
+    if (epoll_fd >= 0) ::close(epoll_fd);
+    fmt::print("loiter-connect-floor: {} connections{}{}, one thread, bare system calls\n", count,
+               bare ? " (socket + connect only)" : "", registered ? ", each in an epoll set" : "");
     fmt::print("opened        {} in {:.3f} s: {:.0f} conn/s; failed {}\n", fds.size(), took,
                static_cast<double>(fds.size()) / took, t.failed);
     fmt::print("established when connect() returned (poll): {}\n", t.connected_at_return);

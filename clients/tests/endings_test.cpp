@@ -126,8 +126,9 @@ TEST(Endings, NobodyListeningIsConnectFailed) {
   EXPECT_THAT(records.at(0).error, ::testing::HasSubstr("refused"));
 }
 
-// A held connection lives outside any coroutine, owned by its pending wait: destroying the
-// io_context mid-hold (a run stopped early) closes every held socket, as the server sees.
+// A held connection lives outside any coroutine, parked in the io_context's held set:
+// destroying the io_context mid-hold (a run stopped early) closes every held socket, as the
+// server sees.
 TEST(Endings, DestroyingTheIoContextClosesHeldConnections) {
   Peer peer({.action = PeerAction::never_close});
   std::vector<ConnectionRecord> records;
