@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ranges>
 
 #include "drive.hpp"
 #include "loiter/clients/http1/silent.hpp"
@@ -126,8 +127,9 @@ TEST(Endings, NobodyListeningIsConnectFailed) {
   EXPECT_THAT(records.at(0).error, ::testing::HasSubstr("refused"));
 }
 
-// A held connection lives outside any coroutine, owned by its pending wait: destroying the
-// io_context mid-hold (a run stopped early) closes every held socket, as the server sees.
+// A held connection lives outside any coroutine, parked in the io_context's held set:
+// destroying the io_context mid-hold (a run stopped early) closes every held socket, as the
+// server sees.
 TEST(Endings, DestroyingTheIoContextClosesHeldConnections) {
   Peer peer({.action = PeerAction::never_close});
   std::vector<ConnectionRecord> records;
@@ -145,6 +147,28 @@ TEST(Endings, DestroyingTheIoContextClosesHeldConnections) {
   }
   EXPECT_TRUE(peer.wait_for_client_ends(3, scaled(2s)));
   for (const auto& record : records) EXPECT_EQ(record.ending, Ending::open);
+}
+
+// Held connections the server ends at nearly the same moment wake together, more of them
+// than one batch of readiness events: each is recorded as closed when the server closed it
+// (within the span of the peer's closes, each 300 ms after its accept), none at its patience.
+TEST(Endings, HeldConnectionsClosedTogetherAreEachRecordedAtTheirTime) {
+  Peer peer({.action = PeerAction::close, .after = 300ms});
+  const auto records = drive(spawn_silent, SilentOptions{.target = peer.endpoint(),
+                                                         .count = 200,
+                                                         .patience = 3s,
+                                                         .pacing = {.per_second = 20'000}});
+  ASSERT_EQ(records.size(), 200u);
+  const auto served = peer.connections();
+  ASSERT_EQ(served.size(), 200u);
+  const auto [first, last] = std::ranges::minmax(
+      served | std::views::transform([](const PeerConnection& c) { return c.accepted; }));
+  for (const auto& record : records) {
+    EXPECT_EQ(record.ending, Ending::close);
+    const auto seen = record.connected() + record.ended_at;
+    EXPECT_GE(seen, first + 300ms - kTolerance);
+    EXPECT_LE(seen, last + 300ms + kTolerance);
+  }
 }
 
 // Over HTTP/2 a GOAWAY before the server's ending names it, before any unsolicited status.

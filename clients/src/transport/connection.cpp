@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
 #include <array>
 #include <boost/asio/write.hpp>
+#include <cerrno>
+#include <optional>
 #include <span>
 
 #include "loiter/clients/transport/targets.hpp"
@@ -37,7 +40,44 @@ error_code prepare(Socket& socket, const ConnectPlan& plan) {
     socket.set_option(asio::socket_base::receive_buffer_size(plan.receive_buffer), ec);
   }
   if (!ec) ec = bind_source(socket, plan.target, plan.source);
+  // Non-blocking from the start: the connect below needs it, and Asio's own reads and
+  // writes then never block (one ioctl, not Asio's before the connect and ours after).
+  if (!ec) socket.non_blocking(true, ec);
   return ec;
+}
+
+// The connect's outcome once the kernel has one: null while it is still under way (the
+// handshake not done), else the socket's error (success once connected). One poll(), and
+// getsockopt(SO_ERROR) once done.
+std::optional<error_code> connect_outcome(Socket& socket) {
+  pollfd p{.fd = socket.native_handle(), .events = POLLOUT, .revents = 0};
+  if (::poll(&p, 1, 0) == 0) return std::nullopt;
+  int error = 0;
+  socklen_t length = sizeof error;
+  if (::getsockopt(socket.native_handle(), SOL_SOCKET, SO_ERROR, &error, &length) != 0)
+    error = errno;
+  return error_code(error, asio::error::get_system_category());
+}
+
+// A non-blocking connect. On loopback the kernel runs both ends' handshake within the
+// connect() call, so it is nearly always done when connect() returns: then no readiness
+// wait, deadline-queue entry or event-loop round trip is spent on it. Otherwise waits for
+// writability, cancelled by the io_context's deadline queue at `until` (timed_out).
+awaitable<error_code> connect_socket(Socket& socket, const tcp::endpoint& target,
+                                     Clock::time_point until) {
+  if (::connect(socket.native_handle(), target.data(), static_cast<socklen_t>(target.size())) ==
+      0) {
+    co_return error_code{};
+  }
+  if (errno != EINPROGRESS) co_return error_code(errno, asio::error::get_system_category());
+  if (auto outcome = connect_outcome(socket)) co_return *outcome;
+  const Deadline deadline(socket, until);
+  for (;;) {  // bounded by the deadline: a spurious wake waits again
+    const auto [ec] = co_await socket.async_wait(Socket::wait_write, as_values);
+    if (ec == asio::error::operation_aborted) co_return error_code(asio::error::timed_out);
+    if (ec) co_return ec;
+    if (auto outcome = connect_outcome(socket)) co_return *outcome;
+  }
 }
 
 // Waits on a timer of its own (its frame is gone once the time came): a held connection
@@ -71,14 +111,10 @@ awaitable<bool> Connection::connect(const ConnectPlan& plan) {
   co_await wait_until(plan.start);
   record_->connect_start = Clock::now();
   error_code ec = prepare(socket_, plan);
-  if (!ec) {
-    // The io_context's deadline queue cancels the connect at the timeout: no timer, parallel
-    // group or cancellation slots of its own while thousands of connects are in flight.
-    const Deadline deadline(socket_, record_->connect_start + plan.timeout);
-    const auto [connect_ec] = co_await socket_.async_connect(plan.target, as_values);
-    ec = connect_ec == asio::error::operation_aborted ? error_code(asio::error::timed_out)
-                                                      : connect_ec;
-  }
+  // The io_context's deadline queue cancels a connect still under way at the timeout: no
+  // timer, parallel group or cancellation slots of its own while thousands are in flight.
+  if (!ec)
+    ec = co_await connect_socket(socket_, plan.target, record_->connect_start + plan.timeout);
   record_->connect_took = Clock::now() - record_->connect_start;
   if (ec) {
     end(Ending::connect_failed, ec);
@@ -86,7 +122,6 @@ awaitable<bool> Connection::connect(const ConnectPlan& plan) {
   }
   const auto local = socket_.local_endpoint(ec);
   record_->source = fmt::format("{}:{}", local.address().to_string(), local.port());
-  socket_.non_blocking(true, ec);
   if (plan.tls == nullptr) co_return true;
   record_->tls.emplace();
   tls_ = new_tls_session(*plan.tls, socket_.native_handle(), &*record_->tls);

@@ -1,41 +1,31 @@
 // Connection::hold_until_closed(): the long wait at the end of a behaviour, kept out of
 // coroutine frames. A coroutine frame holds everything live across its suspension points
 // (and the spawn keeps two more frames above it), ~0.9 KiB per connection; the held state
-// here is the connection itself, its patience and one deadline-queue entry, owned by the
-// handler of the one readiness wait outstanding. When the io_context is destroyed with
-// the wait pending, the handler goes and takes the connection (and its socket) with it.
+// here is the connection itself, its patience and its continuation, parked in the
+// io_context's HeldSet (held_set.hpp) until its socket is readable or its time comes. When
+// the io_context is destroyed with it parked, the set closes its socket and frees it.
 //
 // The steps are read_until()'s, for any number of responses: wait until the socket is
 // readable or `until`; read what arrived (even when the time came first, so an EOF or RST
 // that arrived with it counts); the server's ending is recorded; readable without an ending
 // waits again; the time come ends the connection as `open` (the client closes its end), or,
 // with a continuation, hands it on. It is the only way a behaviour waits for the end.
-#include <memory>
-#include <optional>
+#include "transport/held.hpp"
 
-#include "loiter/clients/transport/connection.hpp"
-#include "transport/deadlines.hpp"
+#include <memory>
+
+#include "transport/held_set.hpp"
 
 namespace loiter::clients {
 
-class HeldConnection {
- public:
-  HeldConnection(Connection connection, Clock::time_point until, Connection::Continuation then = {})
-      : connection_(std::move(connection)), until_(until), then_(std::move(then)) {}
+HeldConnection::HeldConnection(Connection connection, Clock::time_point until,
+                               Connection::Continuation then)
+    : connection_(std::move(connection)), until_(until) {
+  if (then) then_ = std::make_unique<Connection::Continuation>(std::move(then));
+}
 
-  static void wait(std::unique_ptr<HeldConnection> self);
-
- private:
-  static void woke(std::unique_ptr<HeldConnection> self, bool readable);
-
-  Connection connection_;
-  Clock::time_point until_;
-  Connection::Continuation then_;     // empty: the time come ends it as `open`
-  std::optional<Deadline> deadline_;  // while the wait is outstanding
-};
-
-// Bounded: each turn either ends the connection or waits on the socket again, and the
-// wait ends at `until` at the latest.
+// Bounded: each turn either ends the connection or parks it, and the wait ends at `until`
+// at the latest.
 void HeldConnection::wait(std::unique_ptr<HeldConnection> self) {
   Connection& connection = self->connection_;
   if (!connection.is_open()) return;  // ended and recorded: the state goes with `self`
@@ -47,12 +37,7 @@ void HeldConnection::wait(std::unique_ptr<HeldConnection> self) {
     woke(std::move(self), /*readable=*/true);
     return;
   }
-  self->deadline_.emplace(connection.socket_, self->until_);
-  connection.socket_.async_wait(
-      Socket::wait_read, [self = std::move(self)](const boost::system::error_code& ec) mutable {
-        self->deadline_.reset();
-        woke(std::move(self), ec != asio::error::operation_aborted);
-      });
+  HeldSet::of(connection.socket_).park(std::move(self));
 }
 
 void HeldConnection::woke(std::unique_ptr<HeldConnection> self, bool readable) {
@@ -72,7 +57,7 @@ void HeldConnection::woke(std::unique_ptr<HeldConnection> self, bool readable) {
   }
   if (self->then_) {
     const auto then = std::move(self->then_);
-    then(std::move(connection));
+    (*then)(std::move(connection));
     return;
   }
   connection.end(Ending::open, {});

@@ -39,7 +39,7 @@ json::array responses_to_json(const std::vector<clients::Response>& responses) {
   return out;
 }
 
-json::value pause_to_json(const std::optional<clients::ReadPause>& pause) {
+json::value pause_to_json(const clients::Boxed<clients::ReadPause>& pause) {
   if (!pause) return nullptr;
   return json::object{
       {"from", in_seconds(pause->from)},
@@ -50,7 +50,7 @@ json::value pause_to_json(const std::optional<clients::ReadPause>& pause) {
 }
 
 // A cleartext connection's record has no "tls" (null).
-json::value tls_to_json(const std::optional<clients::TlsRecord>& tls) {
+json::value tls_to_json(const clients::Boxed<clients::TlsRecord>& tls) {
   if (!tls) return nullptr;
   return json::object{{"handshake_done", maybe_seconds(tls->handshake_done)},
                       {"handshake_sent", tls->handshake_sent},
@@ -61,7 +61,7 @@ json::value tls_to_json(const std::optional<clients::TlsRecord>& tls) {
 }
 
 // An HTTP/1.1 connection's record has no "h2" (null).
-json::value h2_to_json(const std::optional<clients::H2Record>& h2) {
+json::value h2_to_json(const clients::Boxed<clients::H2Record>& h2) {
   if (!h2) return nullptr;
   json::value goaway = nullptr;
   if (h2->goaway) {

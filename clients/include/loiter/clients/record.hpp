@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "loiter/clients/boxed.hpp"
+
 namespace loiter::clients {
 
 using Clock = std::chrono::steady_clock;
@@ -170,9 +172,10 @@ struct ConnectionRecord {
   std::size_t bytes_received = 0;
   std::vector<Response> responses;  // in arrival order
   std::vector<Progress> progress;   // slow readers only: bytes received after each read
-  std::optional<ReadPause> pause;   // reader-pause only
-  std::optional<TlsRecord> tls;     // TLS connections only
-  std::optional<H2Record> h2;       // HTTP/2 connections only
+  // Filled by a few kinds only, so boxed (8 bytes each when empty, see boxed.hpp).
+  Boxed<ReadPause> pause;  // reader-pause only
+  Boxed<TlsRecord> tls;    // TLS connections only
+  Boxed<H2Record> h2;      // HTTP/2 connections only
   Ending ending = Ending::open;
   Duration ended_at{};       // since connect: when the ending was observed (or done)
   Duration client_closed{};  // since connect: when the client closed its socket

@@ -1,7 +1,8 @@
 // A client connection under observation: its socket and its record. Every client behaviour
 // is a short coroutine over these steps: connect, send, read while waiting, end; its long
-// waits (holding) hand the connection over to be held outside any coroutine frame, so a
-// held connection costs well under 1 KiB with its record (hold_until_closed, hold_until).
+// waits (holding) hand the connection over to be held outside any coroutine frame and
+// outside Asio's reactor, so a held connection costs under 0.5 KiB with its record
+// (hold_until_closed, hold_until).
 // The connection always keeps a read outstanding while it waits, so the record says when
 // and how the server ended it, whatever the client was doing. Nothing here throws for what
 // the server does; a reset, an EOF, a 408, a fatal TLS alert are data.
@@ -94,10 +95,11 @@ class Connection {
 
   // A behaviour's last step: reads until the server ends the connection or `until` passes;
   // then the ending is `open` and the client closes its end. Not a coroutine: the
-  // connection moves into a small object owned by its one outstanding readiness wait, and
-  // the caller's coroutine frames can end at once. A held connection then costs its socket,
-  // its parser state, that wait and its deadline-queue entry, besides its record (see
-  // held.cpp).
+  // connection moves into a small object parked until its socket is readable or its time
+  // comes, and the caller's coroutine frames can end at once. A held connection then costs its
+  // socket, its parser state and a slot in the io_context's set of held connections (a private
+  // epoll set; its socket leaves Asio's reactor meanwhile), besides its record (see
+  // held.cpp, held_set.hpp).
   static void hold_until_closed(Connection connection, Clock::time_point until);
 
   // Holds it the same way until `at`, then hands it to `then` (called from the io_context,
@@ -147,6 +149,7 @@ class Connection {
 
  private:
   friend class HeldConnection;  // hold_until_closed()'s and hold_until()'s state, in held.cpp
+  friend class HeldSet;         // parks it: its socket leaves Asio's reactor meanwhile
 
   // Bytes read in one turn before the client waits again, so a flood cannot starve others.
   static constexpr std::size_t kReadBurst = 1024 * 1024;
