@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <thread>
 
 #include "drive.hpp"
 #include "load_peer.hpp"
@@ -89,18 +90,36 @@ TEST(Load, SendsTheBodyWithEveryRequest) {
   EXPECT_EQ(peer.body_bytes(), 200u * 1000u);
 }
 
-// An even schedule stays even: 2 sends per millisecond at 2,000/s (h2load sends 50 at once
-// every 10 ms at 5,000/s). A burst is only allowed for the requests a late wakeup of this
-// process held back (the machine is shared): at most rate × the largest send lag, plus 3.
+// An even schedule stays even: 2 sends per millisecond at 2,000/s, never more than twice
+// that (h2load sends 50 at once every 10 ms at 5,000/s).
 TEST(Load, SendsEvenlyWithFewSendsInAnyMillisecond) {
   LoadPeer peer({});
   const auto r = run_load(options_for(peer, 2000, 1s));
   EXPECT_EQ(r.dispatched, 2000u);
-  const auto held_back = static_cast<std::uint64_t>(2.0 * ms(r.max_send_lag));
   EXPECT_GE(r.max_sends_in_one_ms, 2u);
-  EXPECT_LE(r.max_sends_in_one_ms, 3 + held_back)
-      << "largest send lag " << ms(r.max_send_lag) << " ms";
+  EXPECT_LE(r.max_sends_in_one_ms, 4u);
   EXPECT_LT(r.max_send_lag, scaled(20ms));
+}
+
+// A generator held up 30 ms (its thread busy, as when the machine takes its core away) does
+// not send the 60 requests it owes at once: at most twice the mean in any millisecond, the
+// catch-up spread over the next ones, its lateness in the latency from intended.
+TEST(Load, ALateWakeSpreadsItsCatchUpInsteadOfBursting) {
+  LoadPeer peer({});
+  asio::io_context io(1);
+  LoadResult r;
+  const auto options = options_for(peer, 2000, 1s);
+  spawn_load(io, options, r);
+  Timer hold_up(io.get_executor());
+  hold_up.expires_at(options.start + 300ms);
+  hold_up.async_wait([](const boost::system::error_code&) {
+    std::this_thread::sleep_for(30ms);  // the scenario: the client's thread held up
+  });
+  io.run();
+  EXPECT_EQ(r.dispatched, 2000u);
+  EXPECT_LE(r.max_sends_in_one_ms, 4u);
+  EXPECT_GE(r.max_send_lag, 25ms);
+  EXPECT_GE(r.from_intended.max(), 25ms);
 }
 
 // Between sends due 1.4 ms apart the generator does not wake for answers: it reads each at
@@ -115,18 +134,18 @@ TEST(Load, AnAnswerReadAtTheNextWakeIsTimedByItsArrival) {
 }
 
 // With a tick the generator wakes once per tick and sends all that is due then, at once:
-// 10 sends in a millisecond at 2,000/s and a 5 ms tick, none early, every one's lateness
-// (up to a tick) in its latency from intended.
+// 4 sends in a millisecond at 2,000/s and a 2 ms tick (2 when it wakes at each due time),
+// none early, every one's lateness (up to a tick) in its latency from intended.
 TEST(Load, ATickSendsAllThatIsDueAtEachWakeAndTheLatenessShows) {
   LoadPeer peer({});
   auto options = options_for(peer, 2000, 1s);
-  options.tick = 5ms;
+  options.tick = 2ms;
   const auto r = run_load(options);
   EXPECT_EQ(r.dispatched, 2000u);
-  EXPECT_GE(r.max_sends_in_one_ms, 9u);
-  EXPECT_GE(r.from_intended.percentile(50), 1500us) << "sent on time: the tick was not used";
-  EXPECT_GE(r.from_intended.percentile(50) - r.from_sent.percentile(50), 1ms);
-  EXPECT_LT(r.from_intended.percentile(50), scaled(5ms));
+  EXPECT_EQ(r.max_sends_in_one_ms, 4u);
+  EXPECT_GE(r.from_intended.percentile(50), 700us) << "sent on time: the tick was not used";
+  EXPECT_GE(r.from_intended.percentile(50) - r.from_sent.percentile(50), 500us);
+  EXPECT_LT(r.from_intended.percentile(50), scaled(2ms));
 }
 
 // The per-second timeline adds up to the totals, and each second holds rate requests.

@@ -58,7 +58,10 @@ void watch(Run& run, Clock::time_point now) {
   run.next_retry = kNever;
   for (auto& c : run.conns) {
     Conn& conn = *c;
-    if (!conn.ticket) continue;
+    if (!conn.ticket) {  // opened ahead of the schedule, maybe not yet
+      if (conn.deadline <= now) expire(run, conn);
+      continue;
+    }
     if (conn.retry_at <= now) {
       if (now >= run.send_until) {
         release(run, conn);  // too late: stays requested, not dispatched
@@ -72,11 +75,27 @@ void watch(Run& run, Clock::time_point now) {
   }
 }
 
-// Gives every request due by `now` to a free connection.
+// True when this millisecond has had its share of sends (twice the mean): the rest wait for
+// the next one.
+bool over_burst_cap(Run& run, Clock::time_point now) {
+  if (run.burst_cap == 0 || now < run.options.start) return false;
+  const auto ms = (now - run.options.start) / 1ms;
+  if (ms != run.burst_ms) {
+    run.burst_ms = ms;
+    run.burst_sends = 0;
+  }
+  if (run.burst_sends < run.burst_cap) return false;
+  run.burst_wait = run.options.start + (ms + 1) * 1ms;
+  return true;
+}
+
+// Gives every request due by `now` to a free connection, within the burst cap.
 void dispatch(Run& run, Clock::time_point now) {
   while (!run.free.empty()) {  // bounded by the free connections
+    if (over_burst_cap(run, now)) return;
     const auto ticket = run.take_due(now);
     if (!ticket) return;
+    ++run.burst_sends;
     Conn& conn = *run.free.front();
     run.free.pop_front();
     ++run.busy;
@@ -85,9 +104,9 @@ void dispatch(Run& run, Clock::time_point now) {
     if (conn.kind != RequestKind::pooled) park(run, conn);
     if (conn.fd < 0) {
       begin_connect(run, conn);
-    } else {
+    } else if (conn.phase == Phase::idle) {
       start_exchange(run, conn);
-    }
+    }  // else still being opened ahead of the schedule: its request goes once it is
   }
 }
 
@@ -140,14 +159,13 @@ void schedule(const std::shared_ptr<Run>& self, Clock::time_point now) {
   if (run.busy > 0) wake = std::min(wake, run.next_watch);
   bool starved = false;  // the next request will wait for a connection
   if (const auto due = run.next_due(now)) {
-    if (run.free.empty()) {
-      starved = true;
-    } else if (run.options.tick > Duration::zero()) {
-      const auto ticks = (*due - run.options.start + run.options.tick - 1ns) / run.options.tick;
-      wake = std::min(wake, run.options.start + std::max<Duration::rep>(0, ticks) * run.options.tick);
-    } else {
-      wake = std::min(wake, *due);
+    starved = run.free.empty();
+    auto at = *due;  // on the tick's grid, and after a millisecond the burst cap closed
+    if (run.options.tick > Duration::zero()) {
+      const auto ticks = (at - run.options.start + run.options.tick - 1ns) / run.options.tick;
+      at = run.options.start + std::max<Duration::rep>(0, ticks) * run.options.tick;
     }
+    if (!starved) wake = std::min(wake, std::max(at, run.burst_wait));
   }
   const bool hear =
       run.busy > 0 && (!run.stamped || starved || run.closed_loop || wake - now > kLazyHorizon);
@@ -247,6 +265,8 @@ void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& ou
   out.started = options.start;
   run->closed_loop = options.rate == 0.0;
   run->ns_per_request = run->closed_loop ? 0.0 : 1e9 / options.rate;
+  run->burst_cap =
+      run->closed_loop ? 0 : static_cast<std::uint32_t>(std::max(1.0, std::ceil(options.rate / 500)));
   out.requested =
       run->closed_loop ? 0 : static_cast<std::uint64_t>(std::floor(options.rate * seconds));
   const auto& churn = options.churn;
@@ -273,7 +293,12 @@ void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& ou
     run->conns.push_back(std::make_unique<Conn>());
     run->free.push_back(run->conns.back().get());
   }
-  asio::post(io, [run] { step(run); });
+  asio::post(io, [run] {
+    // The pool is opened ahead of the schedule (as wrk and h2load do): the first requests
+    // neither wait for a connect nor go out together when the connects complete.
+    for (auto& conn : run->conns) begin_connect(*run, *conn);
+    step(run);
+  });
 }
 
 }  // namespace loiter::clients

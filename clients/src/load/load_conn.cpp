@@ -59,7 +59,9 @@ int open_socket(Run& run, Conn& conn) {
 void connected(Run& run, Conn& conn) {
   conn.served = 0;
   ++run.out.connections_opened;
-  start_exchange(run, conn);
+  if (conn.ticket) return start_exchange(run, conn);
+  conn.phase = Phase::idle;  // opened ahead of the schedule
+  conn.deadline = kNever;
 }
 
 // The TLS handshake, one step: done, failed, or waiting for the readiness it asked for (the
@@ -87,10 +89,11 @@ void reset_conn(Run& run, Conn& conn) {
   close_conn(run, conn);
 }
 
-// One with unread bytes (extra after its last answer) is closed instead of parked.
+// One with unread bytes (extra after its last answer), or still being opened, is closed
+// instead of parked.
 void park(Run& run, Conn& conn) {
   if (conn.parked) return;
-  if (conn.filled > 0) close_conn(run, conn);
+  if (conn.filled > 0 || conn.phase != Phase::idle) close_conn(run, conn);
   swap_connections(conn);
   conn.parked = true;
   conn.phase = Phase::closed;
@@ -105,11 +108,13 @@ void unpark(Run& run, Conn& conn) {
 }
 
 // A failure (the server refuses, or no source port is left: EADDRNOTAVAIL) is counted as
-// `kind`; the ticket stays and the connection tries again a little later.
+// `kind`; the ticket stays and the connection tries again a little later (one opened ahead
+// of the schedule, without a ticket, is opened again when a request needs it).
 void connect_failed(Run& run, Conn& conn, const char* kind) {
   ++run.out.errors[kind];
   close_conn(run, conn);
   conn.deadline = kNever;
+  if (!conn.ticket) return;
   conn.retry_at = Clock::now() + kConnectRetry;
   run.next_retry = std::min(run.next_retry, conn.retry_at);
 }

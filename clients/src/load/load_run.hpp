@@ -121,6 +121,12 @@ struct Run {
   std::uint64_t waker_generation = 0;
   Clock::time_point next_watch = kNever, next_retry = kNever;
   Duration watch_every{};
+  // No millisecond dispatches more than twice the rate's mean: a wake that came late spreads
+  // its catch-up over the next milliseconds instead of bursting.
+  std::uint32_t burst_cap = 0;  // 0: no cap (closed loop)
+  Duration::rep burst_ms = -1;  // the millisecond (since start) being counted
+  std::uint32_t burst_sends = 0;
+  Clock::time_point burst_wait{};  // the cap held dispatch back until then
   bool stopped = false;  // options.stop_early said so: nothing more is taken
   bool ended = false;
 

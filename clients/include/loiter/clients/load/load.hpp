@@ -76,7 +76,9 @@ struct LoadOptions {
   // each request is due. A wake is the dearest thing the generator does (each costs ~17 us
   // of CPU on a small VM): at 5,000/s the 1 ms tick halves its CPU, and a request is up to
   // 1 ms late, which its latency from intended includes. wrk2 and h2load pace at about a
-  // millisecond too.
+  // millisecond too. Whatever the tick, no millisecond dispatches more than twice the
+  // rate's mean: a wake that came late (the machine took the core away) spreads its
+  // catch-up over the next milliseconds rather than bursting.
   Duration tick = std::chrono::milliseconds(1);
   Churn churn;
   // Latency from intended of the requests due in the first and in the last `edge_window` of
