@@ -75,27 +75,23 @@ void watch(Run& run, Clock::time_point now) {
   }
 }
 
-// True when this millisecond has had its share of sends (twice the mean): the rest wait for
-// the next one.
-bool over_burst_cap(Run& run, Clock::time_point now) {
+// True when this millisecond has had its share of sends (twice the mean), counted as the
+// tallies count them (by the time each request was written): the rest wait for the next.
+bool over_burst_cap(Run& run) {
+  const auto now = Clock::now();
   if (run.burst_cap == 0 || now < run.options.start) return false;
-  const auto ms = (now - run.options.start) / 1ms;
-  if (ms != run.burst_ms) {
-    run.burst_ms = ms;
-    run.burst_sends = 0;
-  }
-  if (run.burst_sends < run.burst_cap) return false;
-  run.burst_wait = run.options.start + (ms + 1) * 1ms;
+  const auto ms = static_cast<std::size_t>((now - run.options.start) / 1ms);
+  if (ms >= run.sends_per_ms.size() || run.sends_per_ms[ms] < run.burst_cap) return false;
+  run.burst_wait = run.options.start + std::chrono::milliseconds(ms + 1);
   return true;
 }
 
 // Gives every request due by `now` to a free connection, within the burst cap.
 void dispatch(Run& run, Clock::time_point now) {
   while (!run.free.empty()) {  // bounded by the free connections
-    if (over_burst_cap(run, now)) return;
+    if (over_burst_cap(run)) return;
     const auto ticket = run.take_due(now);
     if (!ticket) return;
-    ++run.burst_sends;
     Conn& conn = *run.free.front();
     run.free.pop_front();
     ++run.busy;

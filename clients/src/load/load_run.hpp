@@ -123,9 +123,7 @@ struct Run {
   Duration watch_every{};
   // No millisecond dispatches more than twice the rate's mean: a wake that came late spreads
   // its catch-up over the next milliseconds instead of bursting.
-  std::uint32_t burst_cap = 0;  // 0: no cap (closed loop)
-  Duration::rep burst_ms = -1;  // the millisecond (since start) being counted
-  std::uint32_t burst_sends = 0;
+  std::uint32_t burst_cap = 0;      // 0: no cap (closed loop)
   Clock::time_point burst_wait{};  // the cap held dispatch back until then
   bool stopped = false;  // options.stop_early said so: nothing more is taken
   bool ended = false;
