@@ -11,9 +11,8 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
-#include <csignal>
-
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdio>
 #include <string>
 

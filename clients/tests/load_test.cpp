@@ -129,8 +129,7 @@ TEST(Load, AnAnswerReadAtTheNextWakeIsTimedByItsArrival) {
   LoadPeer peer({});
   const auto r = run_load(options_for(peer, 700, 1s));
   EXPECT_EQ(r.succeeded, 700u);
-  EXPECT_LT(r.from_sent.percentile(50), 700us)
-      << "answers timed when read, not when they came";
+  EXPECT_LT(r.from_sent.percentile(50), 700us) << "answers timed when read, not when they came";
 }
 
 // With a tick the generator wakes once per tick and sends all that is due then, at once:

@@ -185,6 +185,7 @@ void step(const std::shared_ptr<Run>& self) {
   Run& run = *self;
   if (run.ended) return;
   poll_events(run);
+  run.ask_stop_early();  // once a wake
   const auto now = Clock::now();
   if (now >= run.next_watch || now >= run.next_retry) {
     watch(run, now);
@@ -229,11 +230,13 @@ Run::~Run() {
   if (epoll_fd >= 0) ::close(epoll_fd);
 }
 
-std::optional<Clock::time_point> Run::next_due(Clock::time_point now) {
-  if (!stopped && options.stop_early && options.stop_early()) {
-    stopped = true;
-    if (!closed_loop) out.requested = next;  // the schedule ends here
-  }
+void Run::ask_stop_early() {
+  if (stopped || !options.stop_early || !options.stop_early()) return;
+  stopped = true;
+  if (!closed_loop) out.requested = next;  // the schedule ends here
+}
+
+std::optional<Clock::time_point> Run::next_due(Clock::time_point now) const {
   if (stopped || now >= send_until) return std::nullopt;
   if (closed_loop) return now < schedule_end ? std::optional(now) : std::nullopt;
   if (next >= out.requested) return std::nullopt;
@@ -261,8 +264,9 @@ void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& ou
   out.started = options.start;
   run->closed_loop = options.rate == 0.0;
   run->ns_per_request = run->closed_loop ? 0.0 : 1e9 / options.rate;
-  run->burst_cap =
-      run->closed_loop ? 0 : static_cast<std::uint32_t>(std::max(1.0, std::ceil(options.rate / 500)));
+  run->burst_cap = run->closed_loop
+                       ? 0
+                       : static_cast<std::uint32_t>(std::max(1.0, std::ceil(options.rate / 500)));
   out.requested =
       run->closed_loop ? 0 : static_cast<std::uint64_t>(std::floor(options.rate * seconds));
   const auto& churn = options.churn;

@@ -44,9 +44,9 @@ Clock::time_point arrival_of(msghdr& msg, Clock::time_point now) {
     if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
     timespec stamp{};
     std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
-    const auto arrived = std::chrono::system_clock::time_point(std::chrono::duration_cast<
-        std::chrono::system_clock::duration>(std::chrono::seconds(stamp.tv_sec) +
-                                             std::chrono::nanoseconds(stamp.tv_nsec)));
+    const auto arrived = std::chrono::system_clock::time_point(
+        std::chrono::duration_cast<std::chrono::system_clock::duration>(
+            std::chrono::seconds(stamp.tv_sec) + std::chrono::nanoseconds(stamp.tv_nsec)));
     const auto age = std::chrono::system_clock::now() - arrived;
     return now - std::max(Duration::zero(), std::chrono::duration_cast<Duration>(age));
   }
@@ -207,8 +207,8 @@ void write_more(Run& run, Conn& conn) {
     ec = result.ec;
     if (!ec) conn.written = request.size();
   } else {
-    const ssize_t n = ::send(conn.fd, request.data() + conn.written, request.size() - conn.written,
-                             MSG_NOSIGNAL);
+    const ssize_t n =
+        ::send(conn.fd, request.data() + conn.written, request.size() - conn.written, MSG_NOSIGNAL);
     if (n >= 0) conn.written += static_cast<std::size_t>(n);
     if (n < 0) ec = errno_code();
   }

@@ -15,8 +15,8 @@
 
 #include <algorithm>
 #include <array>
-#include <deque>
 #include <boost/asio/posix/basic_stream_descriptor.hpp>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -123,16 +123,18 @@ struct Run {
   Duration watch_every{};
   // No millisecond dispatches more than twice the rate's mean: a wake that came late spreads
   // its catch-up over the next milliseconds instead of bursting.
-  std::uint32_t burst_cap = 0;      // 0: no cap (closed loop)
+  std::uint32_t burst_cap = 0;     // 0: no cap (closed loop)
   Clock::time_point burst_wait{};  // the cap held dispatch back until then
-  bool stopped = false;  // options.stop_early said so: nothing more is taken
+  bool stopped = false;            // options.stop_early said so: nothing more is taken
   bool ended = false;
 
   // The next request if it is due by `now`; nothing once the schedule has run out (or
   // stopped, or its send window passed).
   std::optional<Ticket> take_due(Clock::time_point now);
   // When the next request is due; nullopt when none is left to take.
-  std::optional<Clock::time_point> next_due(Clock::time_point now);
+  std::optional<Clock::time_point> next_due(Clock::time_point now) const;
+  // Asks options.stop_early (once a wake): once it says so, the schedule ends at `next`.
+  void ask_stop_early();
   Clock::time_point due(std::uint64_t index) const {
     return options.start +
            Duration(static_cast<Duration::rep>(static_cast<double>(index) * ns_per_request));

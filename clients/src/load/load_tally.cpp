@@ -1,6 +1,7 @@
 // What the open-loop generator counts while it runs (per request, per second, per ms of
 // sends, the edge windows) and the result it leaves when the pool is done.
 #include <algorithm>
+#include <cmath>
 
 #include "load_run.hpp"
 
@@ -14,8 +15,8 @@ void note_sent(Run& run, const Ticket& ticket, Clock::time_point sent) {
   ++run.sends_per_ms[std::min(static_cast<std::size_t>(ms), run.sends_per_ms.size() - 1)];
 }
 
-void note_response(Run& run, const Ticket& ticket, Clock::time_point sent,
-                   Clock::time_point done, unsigned status) {
+void note_response(Run& run, const Ticket& ticket, Clock::time_point sent, Clock::time_point done,
+                   unsigned status) {
   auto& second = run.second_of(ticket.due);
   const auto latency = done - ticket.due;
   run.out.from_intended.record(latency);
@@ -34,6 +35,23 @@ void note_response(Run& run, const Ticket& ticket, Clock::time_point sent,
     ++second.failed;
   }
 }
+
+namespace {
+
+// The index of the first request due at or after `offset` from the start (at most
+// requested): estimated from the rate, then settled on Run::due itself, so it agrees with
+// how every request's second is found.
+std::uint64_t first_due_at(const Run& run, Duration offset) {
+  const auto requested = run.out.requested;
+  auto i = static_cast<std::uint64_t>(
+      std::min(static_cast<double>(requested),
+               std::ceil(static_cast<double>(offset.count()) / run.ns_per_request)));
+  while (i > 0 && run.due(i - 1) - run.options.start >= offset) --i;  // a step or two
+  while (i < requested && run.due(i) - run.options.start < offset) ++i;
+  return i;
+}
+
+}  // namespace
 
 void finish(Run& run) {
   auto& out = run.out;
@@ -63,9 +81,14 @@ void finish(Run& run) {
   if (run.closed_loop) {
     for (auto& s : out.seconds) s.requested = s.dispatched;
   } else {
-    for (std::uint64_t i = 0; i < out.requested; ++i) {  // bounded by requested
-      const auto k = static_cast<std::size_t>((run.due(i) - run.options.start) / 1s);
-      ++out.seconds[std::min(k, out.seconds.size() - 1)].requested;
+    // Second k holds the requests from the first due at k s to the first due at k + 1 s
+    // (the last second takes the rest): one index found a second, not a pass over them all.
+    std::uint64_t from = 0;
+    for (std::size_t k = 0; k < out.seconds.size(); ++k) {
+      const bool last = k + 1 == out.seconds.size();
+      const std::uint64_t to = last ? out.requested : first_due_at(run, Duration(1s) * (k + 1));
+      out.seconds[k].requested = to - from;
+      from = to;
     }
   }
 }

@@ -8,6 +8,19 @@
 
 namespace loiter::suites::kit {
 
+clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock::time_point start,
+                                     std::size_t source_offset) {
+  const auto& p = context.parameters;
+  return {.server = context.server,
+          .rate = p.load_rate,
+          .duration = p.load_duration,
+          .connections = p.load_connections,
+          .path = *context.target.paths.health,
+          .start = start,
+          .source_offset = source_offset,
+          .tls = context.tls};
+}
+
 Need need_deadline(const std::optional<Duration>& deadline, std::string_view name) {
   if (deadline) return std::nullopt;
   return fmt::format("the target declares no {} deadline", name);

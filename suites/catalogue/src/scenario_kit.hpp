@@ -6,6 +6,7 @@
 #include <string>
 
 #include "loiter/clients/http1/kind.hpp"
+#include "loiter/clients/load/load.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 
@@ -88,6 +89,12 @@ Duration request_wait(const Target& target);
 // large path asked with it: {bytes} filled in, or the path as it is.
 std::size_t stall_bytes(int receive_buffer);
 std::string large_path(const Target& target, std::size_t bytes);
+
+// The regular traffic a load scenario runs: the target's health path at the asked rate,
+// for the asked duration, over the asked pool (over TLS when the target speaks it), its
+// timeline from `start`, its sources from `source_offset` (clients::source_for).
+clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock::time_point start,
+                                     std::size_t source_offset);
 
 // Fills the fields every <Kind>Options shares.
 template <typename Options>

@@ -19,15 +19,13 @@ namespace {
 using namespace kit;
 using namespace std::chrono_literals;
 
-constexpr auto kLoadLead = 1s;          // regular traffic runs alone this long first
+constexpr auto kLoadLead = 1s;           // regular traffic runs alone this long first
 constexpr double kWaitingRate = 3000.0;  // waiting connections opened per second, all kinds
 
 // The seed's defaults: 350 + 350 + 350 waiting connections, 5,000 GET/s for 25 s over 32
 // keep-alive connections.
-const ScenarioParameters kSeed{.count = 1050,
-                               .load_rate = 5000.0,
-                               .load_duration = 25s,
-                               .load_connections = 32};
+const ScenarioParameters kSeed{
+    .count = 1050, .load_rate = 5000.0, .load_duration = 25s, .load_connections = 32};
 
 Need needs_waiting(const Target& t) {
   return first_unmet(
@@ -86,26 +84,18 @@ Options waiting(const DriveContext& c, std::size_t k, clients::Clock::time_point
   auto options = options_for<Options>(c);
   options.count = share(c.expected.connections, k);
   const double rate = kWaitingRate / 3.0;
-  options.pacing = {.start = start + std::chrono::duration_cast<Duration>(
-                                         std::chrono::duration<double>(static_cast<double>(k) / kWaitingRate)),
-                    .per_second = rate};
+  options.pacing = {
+      .start = start + std::chrono::duration_cast<Duration>(
+                           std::chrono::duration<double>(static_cast<double>(k) / kWaitingRate)),
+      .per_second = rate};
   options.source_offset = k * clients::kConnectionsPerSource;  // 127.0.0.2, .3, .4
   return options;
 }
 
-void drive_idle_under_load(clients::asio::io_context& io, const DriveContext& c,
-                           DriveOutput& out) {
-  const auto& p = c.parameters;
+void drive_idle_under_load(clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
   const auto start = c.start + 50ms;
   clients::spawn_load(io,
-                      {.server = c.server,
-                       .rate = p.load_rate,
-                       .duration = p.load_duration,
-                       .connections = p.load_connections,
-                       .path = *c.target.paths.health,
-                       .start = start,
-                       .source_offset = 3 * clients::kConnectionsPerSource,  // 127.0.0.5
-                       .tls = c.tls},
+                      regular_traffic(c, start, 3 * clients::kConnectionsPerSource),  // 127.0.0.5
                       out.load.emplace());
   const auto waiting_start = start + kLoadLead;
   clients::spawn_silent(io, waiting<clients::SilentOptions>(c, 0, waiting_start), out.fleet());

@@ -41,7 +41,9 @@ Duration sample_period(Duration duration) {
 }
 
 Expectations expect_soak(const Target& t, const Timing& timing, const ScenarioParameters& p) {
-  const auto scaled = [&](Duration d) { return std::chrono::duration_cast<Duration>(d * timing.scale); };
+  const auto scaled = [&](Duration d) {
+    return std::chrono::duration_cast<Duration>(d * timing.scale);
+  };
   Expectations e{.connections = 0,
                  .patience = timing.connect,
                  .load = LoadExpectation{.p99 = t.promises.load_p99
@@ -51,12 +53,13 @@ Expectations expect_soak(const Target& t, const Timing& timing, const ScenarioPa
                                          .fds_during = false},
                  .fds_after = 0,
                  .recovery = timing.recovery};
-  e.soak = SoakExpectation{.fds_per_minute = t.soak.fds_per_minute,
-                           .connections_per_minute = t.soak.connections_per_minute,
-                           .rss_kib_per_minute = static_cast<double>(t.soak.rss_per_minute) / 1024.0,
-                           .p99_growth = t.soak.p99_growth,
-                           .p99_floor = scaled(t.soak.p99_floor),
-                           .window = edge_window(p.load_duration)};
+  e.soak =
+      SoakExpectation{.fds_per_minute = t.soak.fds_per_minute,
+                      .connections_per_minute = t.soak.connections_per_minute,
+                      .rss_kib_per_minute = static_cast<double>(t.soak.rss_per_minute) / 1024.0,
+                      .p99_growth = t.soak.p99_growth,
+                      .p99_floor = scaled(t.soak.p99_floor),
+                      .window = edge_window(p.load_duration)};
   e.sample_period = sample_period(p.load_duration);
   return e;
 }
@@ -71,19 +74,11 @@ void drive_soak(clients::asio::io_context& io, const DriveContext& c, DriveOutpu
   const auto& p = c.parameters;
   auto churn = p.churn.value_or(clients::Churn{});
   if (churn.abort_path.empty()) churn.abort_path = abort_path(c.target);
-  clients::spawn_load(io,
-                      {.server = c.server,
-                       .rate = p.load_rate,
-                       .duration = p.load_duration,
-                       .connections = p.load_connections,
-                       .path = *c.target.paths.health,
-                       .start = c.start + 50ms,
-                       .source_offset = clients::kConnectionsPerSource,  // 127.0.0.3 upwards
-                       .tls = c.tls,
-                       .churn = churn,
-                       .edge_window = c.expected.soak->window,
-                       .stop_early = c.stop_early},
-                      out.load.emplace());
+  auto options = regular_traffic(c, c.start + 50ms, clients::kConnectionsPerSource);  // 127.0.0.3
+  options.churn = std::move(churn);
+  options.edge_window = c.expected.soak->window;
+  options.stop_early = c.stop_early;
+  clients::spawn_load(io, options, out.load.emplace());
 }
 
 }  // namespace
