@@ -171,6 +171,33 @@ TEST(Load, SecondsTimelineAddsUpToTheTotals) {
   EXPECT_EQ(r.errors.at("reset"), 30u);
 }
 
+// Three shards of one schedule (loiter check --shard k/3) send it whole and once between them:
+// shard k takes the requests n with n mod 3 = k, at their own due times, with its share of
+// the pool, and counts only its own (per second too).
+TEST(Load, SharesOfTheScheduleSendTheWholeOfItOnce) {
+  LoadPeer peer({});
+  std::uint64_t requested = 0, succeeded = 0;
+  const std::uint64_t owed[] = {334, 333, 333};  // 1,000 requests: n = 0, 3, ..., 999 for k = 0
+  for (std::size_t k = 0; k < 3; ++k) {
+    auto options = options_for(peer, 1000, 1s);
+    options.share = {.part = k, .parts = 3};
+    options.connections = 4;
+    const auto r = run_load(options);
+    EXPECT_EQ(r.requested, owed[k]) << "shard " << k;
+    EXPECT_EQ(r.succeeded, owed[k]) << "shard " << k;
+    EXPECT_EQ(r.connections_opened, 4u);
+    EXPECT_LE(r.max_sends_in_one_ms, 1u) << "a third of 1,000/s never needs two sends in a ms";
+    std::uint64_t by_second = 0;
+    for (const auto& s : r.seconds) by_second += s.requested;
+    EXPECT_EQ(by_second, r.requested);
+    requested += r.requested;
+    succeeded += r.succeeded;
+  }
+  EXPECT_EQ(requested, 1000u);
+  EXPECT_EQ(succeeded, 1000u);
+  EXPECT_EQ(peer.requests(), 1000u);
+}
+
 // Asked to stop early (the user's Ctrl-C in a soak), the schedule ends at the first request
 // not taken: what was taken is answered, the rest never requested, the span shortened.
 TEST(Load, StopsEarlyWhereAskedAndSaysSo) {

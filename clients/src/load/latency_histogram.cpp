@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 
 namespace loiter::clients {
 
@@ -74,6 +75,33 @@ Duration LatencyHistogram::percentile(double p) const {
     }
   }
   return Duration(static_cast<Duration::rep>(max_));
+}
+
+LatencyHistogram::Parts LatencyHistogram::parts() const {
+  Parts parts{.highest = highest_, .buckets = {}, .clamped = clamped_, .min = min_, .max = max_,
+              .sum = sum_};
+  for (std::size_t i = 0; i < counts_.size(); ++i) {
+    if (counts_[i] != 0) parts.buckets.emplace_back(i, counts_[i]);
+  }
+  return parts;
+}
+
+LatencyHistogram LatencyHistogram::from_parts(const Parts& parts) {
+  LatencyHistogram h(Duration(static_cast<Duration::rep>(std::max<std::uint64_t>(parts.highest, 1))));
+  const std::size_t last = index_of(h.highest_);
+  for (const auto& [index, count] : parts.buckets) {
+    if (index > last) {
+      throw std::invalid_argument("a latency bucket beyond the histogram's highest value");
+    }
+    if (index >= h.counts_.size()) h.counts_.resize(index + 1);
+    h.counts_[index] += count;
+    h.count_ += count;
+  }
+  h.clamped_ = parts.clamped;
+  h.min_ = parts.min;
+  h.max_ = parts.max;
+  h.sum_ = parts.sum;
+  return h;
 }
 
 Duration LatencyHistogram::mean() const {

@@ -203,6 +203,10 @@ void check_options(const LoadOptions& options) {
   }
   if (options.connections == 0) throw std::invalid_argument("load needs at least one connection");
   if (options.tick < Duration::zero()) throw std::invalid_argument("load tick must be >= 0");
+  if (options.share.parts == 0 || options.share.part >= options.share.parts) {
+    throw std::invalid_argument(fmt::format("a load share is part 0 … parts-1, not {} of {}",
+                                            options.share.part, options.share.parts));
+  }
   const auto& churn = options.churn;
   const double shares[] = {churn.fresh, churn.server_close, churn.abort};
   double sum = 0.0;
@@ -233,20 +237,21 @@ Run::~Run() {
 void Run::ask_stop_early() {
   if (stopped || !options.stop_early || !options.stop_early()) return;
   stopped = true;
-  if (!closed_loop) out.requested = next;  // the schedule ends here
+  if (!closed_loop) end = next;  // the schedule ends here
 }
 
 std::optional<Clock::time_point> Run::next_due(Clock::time_point now) const {
   if (stopped || now >= send_until) return std::nullopt;
   if (closed_loop) return now < schedule_end ? std::optional(now) : std::nullopt;
-  if (next >= out.requested) return std::nullopt;
+  if (next >= end) return std::nullopt;
   return due(next);
 }
 
 std::optional<Ticket> Run::take_due(Clock::time_point now) {
   const auto at = next_due(now);
   if (!at || *at > now) return std::nullopt;
-  const auto index = next++;
+  const auto index = next;
+  next += closed_loop ? 1 : options.share.parts;
   return Ticket{index, *at};
 }
 
@@ -264,11 +269,13 @@ void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& ou
   out.started = options.start;
   run->closed_loop = options.rate == 0.0;
   run->ns_per_request = run->closed_loop ? 0.0 : 1e9 / options.rate;
+  const double share_rate = options.rate / static_cast<double>(options.share.parts);
   run->burst_cap = run->closed_loop
                        ? 0
-                       : static_cast<std::uint32_t>(std::max(1.0, std::ceil(options.rate / 500)));
-  out.requested =
-      run->closed_loop ? 0 : static_cast<std::uint64_t>(std::floor(options.rate * seconds));
+                       : static_cast<std::uint32_t>(std::max(1.0, std::ceil(share_rate / 500)));
+  run->end = run->closed_loop ? 0 : static_cast<std::uint64_t>(std::floor(options.rate * seconds));
+  run->next = run->closed_loop ? 0 : options.share.part;
+  out.requested = run->share_below(run->end);
   const auto& churn = options.churn;
   run->churn = churn.any();
   run->stamped = !options.tls;

@@ -98,7 +98,8 @@ struct Run {
   bool closed_loop = false;
   bool stamped = false;  // answers carry the kernel's receive time (cleartext)
   double ns_per_request = 0.0;
-  std::uint64_t next = 0;  // the next index to take
+  std::uint64_t next = 0;  // the next index to take (of the share's: next % parts == part)
+  std::uint64_t end = 0;   // the schedule's end: requests [0, end) of the whole schedule
   Clock::time_point schedule_end, send_until, give_up;
   Clock::time_point first_window_end, last_window_start;  // edge windows (by due time)
   std::vector<std::uint32_t> sends_per_ms;                // by actual send time since start
@@ -135,6 +136,11 @@ struct Run {
   std::optional<Clock::time_point> next_due(Clock::time_point now) const;
   // Asks options.stop_early (once a wake): once it says so, the schedule ends at `next`.
   void ask_stop_early();
+  // How many of the requests [0, index) of the whole schedule are this share's.
+  std::uint64_t share_below(std::uint64_t index) const {
+    const auto part = options.share.part, parts = options.share.parts;
+    return index > part ? (index - part + parts - 1) / parts : 0;
+  }
   Clock::time_point due(std::uint64_t index) const {
     return options.start +
            Duration(static_cast<Duration::rep>(static_cast<double>(index) * ns_per_request));

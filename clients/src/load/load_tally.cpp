@@ -2,6 +2,7 @@
 // sends, the edge windows) and the result it leaves when the pool is done.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "load_run.hpp"
 
@@ -42,7 +43,7 @@ namespace {
 // requested): estimated from the rate, then settled on Run::due itself, so it agrees with
 // how every request's second is found.
 std::uint64_t first_due_at(const Run& run, Duration offset) {
-  const auto requested = run.out.requested;
+  const auto requested = run.end;
   auto i = static_cast<std::uint64_t>(
       std::min(static_cast<double>(requested),
                std::ceil(static_cast<double>(offset.count()) / run.ns_per_request)));
@@ -56,12 +57,12 @@ std::uint64_t first_due_at(const Run& run, Duration offset) {
 void finish(Run& run) {
   auto& out = run.out;
   out.ended = Clock::now();
-  if (run.closed_loop) out.requested = out.dispatched;
+  out.requested = run.closed_loop ? out.dispatched : run.share_below(run.end);
   out.stopped_early = run.stopped;
   out.scheduled = run.options.duration;
   if (run.stopped) {
     out.scheduled = run.closed_loop ? Duration(out.ended - run.options.start)
-                                    : Duration(run.due(out.requested) - run.options.start);
+                                    : Duration(run.due(run.end) - run.options.start);
     const auto seconds = std::max<Duration::rep>(1, (out.scheduled + 999ms) / 1s);
     run.seconds.resize(std::min(run.seconds.size(), static_cast<std::size_t>(seconds)));
   }
@@ -70,13 +71,14 @@ void finish(Run& run) {
                                                                          run.sends_per_ms.end());
   out.seconds.assign(run.seconds.size(), {});
   for (std::size_t k = 0; k < run.seconds.size(); ++k) {
-    const auto& tally = run.seconds[k];
+    auto& tally = run.seconds[k];
     out.seconds[k] = {.dispatched = tally.dispatched,
                       .succeeded = tally.succeeded,
                       .failed = tally.failed,
                       .p50 = tally.from_intended.percentile(50),
                       .p99 = tally.from_intended.percentile(99),
-                      .max = tally.from_intended.max()};
+                      .max = tally.from_intended.max(),
+                      .latency = std::move(tally.from_intended)};
   }
   if (run.closed_loop) {
     for (auto& s : out.seconds) s.requested = s.dispatched;
@@ -86,8 +88,8 @@ void finish(Run& run) {
     std::uint64_t from = 0;
     for (std::size_t k = 0; k < out.seconds.size(); ++k) {
       const bool last = k + 1 == out.seconds.size();
-      const std::uint64_t to = last ? out.requested : first_due_at(run, Duration(1s) * (k + 1));
-      out.seconds[k].requested = to - from;
+      const std::uint64_t to = last ? run.end : first_due_at(run, Duration(1s) * (k + 1));
+      out.seconds[k].requested = run.share_below(to) - run.share_below(from);
       from = to;
     }
   }

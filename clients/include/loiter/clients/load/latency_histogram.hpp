@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "loiter/clients/record.hpp"
@@ -27,6 +28,18 @@ class LatencyHistogram {
   Duration max() const { return count_ ? Duration(max_) : Duration::zero(); }
   Duration mean() const;
   Duration highest() const { return Duration(highest_); }
+
+  // Everything the histogram holds, as plain numbers: what a shard writes down, so that the
+  // merge adds counts (never combines percentiles). from_parts() gives back an equal
+  // histogram; it throws std::invalid_argument for a bucket beyond what `highest` allows.
+  struct Parts {
+    std::uint64_t highest = 0;                                 // ns
+    std::vector<std::pair<std::size_t, std::uint64_t>> buckets;  // index, count (count > 0)
+    std::uint64_t clamped = 0, min = 0, max = 0;               // ns
+    double sum = 0.0;                                          // ns
+  };
+  Parts parts() const;
+  static LatencyHistogram from_parts(const Parts& parts);
 
  private:
   static constexpr int kSubBits = 7;  // 128 linear sub-buckets per power of two

@@ -21,6 +21,7 @@
 #include "loiter/clients/load/load_result.hpp"
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/transport/asio.hpp"
+#include "loiter/clients/transport/share.hpp"
 #include "loiter/clients/transport/tls.hpp"
 
 namespace loiter::clients {
@@ -81,6 +82,11 @@ struct LoadOptions {
   // catch-up over the next milliseconds rather than bursting.
   Duration tick = std::chrono::milliseconds(1);
   Churn churn;
+  // This shard's share of the schedule (loiter check --shard k/K): only the requests n with
+  // n % parts == part are taken, each at its own due time on the whole schedule, so K shards
+  // together send what one would; every count of the result is the share's. The burst cap
+  // follows the share's rate. Ignored by a closed loop.
+  FleetShare share;
   // Latency from intended of the requests due in the first and in the last `edge_window` of
   // the schedule is also kept apart (LoadResult::first_window, ::last_window); 0: not kept.
   Duration edge_window{};

@@ -15,6 +15,9 @@ namespace loiter::clients {
 struct LoadSecond {
   std::uint64_t requested = 0, dispatched = 0, succeeded = 0, failed = 0;
   Duration p50{}, p99{}, max{};  // latency from intended send time
+  // The second's latencies themselves, from which p50/p99/max were read: shards of one run
+  // merge their seconds by adding these, never by combining percentiles.
+  LatencyHistogram latency;
 };
 
 struct LoadResult {

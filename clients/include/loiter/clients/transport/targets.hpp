@@ -13,12 +13,22 @@ namespace loiter::clients {
 // or `allow_non_loopback` is set.
 void require_loopback(const tcp::endpoint& target, bool allow_non_loopback = false);
 
+// The one address off loopback this process may connect to besides loopback, because the
+// user named it (loiter check --allow-remote HOST); none by default. Set once, before any
+// client is spawned, like the fleet share.
+void allow_remote_target(const asio::ip::address& address);
+
+// Sources of this process's connections start at 127.<block>.0.2 instead of 127.0.0.2: each
+// shard of a run split over local processes (loiter check --shard k/K) connects from
+// addresses of its own, as it would from a machine of its own. 0 by default.
+void set_source_block(unsigned block);
+
 // Connections per source address before the next one is used: well below the 28,232
 // ephemeral ports one source address has toward one destination.
 inline constexpr std::size_t kConnectionsPerSource = 16'000;
 
-// The source address for connection `index` toward `target`: 127.0.0.2 + index / 16,000
-// for an IPv4 loopback target, ::1 for IPv6, unspecified (the kernel chooses) otherwise.
+// The source address for connection `index` toward `target`: 127.<block>.0.2 + index / 16,000
+// for an IPv4 loopback target (block 0 unless set_source_block said otherwise), ::1 for IPv6, unspecified (the kernel chooses) otherwise.
 asio::ip::address source_for(const tcp::endpoint& target, std::size_t index);
 
 // Binds an open, unconnected socket to `source` (port 0) when it is an address of the
