@@ -21,6 +21,7 @@
 #include "progress.hpp"
 #include "refusals.hpp"
 #include "run_one.hpp"
+#include "shard.hpp"
 
 namespace loiter::cli {
 
@@ -63,6 +64,28 @@ int list_scenarios() {
   return kPassed;
 }
 
+// The soak's churn: its default with what the command line set; nullopt when it set none.
+std::optional<clients::Churn> churn_of(const CheckOptions& options) {
+  if (!options.churn_fresh && !options.churn_server_close && !options.churn_abort &&
+      !options.churn_replace_every) {
+    return std::nullopt;
+  }
+  auto churn = suites::kSoakChurn;
+  churn.fresh = options.churn_fresh.value_or(churn.fresh);
+  churn.server_close = options.churn_server_close.value_or(churn.server_close);
+  churn.abort = options.churn_abort.value_or(churn.abort);
+  churn.replace_every = options.churn_replace_every.value_or(churn.replace_every);
+  if (churn.fresh + churn.server_close + churn.abort > 1.0) {
+    throw std::invalid_argument(fmt::format(
+        "--churn-fresh {} + --churn-server-close {} + --churn-abort {} exceed 1 (shares of the "
+        "requests)",
+        churn.fresh, churn.server_close, churn.abort));
+  }
+  return churn;
+}
+
+}  // namespace
+
 // The reference server takes faults and deadlines from the command line; any other target
 // declares its own in its target file.
 fixtures::Target chosen_target(const CheckOptions& options) {
@@ -88,26 +111,6 @@ fixtures::Target chosen_target(const CheckOptions& options) {
                                      .h2c = h2c});
 }
 
-// The soak's churn: its default with what the command line set; nullopt when it set none.
-std::optional<clients::Churn> churn_of(const CheckOptions& options) {
-  if (!options.churn_fresh && !options.churn_server_close && !options.churn_abort &&
-      !options.churn_replace_every) {
-    return std::nullopt;
-  }
-  auto churn = suites::kSoakChurn;
-  churn.fresh = options.churn_fresh.value_or(churn.fresh);
-  churn.server_close = options.churn_server_close.value_or(churn.server_close);
-  churn.abort = options.churn_abort.value_or(churn.abort);
-  churn.replace_every = options.churn_replace_every.value_or(churn.replace_every);
-  if (churn.fresh + churn.server_close + churn.abort > 1.0) {
-    throw std::invalid_argument(fmt::format(
-        "--churn-fresh {} + --churn-server-close {} + --churn-abort {} exceed 1 (shares of the "
-        "requests)",
-        churn.fresh, churn.server_close, churn.abort));
-  }
-  return churn;
-}
-
 suites::ScenarioParameters parameters_of(const CheckOptions& options) {
   return {.count = options.count,
           .load_rate = options.load_rate,
@@ -116,8 +119,6 @@ suites::ScenarioParameters parameters_of(const CheckOptions& options) {
           .churn = churn_of(options),
           .server_dir = {}};
 }
-
-}  // namespace
 
 void add_check_options(CLI::App& command, CheckOptions& options) {
   const auto reference = fixtures::reference_target().deadlines;
@@ -150,8 +151,9 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                   "connections per scenario (default: the scenario's own: 100; 200 for "
                   "rst-abort; 1050 waiting for idle-under-load; 1000 for held-capacity). At "
                   "most 19000 (one client process's descriptors); held-capacity takes up to "
-                  "100000: counts beyond one process are split over client processes")
-      ->check(CLI::Range(std::size_t{1}, suites::kSplitCount));
+                  "100000: counts beyond one process are split over client processes. With "
+                  "--shard k/K the limits are each shard's: on its count / K")
+      ->check(CLI::Range(std::size_t{1}, kShardedCount));
   command
       .add_option("--load-rate", options.load_rate,
                   "idle-under-load, soak: regular requests per second (default 5000; soak 15000)")
@@ -196,10 +198,14 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                   "report.html, raw records, timelines, provenance, server logs)")
       ->capture_default_str();
   command.add_flag("--list", options.list, "list the scenarios and exit");
+  add_shard_options(command, options);
 }
 
 int run_check(const CheckOptions& options) {
   if (options.list) return list_scenarios();
+  if (!options.shard.empty() || !options.start_at.empty() || !options.connect.empty()) {
+    return run_shard(options);
+  }
   std::vector<const suites::Scenario*> scenarios;
   suites::Timing timing;
   fixtures::Target target;

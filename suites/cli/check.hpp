@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "loiter/fixtures/target/target.hpp"
+#include "loiter/suites/catalogue/scenario.hpp"
+
 namespace loiter::cli {
 
 struct CheckOptions {
@@ -31,9 +34,21 @@ struct CheckOptions {
   std::string junit_path;
   std::string runs_root = "loiter-runs";
   bool list = false;
+  // A shard of a run split over machines (shard.hpp): "k/K", the shared start (RFC 3339
+  // UTC), the server's address, and the one address off loopback the user allows.
+  std::string shard;
+  std::string start_at;
+  std::string connect;
+  std::string allow_remote;
 };
 
 void add_check_options(CLI::App& command, CheckOptions& options);
+
+// The target a check runs against: a reference target tuned by --fault and --*-timeout, or
+// a bundled one or a target file. Throws std::invalid_argument for a bad combination.
+fixtures::Target chosen_target(const CheckOptions& options);
+// The scenario parameters the command line set (0 or unset: the scenario's own).
+suites::ScenarioParameters parameters_of(const CheckOptions& options);
 
 // Returns the process exit code.
 int run_check(const CheckOptions& options);

@@ -22,11 +22,6 @@
 
 namespace loiter::cli {
 
-namespace {
-
-using std::chrono::steady_clock;
-
-// "127.0.0.1:8080", "[::1]:8080". Throws std::invalid_argument.
 clients::tcp::endpoint parse_endpoint(const std::string& text) {
   const auto colon = text.rfind(':');
   if (colon == std::string::npos) throw std::invalid_argument("--connect wants HOST:PORT");
@@ -41,6 +36,10 @@ clients::tcp::endpoint parse_endpoint(const std::string& text) {
   }
   return {address, static_cast<unsigned short>(port)};
 }
+
+namespace {
+
+using std::chrono::steady_clock;
 
 // Runs the clients until they are all done or the user interrupts; a line per second.
 std::vector<clients::ConnectionRecord> drive_clients(const SpawnKind& spawn,

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "loiter/clients/transport/asio.hpp"
+
 namespace loiter::cli {
 
 struct DriveOptions {
@@ -28,6 +30,9 @@ struct DriveOptions {
 };
 
 void add_drive_options(CLI::App& command, DriveOptions& options);
+
+// "127.0.0.1:8080", "[::1]:8080": an address, not a name. Throws std::invalid_argument.
+clients::tcp::endpoint parse_endpoint(const std::string& text);
 
 // 0 done, 2 usage error (also a non-loopback target), 3 infrastructure, 130 interrupted.
 int run_drive(const DriveOptions& options);

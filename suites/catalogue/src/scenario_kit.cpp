@@ -11,14 +11,17 @@ namespace loiter::suites::kit {
 clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock::time_point start,
                                      std::size_t source_offset) {
   const auto& p = context.parameters;
+  // A shard (loiter check --shard k/K) takes its share of the schedule and of the pool.
+  const auto share = clients::fleet_share();
   return {.server = context.server,
           .rate = p.load_rate,
           .duration = p.load_duration,
-          .connections = p.load_connections,
+          .connections = std::max<std::size_t>(1, share.of(p.load_connections)),
           .path = *context.target.paths.health,
           .start = start,
           .source_offset = source_offset,
-          .tls = context.tls};
+          .tls = context.tls,
+          .share = share};
 }
 
 Need need_deadline(const std::optional<Duration>& deadline, std::string_view name) {

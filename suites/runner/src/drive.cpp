@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <iterator>
+#include <optional>
 
 #include "loiter/clients/transport/share.hpp"
 #include "loiter/clients/transport/targets.hpp"
@@ -38,23 +40,20 @@ void move_fleets(std::deque<std::vector<clients::ConnectionRecord>>& fleets,
   for (auto& fleet : fleets) std::ranges::move(fleet, std::back_inserter(observation.connections));
 }
 
-void drive_here(const Scenario& scenario, const DriveContext& context, Observation& observation,
-                OpenWatch& watch) {
+// The clients in this process, to their end; `poll` is called between turns of the loop.
+DriveOutput drive_here(const Scenario& scenario, const DriveContext& context,
+                       const std::function<void()>& poll) {
+  DriveOutput out;  // outlives the io_context: its handlers go before the records they fill
   clients::asio::io_context io(1);
-  DriveOutput out;
   scenario.drive(io, context, out);
   // Every client is bounded by its own patience; the loop also stops them early when the
   // user interrupts the run (their sockets close as the io_context is destroyed).
   while (!io.stopped()) {
     io.run_for(50ms);
-    watch.poll();  // the kernel's view of the port, just before the clients give up
+    poll();
     if (interrupted() && !scenario.winds_down) io.stop();  // else it ends by itself, soon
   }
-  move_fleets(out.fleets, observation);
-  if (out.load) {
-    observation.load = LoadObservation{.result = std::move(*out.load),
-                                       .pool = context.parameters.load_connections};
-  }
+  return out;
 }
 
 void write_all(int fd, std::string& text) {
@@ -152,19 +151,20 @@ Clock::time_point give_up_at(const DriveContext& context) {
          std::chrono::duration_cast<clients::Duration>(30s * context.timing.scale);
 }
 
-// Reads the client processes' records until each has ended, then merges them.
-void collect_split(ClientProcesses& processes, const DriveContext& context,
-                   Observation& observation, OpenWatch& watch) {
+// Reads the client processes' records until each has ended; nullopt when the user
+// interrupted them (stopped and reaped). Throws when one failed, died or sent too little.
+std::optional<Heard> hear_out(ClientProcesses& processes, const DriveContext& context,
+                              const std::function<void()>& poll) {
   const std::size_t parts = processes.size();
   Heard heard(parts);
   const auto pumped = processes.pump(
       [&](std::size_t p, std::string_view line) {
         heard.take(p, parse_client_line(line, context.start));
       },
-      [&] { watch.poll(); }, [] { return interrupted(); }, give_up_at(context));
+      poll, [] { return interrupted(); }, give_up_at(context));
   if (pumped == ClientProcesses::Pumped::stopped) {
     processes.stop(kStopGrace);
-    return;  // interrupted: nothing is judged
+    return std::nullopt;
   }
   if (pumped == ClientProcesses::Pumped::timed_out) {
     processes.stop(kStopGrace);
@@ -172,9 +172,21 @@ void collect_split(ClientProcesses& processes, const DriveContext& context,
         "the {} client processes were still running past the clients' patience", parts));
   }
   require_whole_shares(processes, heard, processes.reap(kReapWithin));
-  auto fleets = merge_fleets(std::move(heard.records), heard.ends[0]->fleets.size());
-  move_fleets(fleets, observation);
-  observation.client_processes = parts;
+  return heard;
+}
+
+// A shard's own records (those of `share`) out of whole fleets driven in this process.
+ShardOutput own_records(DriveOutput& out, clients::FleetShare share) {
+  ShardOutput shard;
+  for (std::size_t f = 0; f < out.fleets.size(); ++f) {
+    auto& fleet = out.fleets[f];
+    shard.fleets.push_back(fleet.size());
+    for (std::size_t i = share.part; i < fleet.size(); i += share.parts) {
+      shard.records.push_back({.fleet = f, .index = i, .record = std::move(fleet[i])});
+    }
+  }
+  shard.load = std::move(out.load);
+  return shard;
 }
 
 }  // namespace
@@ -193,8 +205,9 @@ namespace {
 
 // One process when the connections fit its RLIMIT_NOFILE (always for regular traffic);
 // otherwise as many as they need, at most kMostClientProcesses.
-std::size_t parts_for(const Expectations& expected, const ScenarioParameters& parameters) {
-  const std::size_t needed = expected.connections + parameters.load_connections;
+std::size_t parts_for(const Expectations& expected, const ScenarioParameters& parameters,
+                      clients::FleetShare share) {
+  const std::size_t needed = share.of(expected.connections) + share.of(parameters.load_connections);
   const std::size_t room = std::max<std::size_t>(connection_room(parameters), 1);
   const std::size_t parts = expected.load ? 1 : (needed + room - 1) / room;
   if (parts > kMostClientProcesses) {
@@ -217,7 +230,7 @@ Drive::Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
              const Expectations& expected, const Timing& timing,
              const ScenarioParameters& parameters)
     : scenario_(scenario),
-      parts_(parts_for(expected, parameters)),
+      parts_(parts_for(expected, parameters, share_)),
       context_{
           .server = clients::tcp::endpoint(clients::asio::ip::make_address(sut.host()), sut.port()),
           .start = Clock::now() + (parts_ > 1 ? kForkLead * parts_ : clients::Duration{}),
@@ -227,25 +240,82 @@ Drive::Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
           .parameters = parameters,
           .tls = tls_client(sut.target()),
           .stop_early = [] { return interrupted(); }} {
+  fork_processes();
+}
+
+Drive::Drive(const Scenario& scenario, const clients::tcp::endpoint& server,
+             const fixtures::Target& target, const Expectations& expected, const Timing& timing,
+             const ScenarioParameters& parameters, clients::FleetShare share, Clock::time_point start)
+    : scenario_(scenario),
+      share_(share),
+      parts_(parts_for(expected, parameters, share_)),
+      context_{.server = server,
+               .start = start,
+               .target = target,
+               .expected = expected,
+               .timing = timing,
+               .parameters = parameters,
+               .tls = tls_client(target),
+               .stop_early = [] { return interrupted(); }} {
+  fork_processes();
+}
+
+void Drive::fork_processes() {
   if (parts_ <= 1) return;
   // Forked here, before the sampler's thread starts, with any other thread of loiter's
-  // stopped (see QuietForForks): each waits for the shared start on its own timeline.
+  // stopped (see QuietForForks): each waits for the shared start on its own timeline. A
+  // shard's process p of P owns the connections of shard k of K that are also p of P among
+  // them: i mod K*P = k + K*p.
   with_threads_stopped([&] {
     for (std::size_t part = 0; part < parts_; ++part) {
-      processes_.start([this, part](int fd) {
-        return drive_share(scenario_, context_, {.part = part, .parts = parts_}, fd);
-      });
+      const clients::FleetShare share{.part = share_.part + share_.parts * part,
+                                      .parts = share_.parts * parts_};
+      processes_.start([this, share](int fd) { return drive_share(scenario_, context_, share, fd); });
     }
   });
 }
 
 void Drive::run(Observation& observation, OpenWatch& watch) {
+  const auto poll = [&] { watch.poll(); };  // the kernel's view, just before clients give up
   if (parts_ > 1) {
-    collect_split(processes_, context_, observation, watch);
+    auto heard = hear_out(processes_, context_, poll);
+    if (!heard) return;  // interrupted: nothing is judged
+    auto fleets = merge_fleets(std::move(heard->records), heard->ends[0]->fleets.size());
+    move_fleets(fleets, observation);
+    observation.client_processes = parts_;
     return;
   }
   context_.start = Clock::now();  // in this process the timeline starts as the clients do
-  drive_here(scenario_, context_, observation, watch);
+  auto out = drive_here(scenario_, context_, poll);
+  move_fleets(out.fleets, observation);
+  if (out.load) {
+    observation.load = LoadObservation{.result = std::move(*out.load),
+                                       .pool = context_.parameters.load_connections};
+  }
+}
+
+ShardOutput Drive::run_shard() {
+  if (parts_ > 1) {
+    auto heard = hear_out(processes_, context_, [] {});
+    if (!heard) return {.interrupted = true};
+    return {.records = std::move(heard->records),
+            .fleets = heard->ends[0]->fleets,
+            .client_processes = parts_};
+  }
+  clients::set_fleet_share(share_);
+  auto out = drive_here(scenario_, context_, [] {});
+  auto shard = own_records(out, share_);
+  shard.interrupted = interrupted() && !scenario_.winds_down;
+  shard.stopped_early = shard.load && shard.load->stopped_early;
+  return shard;
+}
+
+ShardOutput drive_shard(const Scenario& scenario, const fixtures::Target& target,
+                        const clients::tcp::endpoint& server, const Expectations& expected,
+                        const Timing& timing, const ScenarioParameters& parameters,
+                        clients::FleetShare share, clients::Clock::time_point start) {
+  Drive drive(scenario, server, target, expected, timing, parameters, share, start);
+  return drive.run_shard();
 }
 
 }  // namespace loiter::suites

@@ -21,6 +21,7 @@
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 #include "loiter/suites/judge/observation.hpp"
+#include "loiter/suites/runner/shard_run.hpp"
 
 namespace loiter::suites {
 
@@ -43,15 +44,26 @@ class Drive {
   // killed and reaped as the Drive goes.
   Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
         const Expectations& expected, const Timing& timing, const ScenarioParameters& parameters);
+  // A shard of a run split over machines (shard_run.hpp): `share` of every fleet and of the
+  // schedule against `server`, on the timeline that starts at `start` for every shard; its
+  // share is split over client processes in turn when it needs more than one.
+  Drive(const Scenario& scenario, const clients::tcp::endpoint& server,
+        const fixtures::Target& target, const Expectations& expected, const Timing& timing,
+        const ScenarioParameters& parameters, clients::FleetShare share,
+        clients::Clock::time_point start);
 
   // Runs the clients (in this process) or hears the client processes out, to their end.
   void run(Observation& observation, OpenWatch& watch);
+  // The shard's run: its own records, each with its fleet and index, and its load.
+  ShardOutput run_shard();
 
  private:
   const Scenario& scenario_;
-  std::size_t parts_;
+  clients::FleetShare share_;  // {0, 1} unless a shard
+  std::size_t parts_;          // client processes of this share (1: this process)
   DriveContext context_;
   ClientProcesses processes_;  // none when the clients run in this process
+  void fork_processes();
 };
 
 }  // namespace loiter::suites

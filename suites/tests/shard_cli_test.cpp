@@ -1,0 +1,174 @@
+// Shards end to end against the reference server (1 s deadlines), the server watched by
+// `loiter observe --pid`: one plan run as 1 and as 2 shards (each on its own 127.x source
+// addresses) merges into the same verdict and counts under the same plan hash; a shard
+// killed mid-run makes the merge "incomplete" (exit 3), never a pass; and what cannot be a
+// shared run is refused before anything starts.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+#include <signal.h>
+
+#include <boost/json.hpp>
+#include <cmath>
+#include <filesystem>
+
+#include "cli_run.hpp"
+#include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/suites/runner/shard_files.hpp"
+
+namespace loiter::suites {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace testing;
+using namespace std::chrono_literals;
+using ::testing::HasSubstr;
+
+const std::vector<std::string> kShortDeadlines{"--header-timeout", "1", "--body-timeout", "1",
+                                               "--idle-timeout",   "1"};
+
+// A whole second `lead` or more from now: every shard's --start-at.
+WallClock::time_point start_in(std::chrono::seconds lead) {
+  return std::chrono::ceil<std::chrono::seconds>(WallClock::now()) + lead;
+}
+
+std::vector<std::string> shard_argv(const fixtures::ServerUnderTest& sut, std::size_t k,
+                                    std::size_t count, WallClock::time_point start,
+                                    const fs::path& runs, std::string_view scenario,
+                                    std::size_t connections) {
+  std::vector<std::string> argv{LOITER_BINARY, "check", "--scenario", std::string(scenario),
+                                "--count", std::to_string(connections), "--connect",
+                                fmt::format("{}:{}", sut.host(), sut.port()), "--shard",
+                                fmt::format("{}/{}", k, count), "--start-at", format_utc(start),
+                                "--runs", runs.string()};
+  argv.insert(argv.end(), kShortDeadlines.begin(), kShortDeadlines.end());
+  return argv;
+}
+
+// Runs K shards of `silent` to their end; each must exit 0.
+void run_shards(const fixtures::ServerUnderTest& sut, std::size_t count,
+                WallClock::time_point start, const fs::path& runs, const fs::path& out) {
+  std::vector<std::unique_ptr<Child>> shards;
+  for (std::size_t k = 0; k < count; ++k) {
+    shards.push_back(std::make_unique<Child>(
+        shard_argv(sut, k, count, start, runs, "silent", 40), out / fmt::format("shard-{}-of-{}", k, count)));
+  }
+  for (std::size_t k = 0; k < count; ++k) {
+    EXPECT_EQ(shards[k]->wait(60), 0) << read_text(out / fmt::format("shard-{}-of-{}", k, count));
+  }
+}
+
+std::vector<std::string> shard_dirs(const fs::path& runs, WallClock::time_point start,
+                                    std::size_t count) {
+  std::vector<std::string> dirs;
+  for (std::size_t k = 0; k < count; ++k) {
+    dirs.push_back((runs / shard_directory_name(start, "reference", k, count)).string());
+  }
+  return dirs;
+}
+
+int merge(const std::vector<std::string>& dirs, const fs::path& observe, const fs::path& runs,
+          const fs::path& output) {
+  std::vector<std::string> argv{LOITER_BINARY, "merge"};
+  argv.insert(argv.end(), dirs.begin(), dirs.end());
+  for (const auto& s : {"--observe", observe.c_str(), "--runs", runs.c_str()}) argv.push_back(s);
+  return run(argv, output);
+}
+
+boost::json::object merged_scenario(const fs::path& runs) {
+  const auto report = boost::json::parse(read_text(only_run_directory(runs) / "report.json"));
+  return report.at("scenarios").at(0).as_object();
+}
+
+// One plan, run as 1 shard and then as 2 (each shard on its own source addresses), merged
+// with the server's side: the same verdict (pass), the same counts, one plan hash.
+TEST(ShardCli, OneAndTwoShardsMergeIntoTheSameVerdictAndCounts) {
+  TempDir tmp;
+  fixtures::ServerUnderTest sut(fixtures::reference_target({.header = 1s, .body = 1s, .idle = 1s}));
+  const auto one = start_in(3s);
+  const auto two = one + 10s;  // after the first run's clients and its recovery
+  const auto watch_for = std::chrono::duration_cast<std::chrono::seconds>(two + 12s - WallClock::now());
+  Child observe({LOITER_BINARY, "observe", "--pid", std::to_string(sut.pid()), "--port",
+                 std::to_string(sut.port()), "--out", (tmp.path() / "server").string(),
+                 "--duration", std::to_string(watch_for.count()), "--period-ms", "50"},
+                tmp.path() / "observe.out");
+  run_shards(sut, 1, one, tmp.path() / "shards", tmp.path());
+  run_shards(sut, 2, two, tmp.path() / "shards", tmp.path());
+  EXPECT_EQ(observe.wait(static_cast<double>(watch_for.count()) + 30), 0)
+      << read_text(tmp.path() / "observe.out");
+  boost::json::object verdict[2];
+  std::string hash[2];
+  for (const std::size_t count : {1u, 2u}) {
+    const auto start = count == 1 ? one : two;
+    const auto dirs = shard_dirs(tmp.path() / "shards", start, count);
+    const auto runs = tmp.path() / fmt::format("merged-{}", count);
+    const auto out = tmp.path() / fmt::format("merge-{}.out", count);
+    EXPECT_EQ(merge(dirs, tmp.path() / "server", runs, out), 0) << read_text(out);
+    EXPECT_THAT(read_text(out), HasSubstr("PASS  silent"));
+    verdict[count - 1] = merged_scenario(runs);
+    hash[count - 1] = read_shard_header(dirs[0]).plan_hash;
+  }
+  EXPECT_EQ(hash[0], hash[1]) << "K is beside the plan, not in it";
+  for (const auto* key : {"status", "connections"}) {
+    EXPECT_EQ(verdict[0].at(key), verdict[1].at(key)) << key;
+  }
+}
+
+// A shard killed mid-run (SIGKILL: it writes nothing more) leaves its status "running": the
+// merge says incomplete and exits 3, whatever the other shard did.
+TEST(ShardCli, AKilledShardMakesTheMergeIncomplete) {
+  TempDir tmp;
+  fixtures::ServerUnderTest sut(fixtures::reference_target({.header = 1s, .body = 1s, .idle = 1s}));
+  const auto start = start_in(2s);
+  const auto runs = tmp.path() / "shards";
+  Child kept(shard_argv(sut, 0, 2, start, runs, "silent", 40), tmp.path() / "kept.out");
+  Child killed(shard_argv(sut, 1, 2, start, runs, "silent", 40), tmp.path() / "killed.out");
+  const auto dirs = shard_dirs(runs, start, 2);
+  ASSERT_TRUE(output_shows(fs::path(dirs[1]) / "shard.json", "\"status\":\"running\"", 10s))
+      << read_text(tmp.path() / "killed.out");
+  killed.signal(SIGKILL);
+  EXPECT_EQ(killed.wait(10), -SIGKILL);
+  EXPECT_EQ(kept.wait(60), 0) << read_text(tmp.path() / "kept.out");
+  const auto out = tmp.path() / "merge.out";
+  EXPECT_EQ(merge(dirs, tmp.path() / "no-observer", tmp.path() / "merged", out), 3)
+      << read_text(out);
+  EXPECT_THAT(read_text(out), HasSubstr("INCOMPLETE"));
+  EXPECT_THAT(read_text(out), HasSubstr("shard 1 of 2 did not finish"));
+  EXPECT_EQ(merge({dirs[0]}, tmp.path() / "no-observer", tmp.path() / "merged", out), 3);
+  EXPECT_THAT(read_text(out), HasSubstr("shard 1 of 2 is missing"));
+  EXPECT_FALSE(fs::exists(tmp.path() / "merged")) << "an incomplete run leaves no verdict";
+}
+
+// What cannot be one share of a shared run is refused (exit 2) before anything starts: a
+// shard index out of range, no start, a target off loopback without --allow-remote, two
+// scenarios, a share that already ran.
+TEST(ShardCli, RefusesWhatCannotBeAShareOfARun) {
+  TempDir tmp;
+  const auto start = format_utc(start_in(60s));
+  const std::vector<std::string> base{LOITER_BINARY, "check", "--runs", (tmp.path() / "r").string(),
+                                      "--scenario", "silent"};
+  const auto refused = [&](std::vector<std::string> extra, std::string_view says) {
+    auto argv = base;
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    if (std::ranges::find(extra, "--start-at") == extra.end()) {
+      argv.insert(argv.end(), {"--start-at", start});
+    }
+    const auto out = tmp.path() / "out";
+    EXPECT_EQ(run(argv, out, 20), 2) << read_text(out);
+    EXPECT_THAT(read_text(out), HasSubstr(says));
+  };
+  refused({"--shard", "2/2", "--connect", "127.0.0.1:9"}, "0 <= k < K");
+  refused({"--shard", "0/2"}, "needs --connect");
+  refused({"--shard", "0/2", "--connect", "192.0.2.1:80"}, "--allow-remote");
+  refused({"--shard", "0/2", "--connect", "127.0.0.1:9", "--scenario", "rst-abort"},
+          "one scenario");
+  refused({"--shard", "0/2", "--connect", "127.0.0.1:9", "--start-at", "now"}, "RFC 3339");
+  refused({"--shard", "0/2", "--connect", "127.0.0.1:9", "--fault", "no-header-deadline"},
+          "--fault");
+  const auto dir = tmp.path() / "r" / shard_directory_name(parse_utc(start), "reference", 0, 2);
+  fs::create_directories(dir);
+  refused({"--shard", "0/2", "--connect", "127.0.0.1:9"}, "never runs twice");
+}
+
+}  // namespace
+}  // namespace loiter::suites
