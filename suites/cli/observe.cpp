@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "finish.hpp"
@@ -35,16 +36,13 @@ const CLI::Validator kWatchSeconds(
     },
     "SECONDS in (0, 604800]");
 
-// What the command line asks for, or std::invalid_argument saying why it cannot be done.
-std::optional<fixtures::Target> refuse_or_target(const ObserveOptions& options) {
+// The server the command line names (a target, or nullopt for --pid), or
+// std::invalid_argument saying why it cannot be watched.
+std::optional<fixtures::Target> chosen_server(const ObserveOptions& options) {
   if (options.pid.has_value() == !options.target.empty()) {
     throw std::invalid_argument(
         "name the server: --pid P (one that runs) or --target NAME|FILE "
         "(observe starts it), one of them");
-  }
-  if (options.out.empty()) throw std::invalid_argument("--out: name the watch directory");
-  if (auto problem = suites::watch_directory_problem(options.out)) {
-    throw std::invalid_argument("--out " + *problem);
   }
   if (options.pid) {
     if (auto problem = pid_problem(*options.pid)) throw std::invalid_argument(*problem);
@@ -56,6 +54,19 @@ std::optional<fixtures::Target> refuse_or_target(const ObserveOptions& options) 
   }
   if (options.target == "reference-h2c") return fixtures::reference_target({.h2c = true});
   return suites::resolve_target(options.target);
+}
+
+// --out made now (empty), so that a path that cannot be one is refused before the server
+// starts. Throws std::invalid_argument.
+void make_out(const std::string& out) {
+  if (out.empty()) throw std::invalid_argument("--out: name the watch directory");
+  if (auto problem = suites::watch_directory_problem(out)) {
+    throw std::invalid_argument("--out " + *problem);
+  }
+  std::error_code error;
+  std::filesystem::create_directories(out, error);
+  if (error)
+    throw std::invalid_argument(fmt::format("--out {}: cannot be made: {}", out, error.message()));
 }
 
 // Watches the server `header` names through `probe` into --out; prints the end. Returns
@@ -154,7 +165,8 @@ void add_observe_options(CLI::App& command, ObserveOptions& options) {
 int run_observe(const ObserveOptions& options) {
   std::optional<fixtures::Target> target;
   try {  // every input refused here, before a server starts or a file is written (exit 2)
-    target = refuse_or_target(options);
+    target = chosen_server(options);
+    make_out(options.out);
   } catch (const std::exception& e) {
     std::cerr << "loiter: " << e.what() << "\n";
     return kUsage;

@@ -146,7 +146,9 @@ TEST(Observe, BadInputsAreRefusedBeforeAnythingStarts) {
       {{"--pid", self, "--out", dir, "--duration", "1", "--period-ms", "5"}, "--period-ms"},
       {{"--target", "reference", "--port", "80", "--out", dir, "--duration", "1"},
        "--port goes with --pid"},
-      {{"--target", "no-such-target", "--out", dir, "--duration", "1"}, "no-such-target"}};
+      {{"--target", "no-such-target", "--out", dir, "--duration", "1"}, "no-such-target"},
+      {{"--pid", self, "--out", (tmp.path() / "used/x/watch").string(), "--duration", "1"},
+       "cannot be made"}};
   for (const auto& [args, message] : cases) {
     EXPECT_EQ(observe(tmp, args), 2) << fmt::format("{}", fmt::join(args, " "));
     EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr(message))
