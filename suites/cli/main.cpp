@@ -5,12 +5,14 @@
 // `loiter report` renders a stored run again, `loiter compare` gates a run against a
 // baseline, `loiter drive` runs one client kind against a server the user started.
 // `loiter targets` lists the bundled targets, or shows what one target file declares.
+// `loiter observe` watches a server on its own machine (the server's side of a sharded run).
 
 #include <CLI/CLI.hpp>
 
 #include "check.hpp"
 #include "drive.hpp"
 #include "matrix.hpp"
+#include "observe.hpp"
 #include "report_command.hpp"
 #include "targets.hpp"
 
@@ -35,6 +37,7 @@ int main(int argc, char** argv) {
       "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the matrix of stored runs\n"
       "  loiter compare BASELINE_RUN CURRENT_RUN      # exit 1 on a regression\n"
       "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234   # debug your own server\n"
+      "  loiter observe --pid 1234 --port 8080 --out watch --duration 600   # server side\n"
       "\nExit codes: 0 passed, 1 a scenario failed (compare: a regression), 2 a bad input,\n"
       "refused before any server starts, 3 infrastructure error, 130 interrupted (Ctrl-C:\n"
       "the run stops cleanly and still reports; twice: at once).");
@@ -63,6 +66,10 @@ int main(int argc, char** argv) {
   auto* targets_command = app.add_subcommand(
       "targets", "list the bundled targets, or show what a target (file) declares");
   loiter::cli::add_targets_options(*targets_command, targets);
+  loiter::cli::ObserveOptions observe;
+  auto* observe_command = app.add_subcommand(
+      "observe", "sample a server's FDs, RSS, threads and TCP states with wall-clock times");
+  loiter::cli::add_observe_options(*observe_command, observe);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -75,5 +82,6 @@ int main(int argc, char** argv) {
   if (compare_command->parsed()) return loiter::cli::run_compare(compare);
   if (drive_command->parsed()) return loiter::cli::run_drive(drive);
   if (targets_command->parsed()) return loiter::cli::run_targets(targets);
+  if (observe_command->parsed()) return loiter::cli::run_observe(observe);
   return 2;
 }

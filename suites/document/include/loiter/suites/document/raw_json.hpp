@@ -4,6 +4,7 @@
 // observation_origin).
 #pragma once
 
+#include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 #include <optional>
 #include <vector>
@@ -14,9 +15,17 @@
 
 namespace loiter::suites {
 
-// {"unit", "samples": [{t, processes, fds, rss_kib, threads, fd_types (when the probe
-// counted them: {"socket": n, "pipe": n, "file": n, "anon_inode": n, "other": n}), tcp or
-// tcp_problem}]}.
+// One sample's fields: {processes, fds, rss_kib, threads, fd_types (when the probe counted
+// them: {"socket": n, "pipe": n, "file": n, "anon_inode": n, "other": n}), tcp ({"server":
+// {state: n}, "client": {state: n}, accept_queue, backlog}; states with 0 left out) or
+// tcp_problem}. Not per_process.
+boost::json::object sample_to_json(const fixtures::ProcessSample& sample);
+
+// sample_to_json read back (TcpCounts::listeners is the server side's LISTEN count; per_process
+// stays empty). Throws std::runtime_error naming the key that is missing or not what it must be.
+fixtures::ProcessSample sample_from_json(const boost::json::value& sample);
+
+// {"unit", "samples": [{t, then the sample's fields as sample_to_json writes them}]}.
 boost::json::value timeline_to_json(const std::vector<fixtures::TimedSample>& timeline,
                                     clients::Clock::time_point origin);
 

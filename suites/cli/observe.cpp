@@ -1,0 +1,183 @@
+// `loiter observe`: its options, what it refuses before anything starts, the server it
+// starts for --target, and the lines it prints; the sampling is observe_loop's.
+#include "observe.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "finish.hpp"
+#include "loiter/fixtures/os/harness_error.hpp"
+#include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
+#include "loiter/suites/runner/target_choice.hpp"
+#include "observe_loop.hpp"
+#include "refusals.hpp"
+
+namespace loiter::cli {
+
+namespace {
+
+using std::chrono::milliseconds;
+constexpr double kLongestWatch = 7 * 24 * 3600.0;  // a week, as a soak
+
+const CLI::Validator kWatchSeconds(
+    [](std::string& text) -> std::string {
+      double value = 0;
+      if (!CLI::detail::lexical_cast(text, value) || !(value > 0)) {
+        return "not a positive number of seconds";
+      }
+      return value > kLongestWatch
+                 ? fmt::format("{} s is beyond a week ({:.0f} s)", text, kLongestWatch)
+                 : "";
+    },
+    "SECONDS in (0, 604800]");
+
+// The server the command line names (a target, or nullopt for --pid), or
+// std::invalid_argument saying why it cannot be watched.
+std::optional<fixtures::Target> chosen_server(const ObserveOptions& options) {
+  if (options.pid.has_value() == !options.target.empty()) {
+    throw std::invalid_argument(
+        "name the server: --pid P (one that runs) or --target NAME|FILE "
+        "(observe starts it), one of them");
+  }
+  if (options.pid) {
+    if (auto problem = pid_problem(*options.pid)) throw std::invalid_argument(*problem);
+    return std::nullopt;
+  }
+  if (options.port) {
+    throw std::invalid_argument(
+        "--port goes with --pid; a target's server is watched on its own port");
+  }
+  if (options.target == "reference-h2c") return fixtures::reference_target({.h2c = true});
+  return suites::resolve_target(options.target);
+}
+
+// --out made now (empty), so that a path that cannot be one is refused before the server
+// starts. Throws std::invalid_argument.
+void make_out(const std::string& out) {
+  if (out.empty()) throw std::invalid_argument("--out: name the watch directory");
+  if (auto problem = suites::watch_directory_problem(out)) {
+    throw std::invalid_argument("--out " + *problem);
+  }
+  std::error_code error;
+  std::filesystem::create_directories(out, error);
+  if (error)
+    throw std::invalid_argument(fmt::format("--out {}: cannot be made: {}", out, error.message()));
+}
+
+// Watches the server `header` names through `probe` into --out; prints the end. Returns
+// the exit code.
+int observe(const ObserveOptions& options, const fixtures::Probe& probe, suites::ServerWatch header,
+            const std::string& what) {
+  const auto duration = milliseconds(static_cast<long long>(options.duration * 1000));
+  header.period = milliseconds(options.period_ms);
+  header.loiter_version = LOITER_VERSION;
+  header.started = std::chrono::system_clock::now();
+  suites::ServerWatchWriter writer(options.out, header);
+  fmt::print("observing {} for {} s: {}\n", what, options.duration, options.out);
+  std::fflush(stdout);
+  const auto end =
+      watch_server(probe, static_cast<pid_t>(header.pid), writer, duration, header.period);
+  writer.finish(std::chrono::system_clock::now(), end.ended_by);
+  fmt::print("observed {} samples, ended by {}; FDs first {}, peak {}, last {}: {}\n", end.samples,
+             end.ended_by, end.first_fds, end.peak_fds, end.last_fds, options.out);
+  return end.ended_by == "interrupt" ? kInterrupted : kPassed;
+}
+
+// The process tree under --pid; the TCP states of --port when given.
+fixtures::Probe pid_probe(const ObserveOptions& options) {
+  const auto pid = static_cast<pid_t>(*options.pid);
+  if (!options.port)
+    return options.fd_types ? fixtures::Probe(pid).with_fd_types() : fixtures::Probe(pid);
+  const fixtures::Probe probe(pid, static_cast<unsigned short>(*options.port));
+  return options.fd_types ? probe.with_fd_types() : probe;
+}
+
+int observe_pid(const ObserveOptions& options) {
+  const auto pid = static_cast<pid_t>(*options.pid);
+  suites::ServerWatch header{.pid = pid};
+  if (options.port) header.port = static_cast<unsigned short>(*options.port);
+  const auto what = options.port ? fmt::format("pid {} (port {})", pid, *options.port)
+                                 : fmt::format("pid {} (no port: no TCP states)", pid);
+  return observe(options, pid_probe(options), header, what);
+}
+
+int observe_target(const ObserveOptions& options, const fixtures::Target& target) {
+  std::optional<fixtures::ServerUnderTest> started;
+  try {
+    started.emplace(target,
+                    fixtures::StartOptions{.cancelled = [] { return suites::interrupted(); }});
+  } catch (const fixtures::StartError& e) {
+    if (e.problem() != fixtures::StartProblem::cancelled) throw;
+    std::cerr << "loiter: interrupted while " << target.name << " was starting; nothing observed\n";
+    return kInterrupted;
+  }
+  auto& sut = *started;
+  const auto probe = options.fd_types ? sut.probe().with_fd_types() : sut.probe();
+  const suites::ServerWatch header{
+      .pid = sut.pid(), .port = sut.port(), .host = sut.host(), .target = target.name};
+  const int code =
+      observe(options, probe, header,
+              fmt::format("{} at {}:{} (pid {})", target.name, sut.host(), sut.port(), sut.pid()));
+  fmt::print("server {} stopped: {}\n", target.name, sut.stop());
+  for (const auto& left : sut.leftovers()) {
+    fmt::print("  still running after the stop, killed: pid {} {}\n", left.pid, left.command);
+  }
+  return code;
+}
+
+}  // namespace
+
+void add_observe_options(CLI::App& command, ObserveOptions& options) {
+  auto* pid = command.add_option("--pid", options.pid,
+                                 "an existing server's PID: its process tree is sampled");
+  command.add_option("--port", options.port, "with --pid: count the TCP states of this port")
+      ->check(CLI::Range(1, 65535));
+  command
+      .add_option("--target", options.target,
+                  "start this target's server (a bundled name or a target file), watch it, "
+                  "stop it at the end")
+      ->excludes(pid);
+  command.add_option("--out", options.out, "the watch directory (made; refused if not empty)")
+      ->required();
+  command.add_option("--duration", options.duration, "how long to watch, s (at most a week)")
+      ->required()
+      ->check(kWatchSeconds);
+  command.add_option("--period-ms", options.period_ms, "between samples, ms (at least 10)")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 3'600'000));
+  command.add_flag("--fd-types", options.fd_types,
+                   "also count the descriptors by type at each sample (socket, pipe, file, ...)");
+  command.footer(
+      "Writes OUT/observe.json (pid, port, start, end, why it ended) and OUT/samples.jsonl (a\n"
+      "sample a line: wall-clock unix seconds, processes, FDs, RSS, threads, TCP states). Ends\n"
+      "at the duration (exit 0), when the server exits (exit 0), or on Ctrl-C (exit 130).\n"
+      "Examples:\n"
+      "  loiter observe --pid 1234 --port 8080 --out watch --duration 600   # a running server\n"
+      "  loiter observe --target nginx --out watch --duration 600 --fd-types\n"
+      "  loiter observe --target ./mine.toml --out watch --duration 60 --period-ms 50");
+}
+
+int run_observe(const ObserveOptions& options) {
+  std::optional<fixtures::Target> target;
+  try {  // every input refused here, before a server starts or a file is written (exit 2)
+    target = chosen_server(options);
+    make_out(options.out);
+  } catch (const std::exception& e) {
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kUsage;
+  }
+  suites::install_interrupt_handlers();
+  try {
+    return target ? observe_target(options, *target) : observe_pid(options);
+  } catch (const std::exception& e) {  // the server did not start, a file, a pidfd
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kInfrastructure;
+  }
+}
+
+}  // namespace loiter::cli
