@@ -5,11 +5,13 @@
 // `loiter report` renders a stored run again, `loiter compare` gates a run against a
 // baseline, `loiter drive` runs one client kind against a server the user started.
 // `loiter targets` lists the bundled targets, or shows what one target file declares.
+// `loiter k8s-job` prints the Kubernetes Jobs of a sharded run (K shards, then the merge).
 
 #include <CLI/CLI.hpp>
 
 #include "check.hpp"
 #include "drive.hpp"
+#include "k8s_job.hpp"
 #include "matrix.hpp"
 #include "report_command.hpp"
 #include "targets.hpp"
@@ -35,6 +37,8 @@ int main(int argc, char** argv) {
       "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the matrix of stored runs\n"
       "  loiter compare BASELINE_RUN CURRENT_RUN      # exit 1 on a regression\n"
       "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234   # debug your own server\n"
+      "  loiter k8s-job --image IMG --shards 8 --claim PVC --connect 10.0.3.7:8080 \\\n"
+      "    --scenario idle-under-load > loiter.yaml   # K shards on Kubernetes, then the merge\n"
       "\nExit codes: 0 passed, 1 a scenario failed (compare: a regression), 2 a bad input,\n"
       "refused before any server starts, 3 infrastructure error, 130 interrupted (Ctrl-C:\n"
       "the run stops cleanly and still reports; twice: at once).");
@@ -63,6 +67,12 @@ int main(int argc, char** argv) {
   auto* targets_command = app.add_subcommand(
       "targets", "list the bundled targets, or show what a target (file) declares");
   loiter::cli::add_targets_options(*targets_command, targets);
+  loiter::cli::K8sJobOptions k8s_job;
+  auto* k8s_job_command =
+      app.add_subcommand("k8s-job",
+                         "print the Kubernetes Jobs of a sharded run: K shards against a server "
+                         "elsewhere, then the merge (YAML or JSON; nothing is applied)");
+  loiter::cli::add_k8s_job_options(*k8s_job_command, k8s_job);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -75,5 +85,6 @@ int main(int argc, char** argv) {
   if (compare_command->parsed()) return loiter::cli::run_compare(compare);
   if (drive_command->parsed()) return loiter::cli::run_drive(drive);
   if (targets_command->parsed()) return loiter::cli::run_targets(targets);
+  if (k8s_job_command->parsed()) return loiter::cli::run_k8s_job(k8s_job);
   return 2;
 }
