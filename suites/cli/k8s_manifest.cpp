@@ -44,6 +44,10 @@ json::object container(const ShardPlan& plan, std::string_view name,
                    {"image", plan.image},
                    {"command", json::array{"loiter"}},
                    {"args", strings(args)}};
+  if (!plan.time_scale.empty()) {
+    out["env"] =
+        json::array{json::object{{"name", "LOITER_TIME_SCALE"}, {"value", plan.time_scale}}};
+  }
   json::object requests;
   if (!plan.cpu.empty()) requests["cpu"] = plan.cpu;
   if (!plan.memory.empty()) requests["memory"] = plan.memory;

@@ -28,6 +28,8 @@ struct ShardPlan {
   std::int64_t longest_s = 0;                 // suites::longest_run, rounded up
   std::int64_t deadline_s = 0;  // lead + longest + margin: the Job's and observe's bound
   std::string cpu, memory;      // resource requests; empty: none
+  // LOITER_TIME_SCALE as set here: the pods get it too, so their windows are the bound's.
+  std::string time_scale;
 };
 
 // lead + longest + the margin (a minute, and a tenth of the longest run).

@@ -7,6 +7,7 @@
 
 #include <boost/json.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <regex>
@@ -180,6 +181,27 @@ TEST_F(K8sJob, StartIsNowPlusTheLeadInWholeSeconds) {
   const auto t = ::timegm(&tm);
   EXPECT_GE(t, before + 300);
   EXPECT_LE(t, after_run + 301);
+}
+
+// LOITER_TIME_SCALE set where the manifest is made reaches every pod, and widens the bound.
+TEST_F(K8sJob, TimeScaleReachesThePodsAndWidensTheDeadline) {
+  const auto args = with({"--shards", "2", "--scenario", "silent"});
+  const char* was = std::getenv("LOITER_TIME_SCALE");
+  const std::string previous = was != nullptr ? was : "";
+  ::setenv("LOITER_TIME_SCALE", "1", 1);
+  const auto plain = documents(args);
+  ::setenv("LOITER_TIME_SCALE", "3", 1);
+  const auto scaled = documents(args);
+  previous.empty() ? ::unsetenv("LOITER_TIME_SCALE")
+                   : ::setenv("LOITER_TIME_SCALE", previous.c_str(), 1);
+  for (const auto& job : scaled) {
+    const auto& env = job.at("spec").at("template").at("spec").at("containers").at(0).at("env");
+    EXPECT_EQ(env, json::parse(R"([{"name":"LOITER_TIME_SCALE","value":"3"}])"));
+  }
+  const auto deadline = [](const json::array& docs) {
+    return docs[0].at("spec").at("activeDeadlineSeconds").as_int64();
+  };
+  EXPECT_GT(deadline(scaled), deadline(plain));
 }
 
 // --format json prints the same documents as one JSON array.
