@@ -74,11 +74,11 @@ json::array spread(const ShardPlan& plan) {
 json::object failure_policy() {
   const json::object exit_codes{
       {"containerName", kShardContainer}, {"operator", "NotIn"}, {"values", json::array{0}}};
-  return {{"rules",
-           json::array{json::object{{"action", "FailJob"}, {"onExitCodes", exit_codes}},
-                       json::object{{"action", "FailJob"},
-                                    {"onPodConditions",
-                                     json::array{json::object{{"type", "DisruptionTarget"}}}}}}}};
+  return {{"rules", json::array{json::object{{"action", "FailJob"}, {"onExitCodes", exit_codes}},
+                                json::object{{"action", "FailJob"},
+                                             {"onPodConditions",
+                                              json::array{json::object{{"type", "DisruptionTarget"},
+                                                                       {"status", "True"}}}}}}}};
 }
 
 std::string namespace_flag(const ShardPlan& plan) {
