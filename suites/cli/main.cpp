@@ -5,13 +5,18 @@
 // `loiter report` renders a stored run again, `loiter compare` gates a run against a
 // baseline, `loiter drive` runs one client kind against a server the user started.
 // `loiter targets` lists the bundled targets, or shows what one target file declares.
-// `loiter observe` watches a server on its own machine (the server's side of a sharded run).
+// `loiter check --shard k/K` runs one share of a run split over machines, `loiter merge`
+// judges the shards as one run, `loiter observe` watches a server on its own machine (the
+// server's side of a sharded run).
+// `loiter k8s-job` prints the Kubernetes Jobs of a sharded run (K shards, then the merge).
 
 #include <CLI/CLI.hpp>
 
 #include "check.hpp"
 #include "drive.hpp"
+#include "k8s_job.hpp"
 #include "matrix.hpp"
+#include "merge.hpp"
 #include "observe.hpp"
 #include "report_command.hpp"
 #include "targets.hpp"
@@ -37,7 +42,12 @@ int main(int argc, char** argv) {
       "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the matrix of stored runs\n"
       "  loiter compare BASELINE_RUN CURRENT_RUN      # exit 1 on a regression\n"
       "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234   # debug your own server\n"
+      "  loiter check --scenario silent --count 4000 --connect 127.0.0.1:8080 \\\n"
+      "    --shard 0/4 --start-at 2026-12-02T10:00:00Z  # share 0 of 4 of a run split over machines\n"
+      "  loiter merge loiter-runs/20261202T100000Z-reference-shard-*-of-4 --observe watch\n"
       "  loiter observe --pid 1234 --port 8080 --out watch --duration 600   # server side\n"
+      "  loiter k8s-job --image IMG --shards 8 --claim PVC --connect 10.0.3.7:8080 \\\n"
+      "    --scenario idle-under-load > loiter.yaml   # K shards on Kubernetes, then the merge\n"
       "\nExit codes: 0 passed, 1 a scenario failed (compare: a regression), 2 a bad input,\n"
       "refused before any server starts, 3 infrastructure error, 130 interrupted (Ctrl-C:\n"
       "the run stops cleanly and still reports; twice: at once).");
@@ -66,10 +76,20 @@ int main(int argc, char** argv) {
   auto* targets_command = app.add_subcommand(
       "targets", "list the bundled targets, or show what a target (file) declares");
   loiter::cli::add_targets_options(*targets_command, targets);
+  loiter::cli::MergeOptions merge;
+  auto* merge_command = app.add_subcommand(
+      "merge", "judge the shards of a run split over machines (check --shard) as one run");
+  loiter::cli::add_merge_options(*merge_command, merge);
   loiter::cli::ObserveOptions observe;
   auto* observe_command = app.add_subcommand(
       "observe", "sample a server's FDs, RSS, threads and TCP states with wall-clock times");
   loiter::cli::add_observe_options(*observe_command, observe);
+  loiter::cli::K8sJobOptions k8s_job;
+  auto* k8s_job_command =
+      app.add_subcommand("k8s-job",
+                         "print the Kubernetes Jobs of a sharded run: K shards against a server "
+                         "elsewhere, then the merge (YAML or JSON; nothing is applied)");
+  loiter::cli::add_k8s_job_options(*k8s_job_command, k8s_job);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -82,6 +102,8 @@ int main(int argc, char** argv) {
   if (compare_command->parsed()) return loiter::cli::run_compare(compare);
   if (drive_command->parsed()) return loiter::cli::run_drive(drive);
   if (targets_command->parsed()) return loiter::cli::run_targets(targets);
+  if (merge_command->parsed()) return loiter::cli::run_merge(merge);
   if (observe_command->parsed()) return loiter::cli::run_observe(observe);
+  if (k8s_job_command->parsed()) return loiter::cli::run_k8s_job(k8s_job);
   return 2;
 }

@@ -1,0 +1,279 @@
+// `loiter k8s-job`: the options, their checks (names Kubernetes accepts, a scenario the
+// target can run, one start time), and the manifests printed as YAML or JSON.
+#include "k8s_job.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <boost/json.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <iostream>
+#include <regex>
+#include <stdexcept>
+
+#include "k8s_manifest.hpp"
+#include "loiter/fixtures/target/target.hpp"
+#include "loiter/suites/catalogue/scenario.hpp"
+#include "loiter/suites/runner/run.hpp"
+#include "loiter/suites/runner/target_choice.hpp"
+#include "yaml_emit.hpp"
+
+namespace loiter::cli {
+
+namespace {
+
+using SystemClock = std::chrono::system_clock;
+
+constexpr int kPrinted = 0;
+constexpr int kUsage = 2;
+// <name>-shards-<index> is a pod's hostname (at most 63 characters) with K up to 1000.
+constexpr std::size_t kMostNameLength = 40;
+
+// A DNS label as Kubernetes names Jobs and namespaces: lower-case letters, digits and '-',
+// a letter or digit at both ends.
+const std::regex kDnsLabel("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+// A claim's name: DNS labels joined by '.'.
+const std::regex kDnsSubdomain("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+// A resource quantity: "500m", "2", "1.5", "512Mi", "1G", "1e3".
+const std::regex kQuantity("([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+|[kMGTPE]i?|Ki|m)?");
+
+void require(bool ok, const std::string& problem) {
+  if (!ok) throw std::invalid_argument(problem);
+}
+
+void check_names(const K8sJobOptions& options) {
+  require(std::regex_match(options.name, kDnsLabel) && options.name.size() <= kMostNameLength,
+          fmt::format("--name '{}': not a Job name (lower-case letters, digits and '-', a letter "
+                      "or digit at both ends, at most {} characters)",
+                      options.name, kMostNameLength));
+  require(options.name_space.empty() ||
+              (std::regex_match(options.name_space, kDnsLabel) && options.name_space.size() <= 63),
+          fmt::format("--namespace '{}': not a namespace name (lower-case letters, digits and "
+                      "'-', at most 63 characters)",
+                      options.name_space));
+  require(std::regex_match(options.claim, kDnsSubdomain) && options.claim.size() <= 253,
+          fmt::format("--claim '{}': not a PersistentVolumeClaim name (lower-case letters, "
+                      "digits, '-' and '.')",
+                      options.claim));
+  require(!options.image.empty() && options.image.find_first_of(" \t\n") == std::string::npos,
+          fmt::format("--image '{}': not an image reference", options.image));
+  for (const auto& [option, value] :
+       {std::pair{"--cpu", options.cpu}, {"--memory", options.memory}}) {
+    require(value.empty() || std::regex_match(value, kQuantity),
+            fmt::format("{} '{}': not a Kubernetes quantity (e.g. 500m, 2, 512Mi, 1Gi)", option,
+                        value));
+  }
+}
+
+// HOST of "HOST:PORT" ("[::1]:8080": "::1"); throws unless PORT is 1..65535 and HOST is set.
+std::string host_of(const std::string& connect) {
+  const auto problem = fmt::format("--connect '{}' is not HOST:PORT", connect);
+  const auto colon = connect.rfind(':');
+  require(colon != std::string::npos && colon > 0, problem);
+  std::string host = connect.substr(0, colon);
+  const std::string port = connect.substr(colon + 1);
+  require(std::regex_match(port, std::regex("[0-9]{1,5}")) && std::stoi(port) >= 1 &&
+              std::stoi(port) <= 65535,
+          problem);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  } else {
+    require(host.find(':') == std::string::npos, problem + " (an IPv6 address goes in [])");
+  }
+  require(host.find_first_of(" \t\n/") == std::string::npos, problem);
+  return host;
+}
+
+std::string utc(SystemClock::time_point t, const char* format) {
+  const std::time_t seconds = SystemClock::to_time_t(t);
+  std::tm tm{};
+  ::gmtime_r(&seconds, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, format, &tm);
+  return text;
+}
+
+constexpr const char* kRfc3339 = "%Y-%m-%dT%H:%M:%SZ";
+
+// "2026-12-02T10:00:00Z" exactly (a time that exists: it prints back the same).
+SystemClock::time_point parse_start(const std::string& text) {
+  const auto problem =
+      fmt::format("--start-at '{}' is not a UTC time in whole seconds, YYYY-MM-DDTHH:MM:SSZ", text);
+  require(
+      std::regex_match(text, std::regex("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")),
+      problem);
+  std::tm tm{};
+  require(::strptime(text.c_str(), kRfc3339, &tm) != nullptr, problem);
+  const auto t = SystemClock::from_time_t(::timegm(&tm));
+  require(utc(t, kRfc3339) == text, problem);
+  return t;
+}
+
+// T: --start-at (in the future), or now + --lead rounded up to the whole second.
+SystemClock::time_point start_time(const K8sJobOptions& options) {
+  const auto now = SystemClock::now();
+  if (options.start_at.empty()) {
+    return std::chrono::ceil<std::chrono::seconds>(now) + std::chrono::seconds(options.lead_s);
+  }
+  const auto t = parse_start(options.start_at);
+  require(t > now, fmt::format("--start-at {} is past (now {}): the shards would all be late",
+                               options.start_at, utc(now, kRfc3339)));
+  return t;
+}
+
+fixtures::Target chosen_target(const std::string& name) {
+  if (name == "reference-h2c") return fixtures::reference_target({.h2c = true});
+  return suites::resolve_target(name);
+}
+
+// Letters, digits, '.', '_', '+', '-'; anything else '_': the target as run directories
+// name it.
+std::string file_safe(std::string name) {
+  for (auto& c : name) {
+    const bool ok =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
+    if (!ok) c = '_';
+  }
+  return name.empty() ? "run" : name;
+}
+
+suites::ScenarioParameters parameters_of(const K8sJobOptions& options) {
+  return {.count = options.count,
+          .load_rate = options.load_rate,
+          .load_duration = std::chrono::duration_cast<suites::Duration>(
+              std::chrono::duration<double>(options.load_duration)),
+          .load_connections = options.load_connections};
+}
+
+// The scenario options the user gave, as the shard gets them.
+std::vector<std::string> scenario_options(const K8sJobOptions& options) {
+  std::vector<std::string> out;
+  if (options.count != 0) out.insert(out.end(), {"--count", std::to_string(options.count)});
+  if (options.load_rate > 0)
+    out.insert(out.end(), {"--load-rate", fmt::format("{}", options.load_rate)});
+  if (options.load_duration > 0) {
+    out.insert(out.end(), {"--load-duration", fmt::format("{}", options.load_duration)});
+  }
+  if (options.load_connections != 0) {
+    out.insert(out.end(), {"--load-connections", std::to_string(options.load_connections)});
+  }
+  return out;
+}
+
+// Every input checked and resolved; throws std::invalid_argument naming the problem.
+ShardPlan plan_of(const K8sJobOptions& options) {
+  check_names(options);
+  ShardPlan plan{.name = options.name,
+                 .name_space = options.name_space,
+                 .image = options.image,
+                 .shards = options.shards,
+                 .connect = options.connect,
+                 .host = host_of(options.connect),
+                 .claim = options.claim};
+  const auto target = chosen_target(options.target);
+  const auto* scenario = suites::choose_scenarios({options.scenario}, options.count).front();
+  const auto longest =
+      suites::longest_run(*scenario, target, suites::timing(), parameters_of(options));
+  require(longest.has_value(),
+          fmt::format("scenario {} cannot run against {}: {}", options.scenario, target.name,
+                      scenario->unmet_need(target).value_or("the target lacks what it needs")));
+  const auto start = start_time(options);
+  plan.start_at = utc(start, kRfc3339);
+  plan.stamp = utc(start, "%Y%m%dT%H%M%SZ");
+  plan.target = options.target;
+  plan.target_name = file_safe(target.name);
+  plan.scenario = options.scenario;
+  plan.scenario_options = scenario_options(options);
+  plan.lead_s = options.lead_s;
+  plan.longest_s = std::chrono::ceil<std::chrono::seconds>(*longest).count();
+  plan.deadline_s = deadline_seconds(plan.lead_s, plan.longest_s);
+  plan.cpu = options.cpu;
+  plan.memory = options.memory;
+  if (const char* scale = std::getenv("LOITER_TIME_SCALE"); scale != nullptr && *scale != '\0') {
+    plan.time_scale = scale;  // a valid one: suites::timing() above refuses any other
+  }
+  return plan;
+}
+
+std::string render(const ShardPlan& plan, const std::string& format) {
+  if (format == "json") {
+    return boost::json::serialize(boost::json::array{shard_job(plan), merge_job(plan)}) + "\n";
+  }
+  return yaml_stream(manifest_steps(plan),
+                     {{shard_job_notes(plan), shard_job(plan)},
+                      {{"The merge: judges the union of the shards with the server's observation."},
+                       merge_job(plan)}});
+}
+
+}  // namespace
+
+void add_k8s_job_options(CLI::App& command, K8sJobOptions& options) {
+  command.add_option("--image", options.image, "the container image, with loiter on its PATH")
+      ->required();
+  command.add_option("--shards", options.shards, "K: shards, one pod each")
+      ->required()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  command
+      .add_option("--connect", options.connect,
+                  "the server, HOST:PORT as the pods reach it (passed to --allow-remote)")
+      ->required();
+  command
+      .add_option("--claim", options.claim,
+                  "the PersistentVolumeClaim (ReadWriteMany) mounted at /runs")
+      ->required();
+  command.add_option("--scenario", options.scenario, "the scenario id the shards run together")
+      ->required();
+  command
+      .add_option("--target", options.target,
+                  "the target whose expectations judge the run: a bundled name or a target "
+                  "file at the same path in the image")
+      ->capture_default_str();
+  command.add_option("--name", options.name, "the Jobs are NAME-shards and NAME-merge")
+      ->capture_default_str();
+  command.add_option("--namespace", options.name_space, "the Jobs' namespace (default: kubectl's)");
+  command
+      .add_option("--lead", options.lead_s,
+                  "seconds from now to the shards' start; with --start-at, how long before it "
+                  "the shard Job may be applied")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{7 * 24 * 3600}));
+  command.add_option("--start-at", options.start_at,
+                     "the shards' start, UTC in whole seconds (2026-12-02T10:00:00Z)");
+  command.add_option("--count", options.count, "connections of the scenario (all shards)")
+      ->check(CLI::Range(std::size_t{1}, suites::kSplitCount));
+  command.add_option("--load-rate", options.load_rate, "regular requests per second (all shards)")
+      ->check(CLI::PositiveNumber);
+  command.add_option("--load-duration", options.load_duration, "seconds of regular traffic")
+      ->check(CLI::Range(0.5, 7 * 24 * 3600.0));
+  command
+      .add_option("--load-connections", options.load_connections,
+                  "keep-alive connections of the regular traffic")
+      ->check(CLI::Range(1, 1000));
+  command.add_option("--cpu", options.cpu, "each shard's CPU request (e.g. 2, 500m)");
+  command.add_option("--memory", options.memory, "each shard's memory request (e.g. 1Gi)");
+  command.add_option("--format", options.format, "yaml (a stream of two documents) or json")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"yaml", "json"}));
+  command.footer(
+      "Example:\n"
+      "  loiter k8s-job --image registry.example/loiter:1 --shards 8 --claim loiter-runs \\\n"
+      "    --connect 10.0.3.7:8080 --scenario idle-under-load --load-rate 40000 > loiter.yaml\n"
+      "The output's comment says what to run: apply the shards, observe the server, apply the "
+      "merge;\nthe merge's exit code is the verdict (0 pass, 1 fail, 3 incomplete).");
+}
+
+int run_k8s_job(const K8sJobOptions& options) {
+  ShardPlan plan;
+  try {
+    plan = plan_of(options);
+  } catch (const std::exception& e) {  // invalid_argument, a target file that cannot be read
+    std::cerr << "loiter: " << e.what() << "\n";
+    return kUsage;
+  }
+  std::cout << render(plan, options.format) << std::flush;
+  return kPrinted;
+}
+
+}  // namespace loiter::cli
