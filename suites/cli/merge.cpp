@@ -145,8 +145,10 @@ int run_merge(const MergeOptions& options) {
   const auto pool = first.plan.parameters.load_connections;
   const auto start_at = first.start_at;
   auto merged = suites::merge_shards(std::move(shards));
-  auto side = suites::server_side(watch, start_at, merged.clients_ended, origin, plan.expected,
-                                  plan.timing);
+  auto side = suites::server_side(
+      watch, {.start_at = start_at, .clients_from = merged.clients_from,
+              .clients_ended = merged.clients_ended},
+      origin, plan.expected, plan.timing);
   if (!side.problems.empty()) return incomplete(std::string(plan.scenario->id), side.problems);
   const auto result = judged(plan, std::move(merged), std::move(side), pool);
   std::optional<suites::RunDirectory> directory;

@@ -249,6 +249,7 @@ int run_shard(const CheckOptions& options) {
   // the wake's lateness when the shard was ready in time; more when it came late.
   h.lag = std::max<clients::Duration>(clients::Duration{},
                                       clients::Clock::now() - (origin - kReadyLead));
+  h.clients_from = WallClock::now();
   h.status = "running";
   suites::ShardOutput out;
   try {

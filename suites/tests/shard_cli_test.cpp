@@ -9,7 +9,9 @@
 #include <signal.h>
 
 #include <boost/json.hpp>
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <filesystem>
 
 #include "cli_run.hpp"
@@ -75,9 +77,13 @@ int merge(const std::vector<std::string>& dirs, const fs::path& observe, const f
   return run(argv, output);
 }
 
-boost::json::object merged_scenario(const fs::path& runs) {
-  const auto report = boost::json::parse(read_text(only_run_directory(runs) / "report.json"));
-  return report.at("scenarios").at(0).as_object();
+// The merged run's verdict and how many connection records it holds.
+std::pair<std::string, std::size_t> merged_run(const fs::path& runs) {
+  const auto dir = only_run_directory(runs);
+  const auto report = boost::json::parse(read_text(dir / "report.json"));
+  const auto& scenario = report.at("scenarios").at(0);
+  return {std::string(scenario.at("status").as_string()),
+          static_cast<std::size_t>(std::ranges::count(read_text(dir / "records/silent.jsonl"), '\n'))};
 }
 
 // One plan, run as 1 shard and then as 2 (each shard on its own source addresses), merged
@@ -96,7 +102,7 @@ TEST(ShardCli, OneAndTwoShardsMergeIntoTheSameVerdictAndCounts) {
   run_shards(sut, 2, two, tmp.path() / "shards", tmp.path());
   EXPECT_EQ(observe.wait(static_cast<double>(watch_for.count()) + 30), 0)
       << read_text(tmp.path() / "observe.out");
-  boost::json::object verdict[2];
+  std::pair<std::string, std::size_t> verdict[2];
   std::string hash[2];
   for (const std::size_t count : {1u, 2u}) {
     const auto start = count == 1 ? one : two;
@@ -105,13 +111,38 @@ TEST(ShardCli, OneAndTwoShardsMergeIntoTheSameVerdictAndCounts) {
     const auto out = tmp.path() / fmt::format("merge-{}.out", count);
     EXPECT_EQ(merge(dirs, tmp.path() / "server", runs, out), 0) << read_text(out);
     EXPECT_THAT(read_text(out), HasSubstr("PASS  silent"));
-    verdict[count - 1] = merged_scenario(runs);
+    verdict[count - 1] = merged_run(runs);
     hash[count - 1] = read_shard_header(dirs[0]).plan_hash;
   }
   EXPECT_EQ(hash[0], hash[1]) << "K is beside the plan, not in it";
-  for (const auto* key : {"status", "connections"}) {
-    EXPECT_EQ(verdict[0].at(key), verdict[1].at(key)) << key;
-  }
+  EXPECT_EQ(verdict[0], (std::pair<std::string, std::size_t>{"pass", 40}));
+  EXPECT_EQ(verdict[1], verdict[0]);
+}
+
+// The merged run is judged, and can fail: shards of `silent` against a reference server
+// with its header deadline switched off (it never closes a silent connection) merge into a
+// FAIL (exit 1) that names the connections still open.
+TEST(ShardCli, ShardsAgainstAServerWithoutItsDeadlineMergeIntoAFail) {
+  TempDir tmp;
+  fixtures::ServerUnderTest sut(fixtures::reference_target(
+      {.header = 1s, .body = 1s, .idle = 1s, .faults = {"no-header-deadline"}}));
+  const auto start = start_in(3s);
+  const auto watch_for =
+      std::chrono::duration_cast<std::chrono::seconds>(start + 14s - WallClock::now());
+  Child observe({LOITER_BINARY, "observe", "--pid", std::to_string(sut.pid()), "--port",
+                 std::to_string(sut.port()), "--out", (tmp.path() / "server").string(),
+                 "--duration", std::to_string(watch_for.count()), "--period-ms", "50"},
+                tmp.path() / "observe.out");
+  run_shards(sut, 2, start, tmp.path() / "shards", tmp.path());
+  EXPECT_EQ(observe.wait(static_cast<double>(watch_for.count()) + 30), 0)
+      << read_text(tmp.path() / "observe.out");
+  const auto out = tmp.path() / "merge.out";
+  EXPECT_EQ(merge(shard_dirs(tmp.path() / "shards", start, 2), tmp.path() / "server",
+                  tmp.path() / "merged", out),
+            1)
+      << read_text(out);
+  EXPECT_THAT(read_text(out), HasSubstr("FAIL  silent"));
+  EXPECT_THAT(read_text(out), HasSubstr("still open"));
 }
 
 // A shard killed mid-run (SIGKILL: it writes nothing more) leaves its status "running": the

@@ -17,16 +17,19 @@ bool same_rest(const fixtures::ProcessSample& a, const fixtures::ProcessSample& 
   return a.fds == b.fds && a.processes == b.processes && a.threads == b.threads;
 }
 
-// The last sample before the start, settled when every sample of the settle window before it
-// agrees with it (and the window holds more than one).
-void take_baseline(const ServerWatch& watch, Wall start_at, const Timing& timing, ServerSide& side) {
+// The last sample before the first shard's clients began (`rest_until`), settled when every
+// sample of the settle window before it agrees with it (and the window holds more than one).
+void take_baseline(const ServerWatch& watch, Wall rest_until, const Timing& timing,
+                   ServerSide& side) {
   const auto& samples = watch.samples;
-  const auto first_after = std::ranges::find_if(samples, [&](const auto& s) { return s.at >= start_at; });
+  const auto first_after =
+      std::ranges::find_if(samples, [&](const auto& s) { return s.at >= rest_until; });
   if (first_after == samples.begin()) {
     side.problems.push_back(fmt::format(
-        "the observer's first sample ({}) is not before the shared start ({}): no baseline of the "
-        "server at rest",
-        samples.empty() ? std::string("none") : format_utc(samples.front().at), format_utc(start_at)));
+        "the observer's first sample ({}) is not before the first shard's clients began ({}): "
+        "no baseline of the server at rest",
+        samples.empty() ? std::string("none") : rfc3339_ms(samples.front().at),
+        rfc3339_ms(rest_until)));
     return;
   }
   const auto& last = *(first_after - 1);
@@ -35,7 +38,7 @@ void take_baseline(const ServerWatch& watch, Wall start_at, const Timing& timing
   std::size_t agreeing = 0;
   bool settled = true;
   for (auto it = samples.begin(); it != first_after; ++it) {
-    if (it->at < start_at - timing.settle_window) continue;
+    if (it->at < rest_until - timing.settle_window) continue;
     settled = settled && same_rest(it->sample, last.sample);
     ++agreeing;
   }
@@ -74,22 +77,23 @@ Wall take_recovery(const ServerWatch& watch, Wall ended, const Expectations& exp
     side.problems.push_back(fmt::format(
         "the observer stopped at {} ({}), before the recovery window closed at {}: the "
         "server's FDs were not watched to the end",
-        samples.empty() ? std::string("-") : format_utc(samples.back().at), watch.ended_by,
-        format_utc(window_end)));
+        samples.empty() ? std::string("-") : rfc3339_ms(samples.back().at), watch.ended_by,
+        rfc3339_ms(window_end)));
   }
   return window_end;
 }
 
 }  // namespace
 
-ServerSide server_side(const ServerWatch& watch, WallClock::time_point start_at,
-                       WallClock::time_point clients_ended, clients::Clock::time_point origin,
-                       const Expectations& expected, const Timing& timing) {
+ServerSide server_side(const ServerWatch& watch, const ShardMoments& moments,
+                       clients::Clock::time_point origin, const Expectations& expected,
+                       const Timing& timing) {
   ServerSide side;
-  take_baseline(watch, start_at, timing, side);
+  const auto start_at = moments.start_at;
+  take_baseline(watch, std::min(moments.clients_from, start_at), timing, side);
   if (!side.baseline) return side;
-  const Wall until = take_recovery(watch, clients_ended, expected, timing, side);
-  const Wall from = start_at - timing.settle_window;
+  const Wall until = take_recovery(watch, moments.clients_ended, expected, timing, side);
+  const Wall from = std::min(moments.clients_from, start_at) - timing.settle_window;
   for (const auto& s : watch.samples) {
     if (s.at < from || s.at > until) continue;
     side.timeline.push_back(

@@ -90,6 +90,8 @@ json::value header_to_json(const ShardHeader& h) {
       {"error", h.error},
       {"lag_s", h.lag ? json::value(in_seconds(*h.lag)) : json::value(nullptr)},
       {"ended_unix", h.ended ? json::value(unix_seconds(*h.ended)) : json::value(nullptr)},
+      {"clients_from_unix",
+       h.clients_from ? json::value(unix_seconds(*h.clients_from)) : json::value(nullptr)},
       {"fleets", std::move(fleets)},
       {"records", h.records},
       {"client_processes", h.client_processes},
@@ -109,6 +111,9 @@ ShardHeader header_from(const json::object& o) {
   h.error = std::string(o.at("error").as_string());
   if (!o.at("lag_s").is_null()) h.lag = from_seconds(json::value_to<double>(o.at("lag_s")));
   if (!o.at("ended_unix").is_null()) h.ended = from_unix(json::value_to<double>(o.at("ended_unix")));
+  if (!o.at("clients_from_unix").is_null()) {
+    h.clients_from = from_unix(json::value_to<double>(o.at("clients_from_unix")));
+  }
   for (const auto& n : o.at("fleets").as_array()) h.fleets.push_back(json::value_to<std::size_t>(n));
   h.records = json::value_to<std::size_t>(o.at("records"));
   h.client_processes = json::value_to<std::size_t>(o.at("client_processes"));

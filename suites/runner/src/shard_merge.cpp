@@ -169,6 +169,8 @@ MergedShards merge_shards(std::vector<ShardData> shards) {
     std::ranges::move(shard.records, std::back_inserter(records));
     merged.client_processes += shard.header.client_processes;
     if (shard.header.ended) merged.clients_ended = std::max(merged.clients_ended, *shard.header.ended);
+    const auto from = shard.header.clients_from.value_or(shard.header.start_at);
+    merged.clients_from = std::min(merged.clients_from, from);
     if (!shard.load) continue;
     if (!merged.load) {
       merged.load = std::move(shard.load);

@@ -25,10 +25,15 @@ struct ServerSide {
   std::vector<std::string> problems;  // why the server's side is not whole
 };
 
-// Pure. `start_at` and `clients_ended` are the shards' (wall clock); the timeline's times are
-// put on `origin`, the steady time taken to be `start_at`.
-ServerSide server_side(const ServerWatch& watch, WallClock::time_point start_at,
-                       WallClock::time_point clients_ended, clients::Clock::time_point origin,
-                       const Expectations& expected, const Timing& timing);
+// The shards' moments (wall clock): their shared start, when the first handed its clients
+// their timeline (the server is at rest before: the baseline), when the last one's ended.
+struct ShardMoments {
+  WallClock::time_point start_at, clients_from, clients_ended;
+};
+
+// Pure. The timeline's times are put on `origin`, the steady time taken to be start_at.
+ServerSide server_side(const ServerWatch& watch, const ShardMoments& moments,
+                       clients::Clock::time_point origin, const Expectations& expected,
+                       const Timing& timing);
 
 }  // namespace loiter::suites

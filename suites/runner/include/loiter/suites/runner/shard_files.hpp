@@ -52,6 +52,9 @@ struct ShardHeader {
   std::string status = "waiting";
   std::string error;                         // why it failed
   std::optional<clients::Duration> lag;      // its clients started this long after start_at
+  // When it handed its clients their timeline (a moment before start_at): from then on they
+  // may connect (a load's pool opens ahead of its schedule), so the server is at rest before.
+  std::optional<WallClock::time_point> clients_from;
   std::optional<WallClock::time_point> ended;  // its clients ended
   std::vector<std::size_t> fleets;           // each fleet's whole size
   std::size_t records = 0;                   // lines in records.jsonl

@@ -29,6 +29,7 @@ struct MergedShards {
   std::optional<clients::LoadResult> load;
   std::size_t client_processes = 0;    // over every shard
   WallClock::time_point clients_ended;  // the last shard's clients' end
+  WallClock::time_point clients_from = WallClock::time_point::max();  // the first's start
 };
 
 // The union of shards check_shards() found whole. Throws std::invalid_argument on a record
