@@ -17,6 +17,7 @@
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 #include "loiter/suites/runner/run.hpp"
+#include "loiter/suites/runner/shard_files.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "yaml_emit.hpp"
 
@@ -128,16 +129,6 @@ fixtures::Target chosen_target(const std::string& name) {
   return suites::resolve_target(name);
 }
 
-// Letters, digits, '.', '_', '+', '-'; anything else '_': the target as run directories
-// name it.
-std::string file_safe(std::string name) {
-  for (auto& c : name) {
-    const bool ok =
-        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
-    if (!ok) c = '_';
-  }
-  return name.empty() ? "run" : name;
-}
 
 suites::ScenarioParameters parameters_of(const K8sJobOptions& options) {
   return {.count = options.count,
@@ -183,7 +174,7 @@ ShardPlan plan_of(const K8sJobOptions& options) {
   plan.start_at = utc(start, kRfc3339);
   plan.stamp = utc(start, "%Y%m%dT%H%M%SZ");
   plan.target = options.target;
-  plan.target_name = file_safe(target.name);
+  plan.target_name = suites::file_safe(target.name);
   plan.scenario = options.scenario;
   plan.scenario_options = scenario_options(options);
   plan.lead_s = options.lead_s;

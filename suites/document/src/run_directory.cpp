@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <boost/json.hpp>
-#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -13,26 +12,12 @@
 #include "loiter/reports/json.hpp"
 #include "loiter/suites/document/raw_json.hpp"
 #include "loiter/suites/runner/record_json.hpp"
+#include "loiter/suites/runner/shard_files.hpp"
 #include "loiter/suites/document/report.hpp"
 
 namespace loiter::suites {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// Letters, digits, '.', '_', '+', '-'; anything else becomes '_'.
-std::string file_safe(std::string_view name) {
-  std::string out(name);
-  for (auto& c : out) {
-    const bool ok =
-        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
-    if (!ok) c = '_';
-  }
-  return out.empty() ? "run" : out;
-}
-
-}  // namespace
 
 fs::path make_run_path(const fs::path& root, std::string_view stamp, std::string_view target) {
   const auto base = fmt::format("{}-{}", stamp, file_safe(target));

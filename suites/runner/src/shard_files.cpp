@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <boost/json.hpp>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -199,12 +200,22 @@ WallClock::time_point parse_utc(std::string_view text) {
   return WallClock::from_time_t(::timegm(&tm));
 }
 
+std::string file_safe(std::string_view name) {
+  std::string out(name);
+  for (auto& c : out) {
+    const bool ok =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-';
+    if (!ok) c = '_';
+  }
+  return out.empty() ? "run" : out;
+}
+
 std::string shard_directory_name(WallClock::time_point start_at, std::string_view target,
                                  std::size_t index, std::size_t count) {
   std::string stamp = format_utc(start_at);  // 2026-12-02T10:00:00Z -> 20261202T100000Z
   std::erase(stamp, '-');
   std::erase(stamp, ':');
-  return fmt::format("{}-{}-shard-{}-of-{}", stamp, target, index, count);
+  return fmt::format("{}-{}-shard-{}-of-{}", stamp, file_safe(target), index, count);
 }
 
 void write_shard_header(const fs::path& dir, const ShardHeader& header) {

@@ -64,7 +64,12 @@ struct ShardHeader {
   long pid = 0;
 };
 
-// "<start stamp>-<target>-shard-<k>-of-<K>", the stamp YYYYMMDDTHHMMSSZ of the start.
+// A name as a directory name: letters, digits, '.', '_', '+', '-' kept, anything else '_'
+// ("run" for an empty one). How run and shard directories name their target.
+std::string file_safe(std::string_view name);
+
+// "<start stamp>-<target>-shard-<k>-of-<K>", the stamp YYYYMMDDTHHMMSSZ of the start, the
+// target file_safe().
 std::string shard_directory_name(WallClock::time_point start_at, std::string_view target,
                                  std::size_t index, std::size_t count);
 
