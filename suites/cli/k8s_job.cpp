@@ -164,7 +164,9 @@ ShardPlan plan_of(const K8sJobOptions& options) {
                  .host = host_of(options.connect),
                  .claim = options.claim};
   const auto target = chosen_target(options.target);
-  const auto* scenario = suites::choose_scenarios({options.scenario}, options.count).front();
+  // Each shard holds its share of the connections: the scenario's limits are on count / K.
+  const auto share = (options.count + options.shards - 1) / options.shards;
+  const auto* scenario = suites::choose_scenarios({options.scenario}, share).front();
   const auto longest =
       suites::longest_run(*scenario, target, suites::timing(), parameters_of(options));
   require(longest.has_value(),
@@ -190,7 +192,11 @@ ShardPlan plan_of(const K8sJobOptions& options) {
 
 std::string render(const ShardPlan& plan, const std::string& format) {
   if (format == "json") {
-    return boost::json::serialize(boost::json::array{shard_job(plan), merge_job(plan)}) + "\n";
+    // A v1 List, as `kubectl apply -f` takes several objects in one JSON document.
+    const boost::json::object list{{"apiVersion", "v1"},
+                                   {"kind", "List"},
+                                   {"items", boost::json::array{shard_job(plan), merge_job(plan)}}};
+    return boost::json::serialize(list) + "\n";
   }
   return yaml_stream(manifest_steps(plan),
                      {{shard_job_notes(plan), shard_job(plan)},
@@ -232,8 +238,11 @@ void add_k8s_job_options(CLI::App& command, K8sJobOptions& options) {
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{7 * 24 * 3600}));
   command.add_option("--start-at", options.start_at,
                      "the shards' start, UTC in whole seconds (2026-12-02T10:00:00Z)");
-  command.add_option("--count", options.count, "connections of the scenario (all shards)")
-      ->check(CLI::Range(std::size_t{1}, suites::kSplitCount));
+  command
+      .add_option("--count", options.count,
+                  "connections of the scenario (all shards; each holds count / K, within the "
+                  "scenario's limit for one run)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{10'000'000}));
   command.add_option("--load-rate", options.load_rate, "regular requests per second (all shards)")
       ->check(CLI::PositiveNumber);
   command.add_option("--load-duration", options.load_duration, "seconds of regular traffic")
@@ -244,7 +253,7 @@ void add_k8s_job_options(CLI::App& command, K8sJobOptions& options) {
       ->check(CLI::Range(1, 1000));
   command.add_option("--cpu", options.cpu, "each shard's CPU request (e.g. 2, 500m)");
   command.add_option("--memory", options.memory, "each shard's memory request (e.g. 1Gi)");
-  command.add_option("--format", options.format, "yaml (a stream of two documents) or json")
+  command.add_option("--format", options.format, "yaml (a stream of two documents) or json (a v1 List of the two)")
       ->capture_default_str()
       ->check(CLI::IsMember({"yaml", "json"}));
   command.footer(
