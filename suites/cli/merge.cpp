@@ -1,9 +1,11 @@
-// `loiter merge`: shards checked whole, merged, judged as one run.
+// `loiter merge`: shards checked whole, merged, judged as one run, into a run directory that
+// also says which shards it is made of (shards.json).
 #include "merge.hpp"
 
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <boost/json.hpp>
 #include <filesystem>
 #include <iostream>
 
@@ -56,6 +58,29 @@ Plan rebuild(const suites::ShardPlan& plan) {
   }
   rebuilt.expected = rebuilt.scenario->expect(rebuilt.target, rebuilt.timing, plan.parameters);
   return rebuilt;
+}
+
+// shards.json of the merged run directory: which shards it is made of, from where, how late.
+std::string shards_json(const std::vector<suites::ShardData>& shards) {
+  boost::json::array list;
+  for (const auto& s : shards) {
+    const auto& h = s.header;
+    list.push_back(boost::json::object{
+        {"dir", fs::absolute(s.dir).string()},
+        {"shard", h.index},
+        {"shards", h.count},
+        {"host", h.host},
+        {"pid", h.pid},
+        {"lag_s", suites::in_seconds(h.lag.value_or(clients::Duration{}))},
+        {"records", h.records},
+        {"client_processes", h.client_processes}});
+  }
+  const auto& first = shards.front().header;
+  return boost::json::serialize(boost::json::object{{"plan", suites::plan_to_json(first.plan)},
+                                                    {"plan_hash", first.plan_hash},
+                                                    {"start_at", suites::format_utc(first.start_at)},
+                                                    {"shards", std::move(list)}}) +
+         "\n";
 }
 
 int incomplete(const std::string& what, const std::vector<std::string>& problems) {
@@ -144,6 +169,7 @@ int run_merge(const MergeOptions& options) {
   }
   const auto pool = first.plan.parameters.load_connections;
   const auto start_at = first.start_at;
+  const auto provenance = shards_json(shards);
   auto merged = suites::merge_shards(std::move(shards));
   auto side = suites::server_side(
       watch, {.start_at = start_at, .clients_from = merged.clients_from,
@@ -155,6 +181,7 @@ int run_merge(const MergeOptions& options) {
   try {
     directory.emplace(options.runs_root, plan.target.name);
     directory->add_scenario(result);
+    suites::write_file(directory->path() / "shards.json", provenance);
   } catch (const std::exception& e) {
     std::cerr << "loiter: " << e.what() << "\n";
     return kInfrastructure;

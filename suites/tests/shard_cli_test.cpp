@@ -80,6 +80,8 @@ int merge(const std::vector<std::string>& dirs, const fs::path& observe, const f
 // The merged run's verdict and how many connection records it holds.
 std::pair<std::string, std::size_t> merged_run(const fs::path& runs) {
   const auto dir = only_run_directory(runs);
+  const auto shards = boost::json::parse(read_text(dir / "shards.json"));
+  EXPECT_EQ(shards.at("shards").as_array().size(), shards.at("shards").at(0).at("shards").as_int64());
   const auto report = boost::json::parse(read_text(dir / "report.json"));
   const auto& scenario = report.at("scenarios").at(0);
   return {std::string(scenario.at("status").as_string()),
