@@ -32,6 +32,8 @@ using suites::WallClock;
 // The clients are handed their timeline this long before the shared start: forked client
 // processes and the load's pool get ready, and nothing is due before the start.
 constexpr auto kReadyLead = 300ms;
+constexpr auto kLongestWait = std::chrono::hours(24);
+constexpr auto kLatestStart = std::chrono::hours(1);
 
 // "k/K", k in [0, K). Throws std::invalid_argument.
 clients::FleetShare parse_shard(const std::string& text) {
@@ -123,6 +125,14 @@ ShardInputs shard_inputs(const CheckOptions& options) {
     throw std::invalid_argument("a shard needs --start-at: the one start time of every shard");
   }
   in.header.start_at = suites::parse_utc(options.start_at);
+  // Bounded: a shard waits for its start at most a day, and one whose start passed over an
+  // hour ago is not part of that run any more.
+  const auto now = WallClock::now();
+  if (in.header.start_at > now + kLongestWait || in.header.start_at < now - kLatestStart) {
+    throw std::invalid_argument(fmt::format(
+        "--start-at {} is more than a day ahead or more than an hour ago (it is {} now)",
+        options.start_at, suites::format_utc(now)));
+  }
   in.server = server_of(options);
   if (!options.faults.empty()) {
     throw std::invalid_argument("--fault plants a bug in a reference server loiter starts; a "

@@ -196,6 +196,8 @@ TEST(ShardCli, RefusesWhatCannotBeAShareOfARun) {
   refused({"--shard", "0/2", "--connect", "127.0.0.1:9", "--scenario", "rst-abort"},
           "one scenario");
   refused({"--shard", "0/2", "--connect", "127.0.0.1:9", "--start-at", "now"}, "RFC 3339");
+  refused({"--shard", "0/2", "--connect", "127.0.0.1:9", "--start-at", "2099-01-01T00:00:00Z"},
+          "more than a day ahead");
   refused({"--shard", "0/2", "--connect", "127.0.0.1:9", "--fault", "no-header-deadline"},
           "--fault");
   const auto dir = tmp.path() / "r" / shard_directory_name(parse_utc(start), "reference", 0, 2);

@@ -29,6 +29,10 @@ const ScenarioParameters kSoakDefaults{.count = 0,
 
 constexpr std::size_t kAbortBytes = 1 << 20;  // an answer still arriving when the client resets
 constexpr auto kLongestWindow = 60s;          // p99 compared over the first and last minute
+// The shortest span a drift slope is judged over (not scaled: a span of traffic, not a
+// wait): the default soak's is 15 min, the ctest soak's 10 s, the soak meta rows' 3 and 4 s;
+// a soak stopped after 3 s fits 1.5 s of its pool and churn opening.
+constexpr auto kShortestFit = 2500ms;
 
 Need needs_soak(const Target& t) { return need_path(t.paths.health, "health"); }
 
@@ -59,7 +63,8 @@ Expectations expect_soak(const Target& t, const Timing& timing, const ScenarioPa
                       .rss_kib_per_minute = static_cast<double>(t.soak.rss_per_minute) / 1024.0,
                       .p99_growth = t.soak.p99_growth,
                       .p99_floor = scaled(t.soak.p99_floor),
-                      .window = edge_window(p.load_duration)};
+                      .window = edge_window(p.load_duration),
+                      .shortest_fit = kShortestFit};
   e.sample_period = sample_period(p.load_duration);
   return e;
 }

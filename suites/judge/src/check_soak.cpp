@@ -35,8 +35,9 @@ std::string grown_type(const std::optional<fixtures::FdTypes>& from,
 }
 
 void check_slope(const Observation& o, const std::optional<Slope>& slope, double bound,
-                 const char* subject, Verdict& v, double scale = 1.0, const char* unit = "/min") {
-  if (!slope) return;
+                 Duration shortest, const char* subject, Verdict& v, double scale = 1.0,
+                 const char* unit = "/min") {
+  if (!slope || slope->to - slope->from < shortest) return;
   const double per_minute = slope->per_minute() * scale;
   // Over the bound beyond noise: the slope less two standard errors (a short run's wobble
   // of one or two connections is no drift; a leak's staircase is).
@@ -76,9 +77,10 @@ void check_back(const Observation& o, std::size_t start, std::size_t end, const 
 }  // namespace
 
 void check_soak(const Observation& o, const SoakFigures& f, const SoakExpectation& e, Verdict& v) {
-  check_slope(o, f.fds, e.fds_per_minute, "fds", v);
-  check_slope(o, f.connections, e.connections_per_minute, "connections", v);
-  check_slope(o, f.rss_kib, e.rss_kib_per_minute, "rss", v, 1.0 / 1024.0, "MiB/min");
+  check_slope(o, f.fds, e.fds_per_minute, e.shortest_fit, "fds", v);
+  check_slope(o, f.connections, e.connections_per_minute, e.shortest_fit, "connections", v);
+  check_slope(o, f.rss_kib, e.rss_kib_per_minute, e.shortest_fit, "rss", v, 1.0 / 1024.0,
+              "MiB/min");
   check_p99(o, f, e, v);
   if (f.connections_start && f.connections_end) {
     check_back(o, *f.connections_start, *f.connections_end, "connections", v);

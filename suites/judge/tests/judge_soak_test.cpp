@@ -124,6 +124,27 @@ TEST(JudgeSoak, AShortWobbleIsNotDrift) {
   EXPECT_TRUE(judge(o, e).passed) << ::testing::PrintToString(judge(o, e).findings);
 }
 
+// A soak stopped after 3 s (Ctrl-C) fits its second half, 1.5 s of connections still
+// opening, to a steep line well beyond two standard errors: a figure, not drift, when the
+// span is shorter than the shortest judged; the same ramp is a finding without that floor.
+TEST(JudgeSoak, ASpanShorterThanTheShortestFitIsNotJudged) {
+  auto o = soak_observation(0, 0);
+  o.load->result.seconds.resize(3);
+  o.load->result.scheduled = 3s;
+  o.timeline.clear();
+  for (int tenth = 0; tenth <= 30; ++tenth) {
+    o.timeline.push_back(soak_sample(tenth / 10.0, 33, 50 * 1024, 20 + tenth));  // a ramp
+  }
+  o.timeline.push_back(soak_sample(4, 1, 50 * 1024, 0));
+  auto e = soak_expectations();
+  e.soak->shortest_fit = 5s;
+  EXPECT_TRUE(judge(o, e).passed) << ::testing::PrintToString(judge(o, e).findings);
+  e.soak->shortest_fit = {};
+  EXPECT_THAT(judge(o, e).findings, Contains(AllOf(has_code(codes::kSlopeOverBound),
+                                                   Field("subject", &reports::Finding::subject,
+                                                         "connections"))));
+}
+
 // A server at rest under churn passes: no slope, no growth, everything back.
 TEST(JudgeSoak, AFlatSoakPasses) {
   const auto verdict = judge(soak_observation(0, 0), soak_expectations());

@@ -156,6 +156,9 @@ struct SoakExpectation {
   double p99_growth = 2.0;
   Duration p99_floor{};
   Duration window{};
+  // Slopes fitted over a shorter span than this are figures, not findings: a soak stopped
+  // after a few seconds fits a steep line to its pool and churn opening, not to a leak.
+  Duration shortest_fit{};
 };
 
 struct Expectations {
