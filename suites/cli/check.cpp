@@ -111,6 +111,12 @@ fixtures::Target chosen_target(const CheckOptions& options) {
                                      .h2c = h2c});
 }
 
+fixtures::Target chosen_target(const std::string& name) {
+  CheckOptions named;
+  named.target = name;
+  return chosen_target(named);
+}
+
 suites::ScenarioParameters parameters_of(const CheckOptions& options) {
   return {.count = options.count,
           .load_rate = options.load_rate,

@@ -47,6 +47,8 @@ void add_check_options(CLI::App& command, CheckOptions& options);
 // The target a check runs against: a reference target tuned by --fault and --*-timeout, or
 // a bundled one or a target file. Throws std::invalid_argument for a bad combination.
 fixtures::Target chosen_target(const CheckOptions& options);
+// The target a name (bundled, reference-tls, reference-h2c) or target file stands for.
+fixtures::Target chosen_target(const std::string& name);
 // The scenario parameters the command line set (0 or unset: the scenario's own).
 suites::ScenarioParameters parameters_of(const CheckOptions& options);
 

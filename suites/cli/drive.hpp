@@ -31,6 +31,14 @@ struct DriveOptions {
 
 void add_drive_options(CLI::App& command, DriveOptions& options);
 
+// "HOST:PORT" taken apart: the host without an IPv6 address's brackets ("[::1]:8080": "::1"),
+// the port 1..65535. Throws std::invalid_argument naming the text.
+struct HostPort {
+  std::string host;
+  unsigned short port = 0;
+};
+HostPort split_host_port(const std::string& text);
+
 // "127.0.0.1:8080", "[::1]:8080": an address, not a name. Throws std::invalid_argument.
 clients::tcp::endpoint parse_endpoint(const std::string& text);
 

@@ -13,12 +13,13 @@
 #include <regex>
 #include <stdexcept>
 
+#include "check.hpp"
+#include "drive.hpp"
 #include "k8s_manifest.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 #include "loiter/suites/runner/run.hpp"
 #include "loiter/suites/runner/shard_files.hpp"
-#include "loiter/suites/runner/target_choice.hpp"
 #include "yaml_emit.hpp"
 
 namespace loiter::cli {
@@ -68,65 +69,16 @@ void check_names(const K8sJobOptions& options) {
   }
 }
 
-// HOST of "HOST:PORT" ("[::1]:8080": "::1"); throws unless PORT is 1..65535 and HOST is set.
-std::string host_of(const std::string& connect) {
-  const auto problem = fmt::format("--connect '{}' is not HOST:PORT", connect);
-  const auto colon = connect.rfind(':');
-  require(colon != std::string::npos && colon > 0, problem);
-  std::string host = connect.substr(0, colon);
-  const std::string port = connect.substr(colon + 1);
-  require(std::regex_match(port, std::regex("[0-9]{1,5}")) && std::stoi(port) >= 1 &&
-              std::stoi(port) <= 65535,
-          problem);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  } else {
-    require(host.find(':') == std::string::npos, problem + " (an IPv6 address goes in [])");
-  }
-  require(host.find_first_of(" \t\n/") == std::string::npos, problem);
-  return host;
-}
-
-std::string utc(SystemClock::time_point t, const char* format) {
-  const std::time_t seconds = SystemClock::to_time_t(t);
-  std::tm tm{};
-  ::gmtime_r(&seconds, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, format, &tm);
-  return text;
-}
-
-constexpr const char* kRfc3339 = "%Y-%m-%dT%H:%M:%SZ";
-
-// "2026-12-02T10:00:00Z" exactly (a time that exists: it prints back the same).
-SystemClock::time_point parse_start(const std::string& text) {
-  const auto problem =
-      fmt::format("--start-at '{}' is not a UTC time in whole seconds, YYYY-MM-DDTHH:MM:SSZ", text);
-  require(
-      std::regex_match(text, std::regex("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")),
-      problem);
-  std::tm tm{};
-  require(::strptime(text.c_str(), kRfc3339, &tm) != nullptr, problem);
-  const auto t = SystemClock::from_time_t(::timegm(&tm));
-  require(utc(t, kRfc3339) == text, problem);
-  return t;
-}
-
 // T: --start-at (in the future), or now + --lead rounded up to the whole second.
 SystemClock::time_point start_time(const K8sJobOptions& options) {
   const auto now = SystemClock::now();
   if (options.start_at.empty()) {
     return std::chrono::ceil<std::chrono::seconds>(now) + std::chrono::seconds(options.lead_s);
   }
-  const auto t = parse_start(options.start_at);
+  const auto t = suites::parse_utc_option("--start-at", options.start_at);
   require(t > now, fmt::format("--start-at {} is past (now {}): the shards would all be late",
-                               options.start_at, utc(now, kRfc3339)));
+                               options.start_at, suites::format_utc(now)));
   return t;
-}
-
-fixtures::Target chosen_target(const std::string& name) {
-  if (name == "reference-h2c") return fixtures::reference_target({.h2c = true});
-  return suites::resolve_target(name);
 }
 
 
@@ -161,7 +113,7 @@ ShardPlan plan_of(const K8sJobOptions& options) {
                  .image = options.image,
                  .shards = options.shards,
                  .connect = options.connect,
-                 .host = host_of(options.connect),
+                 .host = split_host_port(options.connect).host,
                  .claim = options.claim};
   const auto target = chosen_target(options.target);
   // Each shard holds its share of the connections: the scenario's limits are on count / K.
@@ -173,8 +125,9 @@ ShardPlan plan_of(const K8sJobOptions& options) {
           fmt::format("scenario {} cannot run against {}: {}", options.scenario, target.name,
                       scenario->unmet_need(target).value_or("the target lacks what it needs")));
   const auto start = start_time(options);
-  plan.start_at = utc(start, kRfc3339);
-  plan.stamp = utc(start, "%Y%m%dT%H%M%SZ");
+  plan.start = start;
+  plan.start_at = suites::format_utc(start);
+  plan.stamp = suites::utc_stamp(start);
   plan.target = options.target;
   plan.target_name = suites::file_safe(target.name);
   plan.scenario = options.scenario;

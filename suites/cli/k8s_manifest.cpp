@@ -99,8 +99,8 @@ std::string literal_argument(const std::string& text) {
 }
 
 std::string shard_directory(const ShardPlan& plan, std::size_t k) {
-  return fmt::format("{}/{}-{}-shard-{}-of-{}", kRuns, plan.stamp, plan.target_name, k,
-                     plan.shards);
+  return fmt::format("{}/{}", kRuns,
+                     suites::shard_directory_name(plan.start, plan.target_name, k, plan.shards));
 }
 
 std::string observe_directory(const ShardPlan& plan) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "loiter/suites/runner/shard_files.hpp"
+
 namespace loiter::cli {
 
 // Everything the manifests say, checked and resolved by `loiter k8s-job`.
@@ -18,6 +20,7 @@ struct ShardPlan {
   std::string connect;      // HOST:PORT as the user gave it
   std::string host;         // HOST, brackets of an IPv6 address removed: --allow-remote
   std::string claim;        // the PersistentVolumeClaim mounted at /runs
+  suites::WallClock::time_point start;  // T
   std::string start_at;     // T, RFC 3339 UTC, whole seconds
   std::string stamp;        // T as run directories name it: YYYYMMDDTHHMMSSZ
   std::string target;       // --target as the user gave it (a bundled name or a file in the image)

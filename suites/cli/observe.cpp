@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <iostream>
 
+#include "check.hpp"
 #include "finish.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
-#include "loiter/suites/runner/target_choice.hpp"
 #include "observe_loop.hpp"
 #include "refusals.hpp"
 
@@ -52,8 +52,7 @@ std::optional<fixtures::Target> chosen_server(const ObserveOptions& options) {
     throw std::invalid_argument(
         "--port goes with --pid; a target's server is watched on its own port");
   }
-  if (options.target == "reference-h2c") return fixtures::reference_target({.h2c = true});
-  return suites::resolve_target(options.target);
+  return chosen_target(options.target);
 }
 
 // --out made now (empty), so that a path that cannot be one is refused before the server

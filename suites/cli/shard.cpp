@@ -60,15 +60,13 @@ clients::tcp::endpoint server_of(const CheckOptions& options) {
     throw std::invalid_argument("a shard needs --connect HOST:PORT: the server it drives, which "
                                 "loiter does not start");
   }
-  const auto colon = options.connect.rfind(':');
-  std::string host = options.connect.substr(0, colon == std::string::npos ? 0 : colon);
-  if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  const auto [host, port] = split_host_port(options.connect);
   boost::system::error_code error;
   clients::asio::ip::make_address(host, error);
-  if (error && !host.empty() && host == options.allow_remote) {  // a name: resolve it
+  if (error && host == options.allow_remote) {  // a name: resolve it
     clients::asio::io_context io;
     clients::tcp::resolver resolver(io);
-    const auto found = resolver.resolve(host, options.connect.substr(colon + 1), error);
+    const auto found = resolver.resolve(host, std::to_string(port), error);
     if (error || found.empty()) {
       throw std::invalid_argument(fmt::format("--connect {}: cannot resolve {}: {}",
                                               options.connect, host, error.message()));
@@ -124,7 +122,7 @@ ShardInputs shard_inputs(const CheckOptions& options) {
   if (options.start_at.empty()) {
     throw std::invalid_argument("a shard needs --start-at: the one start time of every shard");
   }
-  in.header.start_at = suites::parse_utc(options.start_at);
+  in.header.start_at = suites::parse_utc_option("--start-at", options.start_at);
   // Bounded: a shard waits for its start at most a day, and one whose start passed over an
   // hour ago is not part of that run any more.
   const auto now = WallClock::now();

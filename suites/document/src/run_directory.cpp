@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <boost/json.hpp>
-#include <fstream>
 #include <sstream>
 
 #include "loiter/reports/html.hpp"
@@ -37,13 +36,6 @@ fs::path make_run_path(const fs::path& root, std::string_view stamp, std::string
           fmt::format("cannot create the run directory {}: {}", path.string(), error.message()));
     }
   }
-}
-
-void write_file(const fs::path& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
 }
 
 void write_html(const fs::path& path, const reports::RunReport& report) {

@@ -8,12 +8,12 @@
 #include <boost/json.hpp>
 #include <cctype>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "loiter/fixtures/provenance.hpp"
 #include "loiter/suites/judge/in_units.hpp"
+#include "loiter/suites/runner/files.hpp"
 #include "loiter/suites/runner/load_json.hpp"
 
 namespace loiter::suites {
@@ -60,21 +60,6 @@ std::optional<clients::Churn> churn_from(const json::value& v) {
                         .abort = json::value_to<double>(o.at("abort")),
                         .replace_every = json::value_to<std::size_t>(o.at("replace_every")),
                         .abort_path = std::string(o.at("abort_path").as_string())};
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(fmt::format("cannot read {}", path.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_text(const fs::path& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
 }
 
 json::value header_to_json(const ShardHeader& h) {
@@ -197,7 +182,27 @@ WallClock::time_point parse_utc(std::string_view text) {
   }
   tm.tm_year -= 1900;
   tm.tm_mon -= 1;
-  return WallClock::from_time_t(::timegm(&tm));
+  const auto t = WallClock::from_time_t(::timegm(&tm));
+  if (format_utc(t) != s) {  // one digit short, or a day that does not exist (02-31)
+    throw std::invalid_argument(fmt::format(
+        "'{}' is not a UTC time in RFC 3339 with whole seconds, like 2026-12-02T10:00:00Z", text));
+  }
+  return t;
+}
+
+WallClock::time_point parse_utc_option(std::string_view option, std::string_view text) {
+  try {
+    return parse_utc(text);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(fmt::format("{}: {}", option, e.what()));
+  }
+}
+
+std::string utc_stamp(WallClock::time_point t) {
+  std::string stamp = format_utc(t);  // 2026-12-02T10:00:00Z -> 20261202T100000Z
+  std::erase(stamp, '-');
+  std::erase(stamp, ':');
+  return stamp;
 }
 
 std::string file_safe(std::string_view name) {
@@ -212,16 +217,14 @@ std::string file_safe(std::string_view name) {
 
 std::string shard_directory_name(WallClock::time_point start_at, std::string_view target,
                                  std::size_t index, std::size_t count) {
-  std::string stamp = format_utc(start_at);  // 2026-12-02T10:00:00Z -> 20261202T100000Z
-  std::erase(stamp, '-');
-  std::erase(stamp, ':');
-  return fmt::format("{}-{}-shard-{}-of-{}", stamp, file_safe(target), index, count);
+  return fmt::format("{}-{}-shard-{}-of-{}", utc_stamp(start_at), file_safe(target), index,
+                     count);
 }
 
 void write_shard_header(const fs::path& dir, const ShardHeader& header) {
   const auto path = dir / "shard.json";
   const auto fresh = dir / "shard.json.new";
-  write_text(fresh, json::serialize(header_to_json(header)) + "\n");
+  write_file(fresh, json::serialize(header_to_json(header)) + "\n");
   std::error_code ec;
   fs::rename(fresh, path, ec);
   if (ec) throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), ec.message()));
@@ -231,16 +234,16 @@ void write_shard_output(const fs::path& dir, const ShardOutput& output,
                         clients::Clock::time_point origin) {
   std::string lines;
   for (const auto& r : output.records) lines += record_line(r.fleet, r.index, r.record, origin);
-  write_text(dir / "records.jsonl", lines);
+  write_file(dir / "records.jsonl", lines);
   if (output.load) {
-    write_text(dir / "load.json", json::serialize(load_to_json(*output.load, origin)) + "\n");
+    write_file(dir / "load.json", json::serialize(load_to_json(*output.load, origin)) + "\n");
   }
 }
 
 ShardHeader read_shard_header(const fs::path& dir) {
   const auto path = dir / "shard.json";
   try {
-    return header_from(json::parse(read_text(path)).as_object());
+    return header_from(json::parse(read_file(path)).as_object());
   } catch (const std::exception& e) {
     throw std::runtime_error(fmt::format("{}: {}", path.string(), e.what()));
   }
@@ -250,7 +253,7 @@ ShardData read_shard(const fs::path& dir, clients::Clock::time_point origin) {
   ShardData data{.dir = dir, .header = read_shard_header(dir), .records = {}, .load = {}};
   const auto records = dir / "records.jsonl";
   if (fs::exists(records)) {
-    std::istringstream in(read_text(records));
+    std::istringstream in(read_file(records));
     std::string line;
     for (std::size_t n = 1; std::getline(in, line); ++n) {
       try {
@@ -266,7 +269,7 @@ ShardData read_shard(const fs::path& dir, clients::Clock::time_point origin) {
   const auto load = dir / "load.json";
   if (fs::exists(load)) {
     try {
-      data.load = load_from_json(json::parse(read_text(load)), origin);
+      data.load = load_from_json(json::parse(read_file(load)), origin);
     } catch (const std::exception& e) {
       throw std::runtime_error(fmt::format("{}: {}", load.string(), e.what()));
     }

@@ -50,7 +50,8 @@ TEST(Shard, StartTimesAreRfc3339UtcBothWays) {
             1796205605);
   EXPECT_EQ(shard_directory_name(t, "nginx", 2, 4), "20261202T100005Z-nginx-shard-2-of-4");
   for (const char* bad : {"2026-12-02 10:00:05", "2026-12-02T10:00:05+01:00", "tomorrow",
-                          "2026-13-02T10:00:05Z", "2026-12-02T10:00:05Zx"}) {
+                          "2026-13-02T10:00:05Z", "2026-12-02T10:00:05Zx", "2026-12-2T10:00:05Z",
+                          "2026-02-31T10:00:05Z"}) {
     EXPECT_THROW(parse_utc(bad), std::invalid_argument) << bad;
   }
 }

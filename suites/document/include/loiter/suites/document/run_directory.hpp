@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "loiter/reports/run_report.hpp"
+#include "loiter/suites/runner/files.hpp"  // write_file, which callers use beside it
 #include "loiter/suites/runner/run.hpp"
 
 namespace loiter::suites {
@@ -49,8 +50,6 @@ class RunDirectory {
 std::filesystem::path make_run_path(const std::filesystem::path& root, std::string_view stamp,
                                     std::string_view target);
 
-// Writes `text` to `path`; throws std::runtime_error naming the path on failure.
-void write_file(const std::filesystem::path& path, std::string_view text);
 
 // report.html next to report.json, rendered from `report`.
 void write_html(const std::filesystem::path& path, const reports::RunReport& report);

@@ -73,10 +73,14 @@ std::string file_safe(std::string_view name);
 std::string shard_directory_name(WallClock::time_point start_at, std::string_view target,
                                  std::size_t index, std::size_t count);
 
-// RFC 3339 UTC with whole seconds ("2026-12-02T10:00:00Z") and back; parse_utc throws
-// std::invalid_argument naming the text.
+// RFC 3339 UTC with whole seconds ("2026-12-02T10:00:00Z") and back; parse_utc takes only
+// that form (what format_utc prints back) and throws std::invalid_argument naming the text.
 std::string format_utc(WallClock::time_point t);
 WallClock::time_point parse_utc(std::string_view text);
+// parse_utc of a command-line option's value, its error prefixed by the option's name.
+WallClock::time_point parse_utc_option(std::string_view option, std::string_view text);
+// The same moment as directories name it: "20261202T100000Z".
+std::string utc_stamp(WallClock::time_point t);
 
 // Writes shard.json (whole or not at all: a new file renamed over the old). Throws
 // std::runtime_error naming the path.
