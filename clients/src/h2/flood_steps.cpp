@@ -8,13 +8,12 @@
 #include <stdexcept>
 
 #include "loiter/clients/h2/frames.hpp"
+#include "steps.hpp"  // kLargeWindow, kDefaultWindow
 
 namespace loiter::clients::h2 {
 
 namespace {
 
-constexpr std::uint32_t kLargestWindow = 0x7fff'ffff;
-constexpr std::uint32_t kDefaultWindow = 65'535;
 // After a GOAWAY, how long a flood waits for the server's close before closing itself.
 constexpr Duration kAfterGoaway = std::chrono::seconds(1);
 constexpr Duration kReadTurn = std::chrono::milliseconds(20);  // finish()'s reads, a turn
@@ -50,8 +49,8 @@ awaitable<bool> open_flood(Connection& connection, const FloodOptions& options, 
     co_return false;
   }
   std::string opening(kPreface);
-  opening += settings({{setting::enable_push, 0}, {setting::initial_window_size, kLargestWindow}});
-  opening += window_update(0, kLargestWindow - kDefaultWindow);
+  opening += settings({{setting::enable_push, 0}, {setting::initial_window_size, kLargeWindow}});
+  opening += window_update(0, kLargeWindow - kDefaultWindow);
   // The opening is not the flood: frames_sent counts the flood's own frames (and the few
   // SETTINGS/PING acknowledgements the connection owes), the figure its bound is about.
   co_return co_await connection.send(opening, connection.connected() + options.connect_timeout);

@@ -162,4 +162,9 @@ std::string large_path(const Target& target, std::size_t bytes) {
   return fixtures::with_bytes(target.paths.large.value_or("/"), bytes);
 }
 
+std::optional<Duration> scaled_bound(const std::optional<Duration>& bound, const Timing& timing) {
+  if (!bound) return std::nullopt;
+  return std::chrono::duration_cast<Duration>(*bound * timing.scale);
+}
+
 }  // namespace loiter::suites::kit

@@ -80,6 +80,9 @@ Expectations completion(std::size_t responses, Duration outlives, Duration patie
 Expectations recovery_only(Duration patience, const Timing& timing,
                            const ScenarioParameters& parameters);
 
+// A latency bound is a real-time constant too: a slow machine widens it by the time scale.
+std::optional<Duration> scaled_bound(const std::optional<Duration>& bound, const Timing& timing);
+
 // The longest request-wait deadline the target declares (header, idle): what a legitimate
 // long exchange must outlive.
 Duration request_wait(const Target& target);

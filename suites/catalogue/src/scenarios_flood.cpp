@@ -26,14 +26,14 @@ constexpr auto kControlTail = 500ms;  // the control client runs on this long af
 constexpr auto kGrace = 1500ms;       // after the flood: the server's GOAWAY or close may come
 constexpr auto kControlInterval = 20ms;
 
-using Spawn = void (*)(clients::asio::io_context&, const clients::FloodOptions&,
+using FloodSpawn = void (*)(clients::asio::io_context&, const clients::FloodOptions&,
                        std::vector<clients::ConnectionRecord>&);
 
 struct FloodKind {
   std::string_view id;    // the scenario id and the client kind: "h2-rapid-reset"
   std::string_view name;  // as [h2.flood] kinds lists it: "rapid-reset"
   std::string_view must;
-  Spawn spawn;
+  FloodSpawn spawn;
 };
 
 Need need_flood(const Target& t, std::string_view name) {
@@ -46,11 +46,6 @@ Need need_flood(const Target& t, std::string_view name) {
     return fmt::format("the target's [h2.flood] kinds leave out \"{}\"", name);
   }
   return need_path(t.paths.health, "health");
-}
-
-std::optional<Duration> scaled_bound(const std::optional<Duration>& bound, const Timing& timing) {
-  if (!bound) return std::nullopt;
-  return std::chrono::duration_cast<Duration>(*bound * timing.scale);
 }
 
 Duration patience(const Timing& timing) {
@@ -84,7 +79,7 @@ clients::FloodOptions flood_options(const DriveContext& c) {
   return options;
 }
 
-void drive_flood(Spawn spawn, clients::asio::io_context& io, const DriveContext& c,
+void drive_flood(FloodSpawn spawn, clients::asio::io_context& io, const DriveContext& c,
                  DriveOutput& out) {
   const auto start = c.start + 50ms;
   auto control = flood_options(c);

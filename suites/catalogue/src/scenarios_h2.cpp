@@ -17,7 +17,7 @@ namespace {
 
 using namespace kit;
 using namespace h2_plan;
-using Spawn = void (*)(clients::asio::io_context&, const clients::H2Options&,
+using H2Spawn = void (*)(clients::asio::io_context&, const clients::H2Options&,
                        std::vector<clients::ConnectionRecord>&);
 
 // The options every h2 kind shares: the fleet's, and the health path to ask.
@@ -32,7 +32,7 @@ using Configure = std::function<void(const DriveContext&, clients::H2Options&)>;
 
 // A scenario of the family: skipped without [h2], then for its own needs.
 Scenario h2_scenario(std::string_view id, std::string_view must,
-                     std::function<Need(const Target&)> unmet, Expect expect, Spawn spawn,
+                     std::function<Need(const Target&)> unmet, Expect expect, H2Spawn spawn,
                      Configure configure = {}) {
   return {.id = id,
           .family = "h2",

@@ -48,12 +48,6 @@ ClosureExpectation closure_of(std::string_view kind, const StallDeadline& deadli
           .name = deadline.name};
 }
 
-// A latency bound is a real-time constant too: a slow machine widens it by the time scale.
-std::optional<Duration> scaled_bound(const std::optional<Duration>& bound, const Timing& timing) {
-  if (!bound) return std::nullopt;
-  return std::chrono::duration_cast<Duration>(*bound * timing.scale);
-}
-
 Expectations expect_idle_under_load(const Target& t, const Timing& timing,
                                     const ScenarioParameters& p) {
   // Over TLS the silent third sends no hello: a handshake stall (kit::stall_deadline).

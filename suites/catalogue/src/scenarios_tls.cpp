@@ -45,10 +45,10 @@ clients::TlsStallOptions stall_options(const DriveContext& c) {
   return options;
 }
 
-using Spawn = void (*)(clients::asio::io_context&, const clients::TlsStallOptions&,
+using TlsSpawn = void (*)(clients::asio::io_context&, const clients::TlsStallOptions&,
                        std::vector<clients::ConnectionRecord>&);
 
-Scenario hello_cut(std::string_view id, std::string_view must, Spawn spawn) {
+Scenario hello_cut(std::string_view id, std::string_view must, TlsSpawn spawn) {
   return {.id = id,
           .family = "tls",
           .must = must,

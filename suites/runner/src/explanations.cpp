@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/asio/ip/address.hpp>
 #include <map>
 
 #include "loiter/fixtures/probe/tcp_states.hpp"
@@ -17,13 +16,13 @@ namespace {
 std::optional<fixtures::TcpEndpoint> endpoint_of(const std::string& source) {
   const auto colon = source.rfind(':');
   if (colon == std::string::npos) return std::nullopt;
-  boost::system::error_code error;
   auto host = source.substr(0, colon);
   if (host.size() > 1 && host.front() == '[') host = host.substr(1, host.size() - 2);
-  const auto address = boost::asio::ip::make_address(host, error);
-  if (error) return std::nullopt;
+  const auto address = fixtures::IpAddress::parse(host);
+  if (!address) return std::nullopt;
   try {
-    return fixtures::TcpEndpoint(address, static_cast<unsigned short>(std::stoul(source.substr(colon + 1))));
+    return fixtures::TcpEndpoint(*address,
+                                 static_cast<std::uint16_t>(std::stoul(source.substr(colon + 1))));
   } catch (const std::exception&) {
     return std::nullopt;
   }

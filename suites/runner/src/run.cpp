@@ -155,9 +155,8 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   }
   result.verdict = judge(result.observation, result.expectations);
   if (!result.verdict.passed) {
-    const fixtures::TcpEndpoint server(clients::asio::ip::make_address(sut.host()), sut.port());
-    auto found =
-        watch.findings(result.observation.connections, server, result.expectations.patience);
+    auto found = watch.findings(result.observation.connections, sut.endpoint(),
+                                result.expectations.patience);
     if (late_fds) found.push_back(*late_fds);
     for (auto& finding : found) {
       finding.scenario = result.id;
