@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "loiter/clients/transport/asio.hpp"
 
 namespace loiter::cli {
 
@@ -30,17 +29,6 @@ struct DriveOptions {
 };
 
 void add_drive_options(CLI::App& command, DriveOptions& options);
-
-// "HOST:PORT" taken apart: the host without an IPv6 address's brackets ("[::1]:8080": "::1"),
-// the port 1..65535. Throws std::invalid_argument naming the text.
-struct HostPort {
-  std::string host;
-  unsigned short port = 0;
-};
-HostPort split_host_port(const std::string& text);
-
-// "127.0.0.1:8080", "[::1]:8080": an address, not a name. Throws std::invalid_argument.
-clients::tcp::endpoint parse_endpoint(const std::string& text);
 
 // 0 done, 2 usage error (also a non-loopback target), 3 infrastructure, 130 interrupted.
 int run_drive(const DriveOptions& options);

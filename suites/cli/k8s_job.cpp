@@ -14,7 +14,8 @@
 #include <stdexcept>
 
 #include "check.hpp"
-#include "drive.hpp"
+#include "exit_codes.hpp"
+#include "host_port.hpp"
 #include "k8s_manifest.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
@@ -28,8 +29,6 @@ namespace {
 
 using SystemClock = std::chrono::system_clock;
 
-constexpr int kPrinted = 0;
-constexpr int kUsage = 2;
 // <name>-shards-<index> is a pod's hostname (at most 63 characters) with K up to 1000.
 constexpr std::size_t kMostNameLength = 40;
 
@@ -226,7 +225,7 @@ int run_k8s_job(const K8sJobOptions& options) {
     return kUsage;
   }
   std::cout << render(plan, options.format) << std::flush;
-  return kPrinted;
+  return kPassed;
 }
 
 }  // namespace loiter::cli

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "drive.hpp"
+#include "endpoint_text.hpp"
 #include "finish.hpp"
 #include "loiter/clients/transport/targets.hpp"
 #include "loiter/fixtures/provenance.hpp"
@@ -34,6 +35,10 @@ using suites::WallClock;
 constexpr auto kReadyLead = 300ms;
 constexpr auto kLongestWait = std::chrono::hours(24);
 constexpr auto kLatestStart = std::chrono::hours(1);
+
+fixtures::TcpEndpoint plain_endpoint(const clients::tcp::endpoint& endpoint) {
+  return {*fixtures::IpAddress::parse(endpoint.address().to_string()), endpoint.port()};
+}
 
 // "k/K", k in [0, K). Throws std::invalid_argument.
 clients::FleetShare parse_shard(const std::string& text) {
@@ -262,7 +267,7 @@ int run_shard(const CheckOptions& options) {
   suites::ShardOutput out;
   try {
     suites::write_shard_header(dir, h);
-    out = suites::drive_shard(*in.scenario, in.target, in.server, in.expected, in.timing,
+    out = suites::drive_shard(*in.scenario, in.target, plain_endpoint(in.server), in.expected, in.timing,
                               in.parameters, in.share, origin);
     h.ended = WallClock::now();
     h.fleets = out.fleets;

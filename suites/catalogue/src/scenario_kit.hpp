@@ -8,6 +8,7 @@
 #include "loiter/clients/http1/kind.hpp"
 #include "loiter/clients/load/load.hpp"
 #include "loiter/fixtures/target/target.hpp"
+#include "loiter/suites/catalogue/drive_context.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 
 namespace loiter::suites::kit {

@@ -226,13 +226,17 @@ clients::TlsClient tls_client(const fixtures::Target& target) {
 
 }  // namespace
 
+clients::tcp::endpoint asio_endpoint(const fixtures::TcpEndpoint& endpoint) {
+  return {clients::asio::ip::make_address(endpoint.address().to_string()), endpoint.port()};
+}
+
 Drive::Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
              const Expectations& expected, const Timing& timing,
              const ScenarioParameters& parameters)
     : scenario_(scenario),
       parts_(parts_for(expected, parameters, share_)),
       context_{
-          .server = clients::tcp::endpoint(clients::asio::ip::make_address(sut.host()), sut.port()),
+          .server = asio_endpoint(sut.endpoint()),
           .start = Clock::now() + (parts_ > 1 ? kForkLead * parts_ : clients::Duration{}),
           .target = sut.target(),
           .expected = expected,
@@ -311,10 +315,10 @@ ShardOutput Drive::run_shard() {
 }
 
 ShardOutput drive_shard(const Scenario& scenario, const fixtures::Target& target,
-                        const clients::tcp::endpoint& server, const Expectations& expected,
+                        const fixtures::TcpEndpoint& server, const Expectations& expected,
                         const Timing& timing, const ScenarioParameters& parameters,
                         clients::FleetShare share, clients::Clock::time_point start) {
-  Drive drive(scenario, server, target, expected, timing, parameters, share, start);
+  Drive drive(scenario, asio_endpoint(server), target, expected, timing, parameters, share, start);
   return drive.run_shard();
 }
 

@@ -19,6 +19,7 @@
 #include "client_processes.hpp"
 #include "explanations.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/suites/catalogue/drive_context.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 #include "loiter/suites/judge/observation.hpp"
 #include "loiter/suites/runner/shard_run.hpp"
@@ -36,6 +37,9 @@ std::string client_process_limit_message(std::size_t connections, std::size_t pe
 // Harness faults (a limit, a client process that fails or dies) throw std::runtime_error
 // naming them; the user's interrupt stops the clients early (their records so far kept in
 // one process, none when split).
+// The endpoint the clients connect to (the server's, from the probe's plain form).
+clients::tcp::endpoint asio_endpoint(const fixtures::TcpEndpoint& endpoint);
+
 class Drive {
  public:
   // Decides where the clients run and, when they are split, forks the client processes

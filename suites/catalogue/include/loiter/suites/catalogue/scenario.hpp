@@ -11,15 +11,22 @@
 #include <string_view>
 #include <vector>
 
-#include "loiter/clients/transport/asio.hpp"
-#include "loiter/clients/load/load.hpp"
+#include "loiter/clients/load/churn.hpp"
+#include "loiter/clients/load/load_result.hpp"
 #include "loiter/clients/record.hpp"
-#include "loiter/clients/transport/tls.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/judge/observation.hpp"
 #include "loiter/suites/catalogue/timing.hpp"
 
+namespace boost::asio {
+class io_context;
+}  // namespace boost::asio
+
 namespace loiter::suites {
+
+// What a scenario's clients are driven against (drive_context.hpp: the side that drives
+// connections, with Asio; this header stays plain data).
+struct DriveContext;
 
 struct ScenarioParameters {
   std::size_t count = 0;  // connections of the scenario's kind; 0: the scenario's default
@@ -48,22 +55,6 @@ struct DriveOutput {
   std::vector<clients::ConnectionRecord>& fleet() { return fleets.emplace_back(); }
 };
 
-// What a scenario's clients are driven against.
-struct DriveContext {
-  clients::tcp::endpoint server;
-  // The origin of the scenario's timeline: its fleets are paced from here, the same moment
-  // in every client process when the connections are split over several.
-  clients::Clock::time_point start;
-  const fixtures::Target& target;
-  const Expectations& expected;
-  const Timing& timing;
-  const ScenarioParameters& parameters;  // resolved: defaults filled in
-  clients::TlsClient tls;                // the target's TLS (Target::tls); null: cleartext
-  // True once the user asked the run to stop (Ctrl-C): a scenario that winds down
-  // (Scenario::winds_down) ends its schedule there; empty: never.
-  std::function<bool()> stop_early;
-};
-
 // Connections one client process holds within a 20,000-descriptor RLIMIT_NOFILE, and the
 // most a scenario split over client processes is asked for.
 inline constexpr std::size_t kOneProcessCount = 19'000;
@@ -80,7 +71,7 @@ struct Scenario {
   std::function<Expectations(const fixtures::Target&, const Timing&, const ScenarioParameters&)>
       expect;
   // Spawns the scenario's clients on `io`; their records land in `out` once `io` has run.
-  std::function<void(clients::asio::io_context& io, const DriveContext& context,
+  std::function<void(boost::asio::io_context& io, const DriveContext& context,
                      DriveOutput& out)>
       drive;
   std::size_t default_count = 100;  // connections, as in the seed

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "loiter/clients/load/load_result.hpp"
-#include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/transport/share.hpp"
+#include "loiter/fixtures/probe/endpoint.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 #include "loiter/suites/runner/client_lines.hpp"
@@ -32,7 +32,7 @@ struct ShardOutput {
 // std::runtime_error (or fixtures::HarnessError) on a harness fault: a limit, a client
 // process that failed.
 ShardOutput drive_shard(const Scenario& scenario, const fixtures::Target& target,
-                        const clients::tcp::endpoint& server, const Expectations& expected,
+                        const fixtures::TcpEndpoint& server, const Expectations& expected,
                         const Timing& timing, const ScenarioParameters& parameters,
                         clients::FleetShare share, clients::Clock::time_point start);
 

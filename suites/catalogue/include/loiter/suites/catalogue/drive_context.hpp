@@ -1,0 +1,31 @@
+// The side of a scenario that drives connections: what its clients are driven against.
+// Included by the catalogue's scenario definitions and the runner's drive, never by a header
+// of the plain-data layers (scenario.hpp only declares it).
+#pragma once
+
+#include <functional>
+
+#include "loiter/clients/transport/asio.hpp"
+#include "loiter/clients/transport/tls.hpp"
+#include "loiter/fixtures/target/target.hpp"
+#include "loiter/suites/catalogue/scenario.hpp"
+#include "loiter/suites/catalogue/timing.hpp"
+
+namespace loiter::suites {
+
+struct DriveContext {
+  clients::tcp::endpoint server;
+  // The origin of the scenario's timeline: its fleets are paced from here, the same moment
+  // in every client process when the connections are split over several.
+  clients::Clock::time_point start;
+  const fixtures::Target& target;
+  const Expectations& expected;
+  const Timing& timing;
+  const ScenarioParameters& parameters;  // resolved: defaults filled in
+  clients::TlsClient tls;                // the target's TLS (Target::tls); null: cleartext
+  // True once the user asked the run to stop (Ctrl-C): a scenario that winds down
+  // (Scenario::winds_down) ends its schedule there; empty: never.
+  std::function<bool()> stop_early;
+};
+
+}  // namespace loiter::suites
