@@ -31,10 +31,6 @@ fixtures::Duration seconds(double s) {
   return std::chrono::duration_cast<fixtures::Duration>(std::chrono::duration<double>(s));
 }
 
-std::optional<fixtures::Duration> seconds(const std::optional<double>& s) {
-  return s ? std::optional(seconds(*s)) : std::nullopt;
-}
-
 // "reference server header deadline, s (default 2)": the default as the bundled
 // reference.toml declares it.
 std::string deadline_help(std::string_view name, const std::optional<fixtures::Duration>& d) {
@@ -86,29 +82,13 @@ std::optional<clients::Churn> churn_of(const CheckOptions& options) {
 
 }  // namespace
 
-// The reference server takes faults and deadlines from the command line; any other target
-// declares its own in its target file.
 fixtures::Target chosen_target(const CheckOptions& options) {
-  const bool tuned = !options.faults.empty() || options.header_timeout || options.body_timeout ||
-                     options.idle_timeout || options.send_timeout;
-  const bool tls = options.target == "reference-tls";
-  const bool h2c = options.target == "reference-h2c";
-  if (options.target != "reference" && !tls && !h2c) {
-    if (tuned) {
-      throw std::invalid_argument(
-          "--fault and --*-timeout apply to the reference targets only (reference, "
-          "reference-tls, reference-h2c); another target declares its deadlines in its "
-          "target file");
-    }
-    return suites::resolve_target(options.target);
-  }
-  return fixtures::reference_target({.header = seconds(options.header_timeout),
-                                     .body = seconds(options.body_timeout),
-                                     .idle = seconds(options.idle_timeout),
-                                     .send = seconds(options.send_timeout),
-                                     .faults = options.faults,
-                                     .tls = tls,
-                                     .h2c = h2c});
+  return suites::choose_target({.name = options.target,
+                                .header_timeout = options.header_timeout,
+                                .body_timeout = options.body_timeout,
+                                .idle_timeout = options.idle_timeout,
+                                .send_timeout = options.send_timeout,
+                                .faults = options.faults});
 }
 
 fixtures::Target chosen_target(const std::string& name) {
