@@ -15,6 +15,7 @@
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/run.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
@@ -211,13 +212,7 @@ int run_check(const CheckOptions& options) {
     std::cerr << "loiter: " << e.what() << "\n";
     return kUsage;
   }
-  reports::RunReport report{.loiter_version = LOITER_VERSION,
-                            .target = target.name,
-                            .target_description = target.description,
-                            .target_tls = suites::target_tls(target),
-                            .target_protocol = suites::target_protocol(target),
-                            .started_at = suites::utc_now(),
-                            .scenarios = {}};
+  auto report = suites::run_head(LOITER_VERSION, target, suites::utc_now());
   suites::install_interrupt_handlers();
   Progress progress(scenarios.size());
   const auto parameters = parameters_of(options);

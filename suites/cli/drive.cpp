@@ -17,6 +17,7 @@
 #include "loiter/fixtures/probe/sampler.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "refusals.hpp"
 
@@ -231,10 +232,7 @@ int run_drive(const DriveOptions& options) {
   }
   try {
     auto& directory = *made;
-    reports::RunReport report{.loiter_version = LOITER_VERSION,
-                              .target = options.connect,
-                              .started_at = suites::utc_now(),
-                              .scenarios = {}};
+    auto report = suites::run_head(LOITER_VERSION, options.connect, suites::utc_now());
     suites::install_interrupt_handlers();
     suites::ScenarioResult result{.id = options.kind};
     result.observation.scenario = options.kind;

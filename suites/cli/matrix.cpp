@@ -17,6 +17,7 @@
 #include "loiter/fixtures/target/target_file.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "matrix_render.hpp"
@@ -102,15 +103,12 @@ suites::RunDirectory row_directory(const fs::path& matrix_dir, std::size_t row,
   return suites::RunDirectory(matrix_dir, fmt::format("{:02}-{}", row + 1, target.name));
 }
 
+// The run document's head, with the version the server's version command printed (taken
+// before the start).
 reports::RunReport target_report(const fixtures::Target& target, std::string version) {
-  return {.loiter_version = LOITER_VERSION,
-          .target = target.name,
-          .target_version = std::move(version),
-          .target_description = target.description,
-          .target_tls = suites::target_tls(target),
-          .target_protocol = suites::target_protocol(target),
-          .started_at = suites::utc_now(),
-          .scenarios = {}};
+  auto report = suites::run_head(LOITER_VERSION, target, suites::utc_now());
+  report.target_version = std::move(version);
+  return report;
 }
 
 void run_target(const fixtures::Target& target, suites::RunDirectory& directory,

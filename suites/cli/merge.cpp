@@ -14,6 +14,7 @@
 #include "loiter/suites/document/merge_run.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/judge/in_units.hpp"
 
 namespace loiter::cli {
@@ -95,13 +96,9 @@ int run_merge(const MergeOptions& options) {
     std::cerr << "loiter: " << e.what() << "\n";
     return kInfrastructure;
   }
-  reports::RunReport report{.loiter_version = LOITER_VERSION,
-                            .target = basis.target.name,
-                            .target_description = basis.target.description,
-                            .target_tls = suites::target_tls(basis.target),
-                            .target_protocol = suites::target_protocol(basis.target),
-                            .started_at = suites::format_utc(merged.start_at),
-                            .scenarios = {suites::to_report(merged.result)}};
+  auto report =
+      suites::run_head(LOITER_VERSION, basis.target, suites::format_utc(merged.start_at));
+  report.scenarios.push_back(suites::to_report(merged.result));
   return finish_run(report, *directory, {.json = options.json_path, .junit = options.junit_path});
 }
 
