@@ -27,15 +27,14 @@ std::string shards_json(const std::vector<ShardData>& shards) {
   boost::json::array list;
   for (const auto& s : shards) {
     const auto& h = s.header;
-    list.push_back(boost::json::object{
-        {"dir", fs::absolute(s.dir).string()},
-        {"shard", h.index},
-        {"shards", h.count},
-        {"host", h.host},
-        {"pid", h.pid},
-        {"lag_s", in_seconds(h.lag.value_or(clients::Duration{}))},
-        {"records", h.records},
-        {"client_processes", h.client_processes}});
+    list.push_back(boost::json::object{{"dir", fs::absolute(s.dir).string()},
+                                       {"shard", h.index},
+                                       {"shards", h.count},
+                                       {"host", h.host},
+                                       {"pid", h.pid},
+                                       {"lag_s", in_seconds(h.lag.value_or(clients::Duration{}))},
+                                       {"records", h.records},
+                                       {"client_processes", h.client_processes}});
   }
   const auto& first = shards.front().header;
   return boost::json::serialize(boost::json::object{{"plan", plan_to_json(first.plan)},
@@ -67,11 +66,12 @@ ScenarioResult judged(const MergeBasis& basis, MergedShards merged, ServerSide s
 }  // namespace
 
 MergeBasis merge_basis(const ShardPlan& plan, const fs::path& observe) {
-  if (!plan.target_sha256.empty() && (!fs::is_regular_file(plan.target) ||
-                                      fixtures::sha256_of_file(plan.target) != plan.target_sha256)) {
-    throw std::invalid_argument(fmt::format(
-        "the target file {} is not the one the shards ran with (SHA-256 {})", plan.target,
-        plan.target_sha256));
+  if (!plan.target_sha256.empty() &&
+      (!fs::is_regular_file(plan.target) ||
+       fixtures::sha256_of_file(plan.target) != plan.target_sha256)) {
+    throw std::invalid_argument(
+        fmt::format("the target file {} is not the one the shards ran with (SHA-256 {})",
+                    plan.target, plan.target_sha256));
   }
   MergeBasis basis{.scenario = find_scenario(plan.scenario),
                    .target = choose_target({.name = plan.target,
@@ -84,8 +84,10 @@ MergeBasis merge_basis(const ShardPlan& plan, const fs::path& observe) {
                    .expected = {},
                    .watch = {}};
   if (!basis.scenario) {
-    throw std::invalid_argument(fmt::format("the shards ran scenario '{}', which this loiter "
-                                            "does not know", plan.scenario));
+    throw std::invalid_argument(
+        fmt::format("the shards ran scenario '{}', which this loiter "
+                    "does not know",
+                    plan.scenario));
   }
   basis.expected = basis.scenario->expect(basis.target, basis.timing, plan.parameters);
   basis.watch = read_server_watch(observe);

@@ -96,13 +96,12 @@ ShardHeader shard_header(ShardPlan plan, clients::FleetShare share,
 
 fs::path make_shard_directory(const fs::path& runs_root, const ShardJob& job) {
   const auto& h = job.header;
-  const auto dir =
-      runs_root / shard_directory_name(h.start_at, job.target.name, h.index, h.count);
+  const auto dir = runs_root / shard_directory_name(h.start_at, job.target.name, h.index, h.count);
   fs::create_directories(dir.parent_path());
   if (!fs::create_directory(dir)) {
-    throw std::invalid_argument(fmt::format(
-        "{} exists: this share of the run has already run (a share never runs twice)",
-        dir.string()));
+    throw std::invalid_argument(
+        fmt::format("{} exists: this share of the run has already run (a share never runs twice)",
+                    dir.string()));
   }
   write_shard_header(dir, h);
   return dir;
