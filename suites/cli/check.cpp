@@ -196,9 +196,10 @@ int run_check(const CheckOptions& options) {
   std::vector<const suites::Scenario*> scenarios;
   suites::Timing timing;
   fixtures::Target target;
-  // Every input is refused here, before a server starts (exit 2).
+  // Every input is refused here, before a server starts (exit 2); a --runs that cannot be
+  // made too.
   std::optional<suites::RunDirectory> directory;
-  try {
+  refusing([&] {
     target = chosen_target(options);
     scenarios = suites::choose_scenarios(options.scenarios, options.count, /*without_load=*/false,
                                          options.families);
@@ -208,10 +209,7 @@ int run_check(const CheckOptions& options) {
       if (auto problem = output_path_problem(option, path)) throw std::invalid_argument(*problem);
     }
     directory.emplace(options.runs_root, target.name);
-  } catch (const std::exception& e) {  // invalid_argument, or a --runs that cannot be made
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
+  });
   auto report = suites::run_head(LOITER_VERSION, target, suites::utc_now());
   suites::install_interrupt_handlers();
   Progress progress(scenarios.size());

@@ -4,12 +4,11 @@
 
 #include <string>
 
+#include "exit_codes.hpp"
 #include "loiter/reports/run_report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 
 namespace loiter::cli {
-
-inline constexpr int kPassed = 0, kFailed = 1, kUsage = 2, kInfrastructure = 3, kInterrupted = 130;
 
 // 0 all passed or skipped, 1 a scenario failed, 3 a scenario could not be run.
 int exit_code(const reports::RunReport& report);

@@ -16,6 +16,7 @@
 #include "check.hpp"
 #include "drive.hpp"
 #include "k8s_manifest.hpp"
+#include "refusals.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 #include "loiter/suites/runner/run.hpp"
@@ -29,7 +30,6 @@ namespace {
 using SystemClock = std::chrono::system_clock;
 
 constexpr int kPrinted = 0;
-constexpr int kUsage = 2;
 // <name>-shards-<index> is a pod's hostname (at most 63 characters) with K up to 1000.
 constexpr std::size_t kMostNameLength = 40;
 
@@ -218,13 +218,8 @@ void add_k8s_job_options(CLI::App& command, K8sJobOptions& options) {
 }
 
 int run_k8s_job(const K8sJobOptions& options) {
-  ShardPlan plan;
-  try {
-    plan = plan_of(options);
-  } catch (const std::exception& e) {  // invalid_argument, a target file that cannot be read
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
+  // Every input refused (exit 2): invalid_argument, a target file that cannot be read.
+  const auto plan = refusing([&] { return plan_of(options); });
   std::cout << render(plan, options.format) << std::flush;
   return kPrinted;
 }

@@ -162,7 +162,7 @@ int run_matrix(const MatrixOptions& options) {
   std::vector<fixtures::Target> targets;
   std::vector<const suites::Scenario*> scenarios;
   suites::Timing timing;
-  try {
+  refusing([&] {  // every input, before any server starts (exit 2)
     for (const auto& name : options.targets.empty() ? default_targets() : options.targets) {
       targets.push_back(suites::resolve_target(name));
     }
@@ -170,46 +170,32 @@ int run_matrix(const MatrixOptions& options) {
     scenarios = suites::choose_scenarios(options.scenarios, options.count, /*without_load=*/true);
     timing = suites::timing();
     if (auto problem = output_path_problem("--junit", options.junit_path)) {
-      throw std::invalid_argument(*problem);
+      throw Refusal(*problem);
     }
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
-  std::optional<suites::RunDirectory> directory;
-  try {
-    directory.emplace(options.runs_root, "matrix");
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kInfrastructure;
-  }
+  });
+  const suites::RunDirectory directory(options.runs_root, "matrix");
   suites::install_interrupt_handlers();
   std::size_t runnable = 0;
   for (const auto& target : targets) runnable += missing_program(target) ? 0 : scenarios.size();
   Progress progress(runnable);
-  try {
-    std::size_t row = 0;
-    for (; row < targets.size() && !suites::interrupted(); ++row) {
-      const auto& target = targets[row];
-      auto server = row_directory(directory->path(), row, target);
-      if (const auto program = missing_program(target)) {
-        record_not_installed(target, *program, server);
-      } else {
-        run_target(target, server, scenarios, timing, options, progress);
-      }
+  std::size_t row = 0;
+  for (; row < targets.size() && !suites::interrupted(); ++row) {
+    const auto& target = targets[row];
+    auto server = row_directory(directory.path(), row, target);
+    if (const auto program = missing_program(target)) {
+      record_not_installed(target, *program, server);
+    } else {
+      run_target(target, server, scenarios, timing, options, progress);
     }
-    if (row == 0) return kInterrupted;  // before the first server: no table to make
-    // The table from the run documents just written, as `loiter report --matrix` renders it.
-    const auto runs = matrix_run_directories({directory->path()});
-    const auto markdown = render_matrix(runs, directory->path() / "matrix.html");
-    suites::write_file(directory->path() / "matrix.md", markdown);
-    if (!options.junit_path.empty()) suites::write_file(options.junit_path, matrix_junit(runs));
-    std::cout << markdown << std::flush;
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kInfrastructure;
   }
-  std::cerr << "run directory: " << directory->path().string() << "\n";
+  if (row == 0) return kInterrupted;  // before the first server: no table to make
+  // The table from the run documents just written, as `loiter report --matrix` renders it.
+  const auto runs = matrix_run_directories({directory.path()});
+  const auto markdown = render_matrix(runs, directory.path() / "matrix.html");
+  suites::write_file(directory.path() / "matrix.md", markdown);
+  if (!options.junit_path.empty()) suites::write_file(options.junit_path, matrix_junit(runs));
+  std::cout << markdown << std::flush;
+  std::cerr << "run directory: " << directory.path().string() << "\n";
   return suites::interrupted() ? kInterrupted : kPassed;
 }
 

@@ -7,8 +7,6 @@
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
-#include <iostream>
-#include <optional>
 
 #include "finish.hpp"
 #include "loiter/suites/document/merge_run.hpp"
@@ -16,6 +14,7 @@
 #include "loiter/suites/document/run_directory.hpp"
 #include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/judge/in_units.hpp"
+#include "refusals.hpp"
 
 namespace loiter::cli {
 
@@ -66,10 +65,7 @@ void add_merge_options(CLI::App& command, MergeOptions& options) {
 
 int run_merge(const MergeOptions& options) {
   for (const auto& dir : options.shards) {
-    if (!fs::is_directory(dir)) {
-      std::cerr << "loiter: " << dir << " is not a shard directory\n";
-      return kUsage;
-    }
+    if (!fs::is_directory(dir)) throw Refusal(dir + " is not a shard directory");
   }
   const auto tolerance = std::chrono::duration_cast<clients::Duration>(
       std::chrono::duration<double>(options.start_tolerance));
@@ -78,28 +74,17 @@ int run_merge(const MergeOptions& options) {
   print_shards(read, options.start_tolerance);
   const auto& first = read.shards.front().header;
   if (!read.check.problems.empty()) return incomplete(first.plan.scenario, read.check.problems);
-  suites::MergeBasis basis;
-  try {
-    basis = suites::merge_basis(first.plan, options.observe);
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
+  // A target file that changed, an unknown scenario, a watch that cannot be read (exit 2).
+  const auto basis = refusing([&] { return suites::merge_basis(first.plan, options.observe); });
   const auto merged = suites::merge_run(std::move(read), basis);
   if (!merged.problems.empty()) return incomplete(std::string(basis.scenario->id), merged.problems);
-  std::optional<suites::RunDirectory> directory;
-  try {
-    directory.emplace(options.runs_root, basis.target.name);
-    directory->add_scenario(merged.result);
-    suites::write_file(directory->path() / "shards.json", merged.shards_json);
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kInfrastructure;
-  }
+  suites::RunDirectory directory(options.runs_root, basis.target.name);
+  directory.add_scenario(merged.result);
+  suites::write_file(directory.path() / "shards.json", merged.shards_json);
   auto report =
       suites::run_head(LOITER_VERSION, basis.target, suites::format_utc(merged.start_at));
   report.scenarios.push_back(suites::to_report(merged.result));
-  return finish_run(report, *directory, {.json = options.json_path, .junit = options.junit_path});
+  return finish_run(report, directory, {.json = options.json_path, .junit = options.junit_path});
 }
 
 }  // namespace loiter::cli

@@ -165,21 +165,14 @@ void add_observe_options(CLI::App& command, ObserveOptions& options) {
 }
 
 int run_observe(const ObserveOptions& options) {
-  std::optional<fixtures::Target> target;
-  try {  // every input refused here, before a server starts or a file is written (exit 2)
-    target = chosen_server(options);
+  // Every input refused here, before a server starts or a file is written (exit 2).
+  const auto target = refusing([&] {
+    auto chosen = chosen_server(options);
     make_out(options.out);
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
+    return chosen;
+  });
   suites::install_interrupt_handlers();
-  try {
-    return target ? observe_target(options, *target) : observe_pid(options);
-  } catch (const std::exception& e) {  // the server did not start, a file, a pidfd
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kInfrastructure;
-  }
+  return target ? observe_target(options, *target) : observe_pid(options);
 }
 
 }  // namespace loiter::cli

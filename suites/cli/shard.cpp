@@ -18,6 +18,7 @@
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/run.hpp"
 #include "loiter/suites/runner/shard_lifecycle.hpp"
+#include "refusals.hpp"
 
 namespace loiter::cli {
 
@@ -179,15 +180,9 @@ void add_shard_options(CLI::App& command, CheckOptions& options) {
 }
 
 int run_shard(const CheckOptions& options) {
-  suites::ShardJob job;
-  fs::path dir;
-  try {
-    job = shard_job(options);
-    dir = suites::make_shard_directory(options.runs_root, job);
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
+  // Every input refused here (exit 2), and a share that has run already.
+  auto job = refusing([&] { return shard_job(options); });
+  const auto dir = refusing([&] { return suites::make_shard_directory(options.runs_root, job); });
   suites::install_interrupt_handlers();
   const auto run = suites::run_shard(std::move(job), dir);
   for (const auto& error : run.errors) std::cerr << "loiter: " << error << "\n";
