@@ -5,12 +5,8 @@
 #include "matrix.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <iostream>
-#include <memory>
 
 #include "finish.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
@@ -20,6 +16,7 @@
 #include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
+#include "loiter/suites/runner/target_install.hpp"
 #include "matrix_render.hpp"
 #include "progress.hpp"
 #include "refusals.hpp"
@@ -48,55 +45,6 @@ std::vector<std::string> default_targets() {
   return names;
 }
 
-fixtures::RenderContext no_run(const fixtures::Target& target) {
-  return {.port = 0, .dir = "{dir}", .host = target.host};
-}
-
-// The server's program when it is not installed (not executable where named, not on PATH).
-std::optional<std::string> missing_program(const fixtures::Target& target) {
-  const auto program = fixtures::render_command(target.command, no_run(target)).front();
-  if (program.find('/') != std::string::npos) {
-    if (::access(program.c_str(), X_OK) == 0) return std::nullopt;
-    return program;
-  }
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path != nullptr ? path : "/usr/bin:/bin";
-  while (!dirs.empty()) {
-    const auto colon = dirs.find(':');
-    const auto dir = dirs.substr(0, colon);
-    if (::access((fs::path(dir) / program).c_str(), X_OK) == 0) return std::nullopt;
-    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
-  }
-  return program;
-}
-
-std::string shell_quoted(const std::string& word) {
-  std::string out = "'";
-  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// The first non-empty line the version command prints (stdout or stderr), within 5 s.
-std::string version_of(const fixtures::Target& target) {
-  if (target.version_command.empty()) return target.description;
-  std::string command = "timeout 5";
-  for (const auto& word : fixtures::render_command(target.version_command, no_run(target))) {
-    command += " " + shell_quoted(word);
-  }
-  command += " 2>&1 </dev/null";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
-  if (!pipe) return "(version command failed)";
-  std::array<char, 512> line{};
-  while (std::fgets(line.data(), static_cast<int>(line.size()), pipe.get()) != nullptr) {
-    std::string text(line.data());
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
-      text.pop_back();
-    }
-    if (!text.empty()) return text;
-  }
-  return "(no version printed)";
-}
-
 // The run directory of the table's `row`th server: its name sorts in the table's order.
 suites::RunDirectory row_directory(const fs::path& matrix_dir, std::size_t row,
                                    const fixtures::Target& target) {
@@ -114,7 +62,7 @@ reports::RunReport target_report(const fixtures::Target& target, std::string ver
 void run_target(const fixtures::Target& target, suites::RunDirectory& directory,
                 const std::vector<const suites::Scenario*>& scenarios, const suites::Timing& timing,
                 const MatrixOptions& options, Progress& progress) {
-  auto report = target_report(target, version_of(target));
+  auto report = target_report(target, suites::target_version(target));
   const suites::ScenarioParameters parameters{.count = options.count};  // the rest: defaults
   for (const auto* scenario : scenarios) {
     if (suites::interrupted()) break;
@@ -176,13 +124,15 @@ int run_matrix(const MatrixOptions& options) {
   const suites::RunDirectory directory(options.runs_root, "matrix");
   suites::install_interrupt_handlers();
   std::size_t runnable = 0;
-  for (const auto& target : targets) runnable += missing_program(target) ? 0 : scenarios.size();
+  for (const auto& target : targets) {
+    runnable += suites::missing_program(target) ? 0 : scenarios.size();
+  }
   Progress progress(runnable);
   std::size_t row = 0;
   for (; row < targets.size() && !suites::interrupted(); ++row) {
     const auto& target = targets[row];
     auto server = row_directory(directory.path(), row, target);
-    if (const auto program = missing_program(target)) {
+    if (const auto program = suites::missing_program(target)) {
       record_not_installed(target, *program, server);
     } else {
       run_target(target, server, scenarios, timing, options, progress);
