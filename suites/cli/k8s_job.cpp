@@ -106,9 +106,9 @@ std::vector<std::string> scenario_options(const K8sJobOptions& options) {
 }
 
 // Every input checked and resolved; throws std::invalid_argument naming the problem.
-ShardPlan plan_of(const K8sJobOptions& options) {
+K8sJobPlan plan_of(const K8sJobOptions& options) {
   check_names(options);
-  ShardPlan plan{.name = options.name,
+  K8sJobPlan plan{.name = options.name,
                  .name_space = options.name_space,
                  .image = options.image,
                  .shards = options.shards,
@@ -143,7 +143,7 @@ ShardPlan plan_of(const K8sJobOptions& options) {
   return plan;
 }
 
-std::string render(const ShardPlan& plan, const std::string& format) {
+std::string render(const K8sJobPlan& plan, const std::string& format) {
   if (format == "json") {
     // A v1 List, as `kubectl apply -f` takes several objects in one JSON document.
     const boost::json::object list{{"apiVersion", "v1"},
