@@ -15,6 +15,7 @@
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/run.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
@@ -29,10 +30,6 @@ namespace {
 
 fixtures::Duration seconds(double s) {
   return std::chrono::duration_cast<fixtures::Duration>(std::chrono::duration<double>(s));
-}
-
-std::optional<fixtures::Duration> seconds(const std::optional<double>& s) {
-  return s ? std::optional(seconds(*s)) : std::nullopt;
 }
 
 // "reference server header deadline, s (default 2)": the default as the bundled
@@ -86,29 +83,13 @@ std::optional<clients::Churn> churn_of(const CheckOptions& options) {
 
 }  // namespace
 
-// The reference server takes faults and deadlines from the command line; any other target
-// declares its own in its target file.
 fixtures::Target chosen_target(const CheckOptions& options) {
-  const bool tuned = !options.faults.empty() || options.header_timeout || options.body_timeout ||
-                     options.idle_timeout || options.send_timeout;
-  const bool tls = options.target == "reference-tls";
-  const bool h2c = options.target == "reference-h2c";
-  if (options.target != "reference" && !tls && !h2c) {
-    if (tuned) {
-      throw std::invalid_argument(
-          "--fault and --*-timeout apply to the reference targets only (reference, "
-          "reference-tls, reference-h2c); another target declares its deadlines in its "
-          "target file");
-    }
-    return suites::resolve_target(options.target);
-  }
-  return fixtures::reference_target({.header = seconds(options.header_timeout),
-                                     .body = seconds(options.body_timeout),
-                                     .idle = seconds(options.idle_timeout),
-                                     .send = seconds(options.send_timeout),
-                                     .faults = options.faults,
-                                     .tls = tls,
-                                     .h2c = h2c});
+  return suites::choose_target({.name = options.target,
+                                .header_timeout = options.header_timeout,
+                                .body_timeout = options.body_timeout,
+                                .idle_timeout = options.idle_timeout,
+                                .send_timeout = options.send_timeout,
+                                .faults = options.faults});
 }
 
 fixtures::Target chosen_target(const std::string& name) {
@@ -215,9 +196,10 @@ int run_check(const CheckOptions& options) {
   std::vector<const suites::Scenario*> scenarios;
   suites::Timing timing;
   fixtures::Target target;
-  // Every input is refused here, before a server starts (exit 2).
+  // Every input is refused here, before a server starts (exit 2); a --runs that cannot be
+  // made too.
   std::optional<suites::RunDirectory> directory;
-  try {
+  refusing([&] {
     target = chosen_target(options);
     scenarios = suites::choose_scenarios(options.scenarios, options.count, /*without_load=*/false,
                                          options.families);
@@ -227,17 +209,8 @@ int run_check(const CheckOptions& options) {
       if (auto problem = output_path_problem(option, path)) throw std::invalid_argument(*problem);
     }
     directory.emplace(options.runs_root, target.name);
-  } catch (const std::exception& e) {  // invalid_argument, or a --runs that cannot be made
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
-  reports::RunReport report{.loiter_version = LOITER_VERSION,
-                            .target = target.name,
-                            .target_description = target.description,
-                            .target_tls = suites::target_tls(target),
-                            .target_protocol = suites::target_protocol(target),
-                            .started_at = suites::utc_now(),
-                            .scenarios = {}};
+  });
+  auto report = suites::run_head(LOITER_VERSION, target, suites::utc_now());
   suites::install_interrupt_handlers();
   Progress progress(scenarios.size());
   const auto parameters = parameters_of(options);

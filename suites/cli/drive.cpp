@@ -18,6 +18,7 @@
 #include "loiter/fixtures/probe/sampler.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "refusals.hpp"
 
@@ -184,9 +185,10 @@ int run_drive(const DriveOptions& options) {
                          .rate = options.rate,
                          .patience = std::chrono::duration_cast<clients::Duration>(
                              std::chrono::duration<double>(options.patience))};
-  // Every input is refused here, before a client connects (exit 2).
+  // Every input is refused here, before a client connects (exit 2); a --runs that cannot be
+  // made too.
   std::optional<suites::RunDirectory> made;
-  try {
+  refusing([&] {
     settings.interval = only_for(options, options.interval, "--interval", is_paced);
     settings.pause = only_for(options, options.pause, "--pause", takes_pause);
     settings.path = path_for(options);
@@ -199,31 +201,20 @@ int run_drive(const DriveOptions& options) {
     if (auto problem = output_path_problem("--json", options.json_path))
       throw std::invalid_argument(*problem);
     made.emplace(options.runs_root, "drive-" + options.kind);
-  } catch (const std::exception& e) {  // invalid_argument, or a --runs that cannot be made
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
-  try {
-    auto& directory = *made;
-    reports::RunReport report{.loiter_version = LOITER_VERSION,
-                              .target = options.connect,
-                              .started_at = suites::utc_now(),
-                              .scenarios = {}};
-    suites::install_interrupt_handlers();
-    suites::ScenarioResult result{.id = options.kind};
-    result.observation.scenario = options.kind;
-    std::optional<fixtures::Sampler> sampler;
-    if (options.pid) sampler.emplace(fixtures::Probe(*options.pid, settings.target.port()));
-    result.observation.connections =
-        drive_clients(*find_kind(options.kind), settings, sampler ? &*sampler : nullptr);
-    if (sampler) result.observation.timeline = sampler->stop();
-    directory.add_scenario(result);
-    report.scenarios.push_back(driven_report(result, options.pid.has_value()));
-    return finish_run(report, directory, {.json = options.json_path, .junit = {}});
-  } catch (const std::exception& e) {  // harness faults: a limit, a run directory
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kInfrastructure;
-  }
+  });
+  auto& directory = *made;
+  auto report = suites::run_head(LOITER_VERSION, options.connect, suites::utc_now());
+  suites::install_interrupt_handlers();
+  suites::ScenarioResult result{.id = options.kind};
+  result.observation.scenario = options.kind;
+  std::optional<fixtures::Sampler> sampler;
+  if (options.pid) sampler.emplace(fixtures::Probe(*options.pid, settings.target.port()));
+  result.observation.connections =
+      drive_clients(*find_kind(options.kind), settings, sampler ? &*sampler : nullptr);
+  if (sampler) result.observation.timeline = sampler->stop();
+  directory.add_scenario(result);
+  report.scenarios.push_back(driven_report(result, options.pid.has_value()));
+  return finish_run(report, directory, {.json = options.json_path, .junit = {}});
 }
 
 }  // namespace loiter::cli

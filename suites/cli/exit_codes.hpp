@@ -1,4 +1,6 @@
-// The exit codes of every `loiter` command (README: "Exit codes").
+// The exit codes of every command. A command returns its verdict's code (0, 1, 130); an
+// error it throws is mapped once, in main: a Refusal (refusals.hpp) 2, anything else
+// (fixtures::HarnessError, a file that cannot be written) 3.
 #pragma once
 
 namespace loiter::cli {

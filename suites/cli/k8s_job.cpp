@@ -17,6 +17,7 @@
 #include "exit_codes.hpp"
 #include "host_port.hpp"
 #include "k8s_manifest.hpp"
+#include "refusals.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 #include "loiter/suites/runner/run.hpp"
@@ -105,9 +106,9 @@ std::vector<std::string> scenario_options(const K8sJobOptions& options) {
 }
 
 // Every input checked and resolved; throws std::invalid_argument naming the problem.
-ShardPlan plan_of(const K8sJobOptions& options) {
+K8sJobPlan plan_of(const K8sJobOptions& options) {
   check_names(options);
-  ShardPlan plan{.name = options.name,
+  K8sJobPlan plan{.name = options.name,
                  .name_space = options.name_space,
                  .image = options.image,
                  .shards = options.shards,
@@ -142,7 +143,7 @@ ShardPlan plan_of(const K8sJobOptions& options) {
   return plan;
 }
 
-std::string render(const ShardPlan& plan, const std::string& format) {
+std::string render(const K8sJobPlan& plan, const std::string& format) {
   if (format == "json") {
     // A v1 List, as `kubectl apply -f` takes several objects in one JSON document.
     const boost::json::object list{{"apiVersion", "v1"},
@@ -217,13 +218,8 @@ void add_k8s_job_options(CLI::App& command, K8sJobOptions& options) {
 }
 
 int run_k8s_job(const K8sJobOptions& options) {
-  ShardPlan plan;
-  try {
-    plan = plan_of(options);
-  } catch (const std::exception& e) {  // invalid_argument, a target file that cannot be read
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
+  // Every input refused (exit 2): invalid_argument, a target file that cannot be read.
+  const auto plan = refusing([&] { return plan_of(options); });
   std::cout << render(plan, options.format) << std::flush;
   return kPassed;
 }

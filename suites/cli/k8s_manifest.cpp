@@ -15,13 +15,13 @@ namespace {
 constexpr std::string_view kRuns = "/runs";
 constexpr std::string_view kShardContainer = "shard";
 
-json::object labels(const ShardPlan& plan, std::string_view component) {
+json::object labels(const K8sJobPlan& plan, std::string_view component) {
   return {{"app.kubernetes.io/name", "loiter"},
           {"app.kubernetes.io/instance", plan.name},
           {"app.kubernetes.io/component", component}};
 }
 
-json::object metadata(const ShardPlan& plan, std::string_view component) {
+json::object metadata(const K8sJobPlan& plan, std::string_view component) {
   json::object out{{"name", fmt::format("{}-{}", plan.name, component)}};
   if (!plan.name_space.empty()) out["namespace"] = plan.name_space;
   out["labels"] = labels(plan, component);
@@ -38,7 +38,7 @@ json::array strings(const std::vector<std::string>& items) {
 }
 
 // The claim at /runs: the shards write their directories there, the merge reads them.
-json::object container(const ShardPlan& plan, std::string_view name,
+json::object container(const K8sJobPlan& plan, std::string_view name,
                        const std::vector<std::string>& args) {
   json::object out{{"name", name},
                    {"image", plan.image},
@@ -56,13 +56,13 @@ json::object container(const ShardPlan& plan, std::string_view name,
   return out;
 }
 
-json::array runs_volume(const ShardPlan& plan) {
+json::array runs_volume(const K8sJobPlan& plan) {
   return {json::object{{"name", "runs"},
                        {"persistentVolumeClaim", json::object{{"claimName", plan.claim}}}}};
 }
 
 // One shard per node where the nodes allow it (preferred, not required: K may exceed them).
-json::array spread(const ShardPlan& plan) {
+json::array spread(const K8sJobPlan& plan) {
   return {json::object{{"maxSkew", 1},
                        {"topologyKey", "kubernetes.io/hostname"},
                        {"whenUnsatisfiable", "ScheduleAnyway"},
@@ -81,7 +81,7 @@ json::object failure_policy() {
                                                                        {"status", "True"}}}}}}}};
 }
 
-std::string namespace_flag(const ShardPlan& plan) {
+std::string namespace_flag(const K8sJobPlan& plan) {
   return plan.name_space.empty() ? "" : " -n " + plan.name_space;
 }
 
@@ -98,16 +98,16 @@ std::string literal_argument(const std::string& text) {
   return out;
 }
 
-std::string shard_directory(const ShardPlan& plan, std::size_t k) {
+std::string shard_directory(const K8sJobPlan& plan, std::size_t k) {
   return fmt::format("{}/{}", kRuns,
                      suites::shard_directory_name(plan.start, plan.target_name, k, plan.shards));
 }
 
-std::string observe_directory(const ShardPlan& plan) {
+std::string observe_directory(const K8sJobPlan& plan) {
   return fmt::format("{}/{}-server", kRuns, plan.stamp);
 }
 
-std::vector<std::string> shard_arguments(const ShardPlan& plan) {
+std::vector<std::string> shard_arguments(const K8sJobPlan& plan) {
   std::vector<std::string> out{"check", "--target", literal_argument(plan.target), "--scenario",
                                literal_argument(plan.scenario)};
   for (const auto& option : plan.scenario_options) out.push_back(literal_argument(option));
@@ -121,7 +121,7 @@ std::vector<std::string> shard_arguments(const ShardPlan& plan) {
   return out;
 }
 
-std::vector<std::string> merge_arguments(const ShardPlan& plan) {
+std::vector<std::string> merge_arguments(const K8sJobPlan& plan) {
   std::vector<std::string> out{"merge"};
   for (std::size_t k = 0; k < plan.shards; ++k) {
     out.push_back(literal_argument(shard_directory(plan, k)));
@@ -131,7 +131,7 @@ std::vector<std::string> merge_arguments(const ShardPlan& plan) {
   return out;
 }
 
-json::value shard_job(const ShardPlan& plan) {
+json::value shard_job(const K8sJobPlan& plan) {
   const json::object pod{
       {"restartPolicy", "Never"},
       {"topologySpreadConstraints", spread(plan)},
@@ -152,7 +152,7 @@ json::value shard_job(const ShardPlan& plan) {
         {"template", {{"metadata", {{"labels", labels(plan, "shards")}}}, {"spec", pod}}}}}};
 }
 
-json::value merge_job(const ShardPlan& plan) {
+json::value merge_job(const K8sJobPlan& plan) {
   const json::object pod{
       {"restartPolicy", "Never"},
       {"containers", json::array{container(plan, "merge", merge_arguments(plan))}},
@@ -168,7 +168,7 @@ json::value merge_job(const ShardPlan& plan) {
         {"template", {{"metadata", {{"labels", labels(plan, "merge")}}}, {"spec", pod}}}}}};
 }
 
-std::vector<std::string> manifest_steps(const ShardPlan& plan) {
+std::vector<std::string> manifest_steps(const K8sJobPlan& plan) {
   const auto ns = namespace_flag(plan);
   const auto selector = [&](std::string_view component) {
     return fmt::format("-l app.kubernetes.io/instance={},app.kubernetes.io/component={}{}",
@@ -212,7 +212,7 @@ std::vector<std::string> manifest_steps(const ShardPlan& plan) {
                   selector("merge"))};
 }
 
-std::vector<std::string> shard_job_notes(const ShardPlan& plan) {
+std::vector<std::string> shard_job_notes(const K8sJobPlan& plan) {
   return {fmt::format("The shards: {} pods of one Indexed Job, shard k = JOB_COMPLETION_INDEX.",
                       plan.shards),
           "Descriptors (nofile) are the node's matter, not the manifest's: a pod inherits the",

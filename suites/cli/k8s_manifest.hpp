@@ -11,8 +11,9 @@
 
 namespace loiter::cli {
 
-// Everything the manifests say, checked and resolved by `loiter k8s-job`.
-struct ShardPlan {
+// Everything the manifests say, checked and resolved by `loiter k8s-job` (not the plan the
+// shards share: that is suites::ShardPlan, which the shards write themselves).
+struct K8sJobPlan {
   std::string name;         // the Jobs are <name>-shards and <name>-merge
   std::string name_space;   // empty: the current namespace of kubectl
   std::string image;        // has `loiter` on its PATH
@@ -39,24 +40,24 @@ struct ShardPlan {
 std::int64_t deadline_seconds(std::int64_t lead_s, std::int64_t longest_s);
 
 // The directory shard k of K writes under /runs: <stamp>-<target>-shard-<k>-of-<K>.
-std::string shard_directory(const ShardPlan& plan, std::size_t k);
+std::string shard_directory(const K8sJobPlan& plan, std::size_t k);
 // The directory the server's `loiter observe` is copied to: /runs/<stamp>-server.
-std::string observe_directory(const ShardPlan& plan);
+std::string observe_directory(const K8sJobPlan& plan);
 
 // The shard's arguments after `loiter`: check ... --shard $(JOB_COMPLETION_INDEX)/K ...
-std::vector<std::string> shard_arguments(const ShardPlan& plan);
+std::vector<std::string> shard_arguments(const K8sJobPlan& plan);
 // The merge's arguments after `loiter`: merge DIR... --observe DIR --runs /runs.
-std::vector<std::string> merge_arguments(const ShardPlan& plan);
+std::vector<std::string> merge_arguments(const K8sJobPlan& plan);
 
 // Document 1: the batch/v1 Indexed Job, <name>-shards.
-boost::json::value shard_job(const ShardPlan& plan);
+boost::json::value shard_job(const K8sJobPlan& plan);
 // Document 2: the batch/v1 Job of the merge, <name>-merge.
-boost::json::value merge_job(const ShardPlan& plan);
+boost::json::value merge_job(const K8sJobPlan& plan);
 
 // The comment above the documents: what to run, in order, and how to read the verdict.
-std::vector<std::string> manifest_steps(const ShardPlan& plan);
+std::vector<std::string> manifest_steps(const K8sJobPlan& plan);
 // The comment above the shard Job: descriptors (nofile) are the node's matter.
-std::vector<std::string> shard_job_notes(const ShardPlan& plan);
+std::vector<std::string> shard_job_notes(const K8sJobPlan& plan);
 
 // `text` with each '$' doubled: Kubernetes expands $(VAR) in a container's args and turns
 // "$$" into "$", so what the user typed reaches loiter unchanged.

@@ -11,15 +11,38 @@
 // `loiter k8s-job` prints the Kubernetes Jobs of a sharded run (K shards, then the merge).
 
 #include <CLI/CLI.hpp>
+#include <exception>
+#include <functional>
+#include <iostream>
 
 #include "check.hpp"
 #include "drive.hpp"
+#include "exit_codes.hpp"
 #include "k8s_job.hpp"
 #include "matrix.hpp"
 #include "merge.hpp"
 #include "observe.hpp"
+#include "refusals.hpp"
 #include "report_command.hpp"
 #include "targets.hpp"
+
+namespace {
+
+// The command's own exit code, or its error's, said on stderr: the one place errors become
+// exit codes (exit_codes.hpp).
+int exit_code_of(const std::function<int()>& command) {
+  try {
+    return command();
+  } catch (const loiter::cli::Refusal& e) {
+    std::cerr << "loiter: " << e.what() << "\n";
+    return loiter::cli::kUsage;
+  } catch (const std::exception& e) {  // fixtures::HarnessError, a file, a limit
+    std::cerr << "loiter: " << e.what() << "\n";
+    return loiter::cli::kInfrastructure;
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"loiter — adversarial connection-lifecycle tests for HTTP servers", "loiter"};
@@ -96,14 +119,17 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
-  if (check_command->parsed()) return loiter::cli::run_check(check);
-  if (matrix_command->parsed()) return loiter::cli::run_matrix(matrix);
-  if (report_command->parsed()) return loiter::cli::run_report(report);
-  if (compare_command->parsed()) return loiter::cli::run_compare(compare);
-  if (drive_command->parsed()) return loiter::cli::run_drive(drive);
-  if (targets_command->parsed()) return loiter::cli::run_targets(targets);
-  if (merge_command->parsed()) return loiter::cli::run_merge(merge);
-  if (observe_command->parsed()) return loiter::cli::run_observe(observe);
-  if (k8s_job_command->parsed()) return loiter::cli::run_k8s_job(k8s_job);
-  return 2;
+  const auto run = [&] {
+    if (check_command->parsed()) return loiter::cli::run_check(check);
+    if (matrix_command->parsed()) return loiter::cli::run_matrix(matrix);
+    if (report_command->parsed()) return loiter::cli::run_report(report);
+    if (compare_command->parsed()) return loiter::cli::run_compare(compare);
+    if (drive_command->parsed()) return loiter::cli::run_drive(drive);
+    if (targets_command->parsed()) return loiter::cli::run_targets(targets);
+    if (merge_command->parsed()) return loiter::cli::run_merge(merge);
+    if (observe_command->parsed()) return loiter::cli::run_observe(observe);
+    if (k8s_job_command->parsed()) return loiter::cli::run_k8s_job(k8s_job);
+    return loiter::cli::kUsage;
+  };
+  return exit_code_of(run);
 }

@@ -5,20 +5,18 @@
 #include "matrix.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <array>
-#include <cstdio>
 #include <iostream>
-#include <memory>
 
 #include "finish.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/target/target_file.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
+#include "loiter/suites/runner/target_install.hpp"
 #include "matrix_render.hpp"
 #include "progress.hpp"
 #include "refusals.hpp"
@@ -47,76 +45,24 @@ std::vector<std::string> default_targets() {
   return names;
 }
 
-fixtures::RenderContext no_run(const fixtures::Target& target) {
-  return {.port = 0, .dir = "{dir}", .host = target.host};
-}
-
-// The server's program when it is not installed (not executable where named, not on PATH).
-std::optional<std::string> missing_program(const fixtures::Target& target) {
-  const auto program = fixtures::render_command(target.command, no_run(target)).front();
-  if (program.find('/') != std::string::npos) {
-    if (::access(program.c_str(), X_OK) == 0) return std::nullopt;
-    return program;
-  }
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path != nullptr ? path : "/usr/bin:/bin";
-  while (!dirs.empty()) {
-    const auto colon = dirs.find(':');
-    const auto dir = dirs.substr(0, colon);
-    if (::access((fs::path(dir) / program).c_str(), X_OK) == 0) return std::nullopt;
-    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
-  }
-  return program;
-}
-
-std::string shell_quoted(const std::string& word) {
-  std::string out = "'";
-  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// The first non-empty line the version command prints (stdout or stderr), within 5 s.
-std::string version_of(const fixtures::Target& target) {
-  if (target.version_command.empty()) return target.description;
-  std::string command = "timeout 5";
-  for (const auto& word : fixtures::render_command(target.version_command, no_run(target))) {
-    command += " " + shell_quoted(word);
-  }
-  command += " 2>&1 </dev/null";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
-  if (!pipe) return "(version command failed)";
-  std::array<char, 512> line{};
-  while (std::fgets(line.data(), static_cast<int>(line.size()), pipe.get()) != nullptr) {
-    std::string text(line.data());
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) {
-      text.pop_back();
-    }
-    if (!text.empty()) return text;
-  }
-  return "(no version printed)";
-}
-
 // The run directory of the table's `row`th server: its name sorts in the table's order.
 suites::RunDirectory row_directory(const fs::path& matrix_dir, std::size_t row,
                                    const fixtures::Target& target) {
   return suites::RunDirectory(matrix_dir, fmt::format("{:02}-{}", row + 1, target.name));
 }
 
+// The run document's head, with the version the server's version command printed (taken
+// before the start).
 reports::RunReport target_report(const fixtures::Target& target, std::string version) {
-  return {.loiter_version = LOITER_VERSION,
-          .target = target.name,
-          .target_version = std::move(version),
-          .target_description = target.description,
-          .target_tls = suites::target_tls(target),
-          .target_protocol = suites::target_protocol(target),
-          .started_at = suites::utc_now(),
-          .scenarios = {}};
+  auto report = suites::run_head(LOITER_VERSION, target, suites::utc_now());
+  report.target_version = std::move(version);
+  return report;
 }
 
 void run_target(const fixtures::Target& target, suites::RunDirectory& directory,
                 const std::vector<const suites::Scenario*>& scenarios, const suites::Timing& timing,
                 const MatrixOptions& options, Progress& progress) {
-  auto report = target_report(target, version_of(target));
+  auto report = target_report(target, suites::target_version(target));
   const suites::ScenarioParameters parameters{.count = options.count};  // the rest: defaults
   for (const auto* scenario : scenarios) {
     if (suites::interrupted()) break;
@@ -164,7 +110,7 @@ int run_matrix(const MatrixOptions& options) {
   std::vector<fixtures::Target> targets;
   std::vector<const suites::Scenario*> scenarios;
   suites::Timing timing;
-  try {
+  refusing([&] {  // every input, before any server starts (exit 2)
     for (const auto& name : options.targets.empty() ? default_targets() : options.targets) {
       targets.push_back(suites::resolve_target(name));
     }
@@ -172,46 +118,34 @@ int run_matrix(const MatrixOptions& options) {
     scenarios = suites::choose_scenarios(options.scenarios, options.count, /*without_load=*/true);
     timing = suites::timing();
     if (auto problem = output_path_problem("--junit", options.junit_path)) {
-      throw std::invalid_argument(*problem);
+      throw Refusal(*problem);
     }
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
-  std::optional<suites::RunDirectory> directory;
-  try {
-    directory.emplace(options.runs_root, "matrix");
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kInfrastructure;
-  }
+  });
+  const suites::RunDirectory directory(options.runs_root, "matrix");
   suites::install_interrupt_handlers();
   std::size_t runnable = 0;
-  for (const auto& target : targets) runnable += missing_program(target) ? 0 : scenarios.size();
-  Progress progress(runnable);
-  try {
-    std::size_t row = 0;
-    for (; row < targets.size() && !suites::interrupted(); ++row) {
-      const auto& target = targets[row];
-      auto server = row_directory(directory->path(), row, target);
-      if (const auto program = missing_program(target)) {
-        record_not_installed(target, *program, server);
-      } else {
-        run_target(target, server, scenarios, timing, options, progress);
-      }
-    }
-    if (row == 0) return kInterrupted;  // before the first server: no table to make
-    // The table from the run documents just written, as `loiter report --matrix` renders it.
-    const auto runs = matrix_run_directories({directory->path()});
-    const auto markdown = render_matrix(runs, directory->path() / "matrix.html");
-    suites::write_file(directory->path() / "matrix.md", markdown);
-    if (!options.junit_path.empty()) suites::write_file(options.junit_path, matrix_junit(runs));
-    std::cout << markdown << std::flush;
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kInfrastructure;
+  for (const auto& target : targets) {
+    runnable += suites::missing_program(target) ? 0 : scenarios.size();
   }
-  std::cerr << "run directory: " << directory->path().string() << "\n";
+  Progress progress(runnable);
+  std::size_t row = 0;
+  for (; row < targets.size() && !suites::interrupted(); ++row) {
+    const auto& target = targets[row];
+    auto server = row_directory(directory.path(), row, target);
+    if (const auto program = suites::missing_program(target)) {
+      record_not_installed(target, *program, server);
+    } else {
+      run_target(target, server, scenarios, timing, options, progress);
+    }
+  }
+  if (row == 0) return kInterrupted;  // before the first server: no table to make
+  // The table from the run documents just written, as `loiter report --matrix` renders it.
+  const auto runs = matrix_run_directories({directory.path()});
+  const auto markdown = render_matrix(runs, directory.path() / "matrix.html");
+  suites::write_file(directory.path() / "matrix.md", markdown);
+  if (!options.junit_path.empty()) suites::write_file(options.junit_path, matrix_junit(runs));
+  std::cout << markdown << std::flush;
+  std::cerr << "run directory: " << directory.path().string() << "\n";
   return suites::interrupted() ? kInterrupted : kPassed;
 }
 

@@ -1,5 +1,5 @@
 // `loiter observe`: its options, what it refuses before anything starts, the server it
-// starts for --target, and the lines it prints; the sampling is observe_loop's.
+// starts for --target, and the lines it prints; the sampling loop is the runner's.
 #include "observe.hpp"
 
 #include <fmt/format.h>
@@ -13,8 +13,9 @@
 #include "finish.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/suites/document/server_watch.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
-#include "observe_loop.hpp"
+#include "loiter/suites/runner/watch_loop.hpp"
 #include "refusals.hpp"
 
 namespace loiter::cli {
@@ -79,8 +80,10 @@ int observe(const ObserveOptions& options, const fixtures::Probe& probe, suites:
   suites::ServerWatchWriter writer(options.out, header);
   fmt::print("observing {} for {} s: {}\n", what, options.duration, options.out);
   std::fflush(stdout);
-  const auto end =
-      watch_server(probe, static_cast<pid_t>(header.pid), writer, duration, header.period);
+  const auto end = suites::watch_server(
+      probe, static_cast<pid_t>(header.pid),
+      [&](auto at, const fixtures::ProcessSample& sample) { writer.append({at, sample}); },
+      duration, header.period);
   writer.finish(std::chrono::system_clock::now(), end.ended_by);
   fmt::print("observed {} samples, ended by {}; FDs first {}, peak {}, last {}: {}\n", end.samples,
              end.ended_by, end.first_fds, end.peak_fds, end.last_fds, options.out);
@@ -162,21 +165,14 @@ void add_observe_options(CLI::App& command, ObserveOptions& options) {
 }
 
 int run_observe(const ObserveOptions& options) {
-  std::optional<fixtures::Target> target;
-  try {  // every input refused here, before a server starts or a file is written (exit 2)
-    target = chosen_server(options);
+  // Every input refused here, before a server starts or a file is written (exit 2).
+  const auto target = refusing([&] {
+    auto chosen = chosen_server(options);
     make_out(options.out);
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
+    return chosen;
+  });
   suites::install_interrupt_handlers();
-  try {
-    return target ? observe_target(options, *target) : observe_pid(options);
-  } catch (const std::exception& e) {  // the server did not start, a file, a pidfd
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kInfrastructure;
-  }
+  return target ? observe_target(options, *target) : observe_pid(options);
 }
 
 }  // namespace loiter::cli

@@ -13,6 +13,7 @@
 #include "loiter/reports/junit.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 #include "matrix_render.hpp"
+#include "refusals.hpp"
 
 namespace loiter::cli {
 
@@ -64,76 +65,69 @@ void add_compare_options(CLI::App& command, CompareOptions& options) {
 
 namespace {
 
+// A stored run or matrix that cannot be read or rendered is a bad input (exit 2), as is
+// what cannot be written from it.
 int report_matrix(const ReportOptions& options) {
-  try {
-    const std::vector<fs::path> named(options.matrix.begin(), options.matrix.end());
-    const fs::path html = options.html.empty() ? fs::path("matrix.html") : fs::path(options.html);
-    const auto runs = matrix_run_directories(named);
-    std::cout << render_matrix(runs, html) << std::flush;
-    std::cerr << "wrote " << html.string() << "\n";
-    if (!options.junit.empty()) {
-      suites::write_file(options.junit, matrix_junit(runs));
-      std::cerr << "wrote " << options.junit << "\n";
-    }
-    return kPassed;
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
+  const std::vector<fs::path> named(options.matrix.begin(), options.matrix.end());
+  const fs::path html = options.html.empty() ? fs::path("matrix.html") : fs::path(options.html);
+  const auto runs = matrix_run_directories(named);
+  std::cout << render_matrix(runs, html) << std::flush;
+  std::cerr << "wrote " << html.string() << "\n";
+  if (!options.junit.empty()) {
+    suites::write_file(options.junit, matrix_junit(runs));
+    std::cerr << "wrote " << options.junit << "\n";
   }
+  return kPassed;
+}
+
+int report_run(const ReportOptions& options) {
+  const auto report = reports::read_run_report(options.run);
+  reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
+  const fs::path json = fs::is_directory(options.run) ? fs::path(options.run) / "report.json"
+                                                      : fs::path(options.run);
+  const fs::path html =
+      options.html.empty() ? json.parent_path() / "report.html" : fs::path(options.html);
+  suites::write_html(html, report);
+  std::cerr << "wrote " << html.string() << "\n";
+  if (!options.junit.empty()) {
+    suites::write_file(options.junit,
+                       reports::junit_xml({{report, fs::absolute(json.parent_path())}}));
+    std::cerr << "wrote " << options.junit << "\n";
+  }
+  return kPassed;
+}
+
+int compare(const CompareOptions& options) {
+  const auto baseline = reports::read_run_report(options.baseline);
+  const auto current = reports::read_run_report(options.current);
+  const auto comparison = reports::compare(baseline, current, options.thresholds);
+  for (const auto& warning : comparison.warnings)
+    std::cerr << "loiter: warning: " << warning << "\n";
+  if (comparison.shared_scenarios == 0) {
+    throw Refusal(
+        "the runs share no scenario: nothing to compare (a gate that passes on nothing is no "
+        "gate); run the same --scenario in both");
+  }
+  if (options.require_same_target && !comparison.same_target) {
+    throw Refusal("--require-same-target: the runs are of different targets (" + baseline.target +
+                  ", " + current.target + ")");
+  }
+  reports::render_comparison(comparison, std::cout);
+  return comparison.regressed ? kFailed : kPassed;
 }
 
 }  // namespace
 
 int run_report(const ReportOptions& options) {
   if (options.run.empty() == options.matrix.empty()) {
-    std::cerr << "loiter: report takes a RUN or --matrix DIR..., one of the two\n";
-    return kUsage;
+    throw Refusal("report takes a RUN or --matrix DIR..., one of the two");
   }
-  if (!options.matrix.empty()) return report_matrix(options);
-  try {
-    const auto report = reports::read_run_report(options.run);
-    reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
-    const fs::path json = fs::is_directory(options.run) ? fs::path(options.run) / "report.json"
-                                                        : fs::path(options.run);
-    const fs::path html =
-        options.html.empty() ? json.parent_path() / "report.html" : fs::path(options.html);
-    suites::write_html(html, report);
-    std::cerr << "wrote " << html.string() << "\n";
-    if (!options.junit.empty()) {
-      suites::write_file(options.junit,
-                         reports::junit_xml({{report, fs::absolute(json.parent_path())}}));
-      std::cerr << "wrote " << options.junit << "\n";
-    }
-    return kPassed;
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
+  return refusing(
+      [&] { return options.matrix.empty() ? report_run(options) : report_matrix(options); });
 }
 
 int run_compare(const CompareOptions& options) {
-  try {
-    const auto baseline = reports::read_run_report(options.baseline);
-    const auto current = reports::read_run_report(options.current);
-    const auto comparison = reports::compare(baseline, current, options.thresholds);
-    for (const auto& warning : comparison.warnings)
-      std::cerr << "loiter: warning: " << warning << "\n";
-    if (comparison.shared_scenarios == 0) {
-      std::cerr << "loiter: the runs share no scenario: nothing to compare (a gate that passes "
-                   "on nothing is no gate); run the same --scenario in both\n";
-      return kUsage;
-    }
-    if (options.require_same_target && !comparison.same_target) {
-      std::cerr << "loiter: --require-same-target: the runs are of different targets ("
-                << baseline.target << ", " << current.target << ")\n";
-      return kUsage;
-    }
-    reports::render_comparison(comparison, std::cout);
-    return comparison.regressed ? kFailed : kPassed;
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
+  return refusing([&] { return compare(options); });
 }
 
 }  // namespace loiter::cli

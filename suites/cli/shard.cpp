@@ -1,44 +1,35 @@
-// `loiter check --shard k/K --start-at T --connect HOST:PORT`: one shard of a run split over
-// machines, into its shard directory.
+// `loiter check --shard k/K --start-at T --connect HOST:PORT`: its options, what it refuses
+// before anything starts, and what it prints; the shard's life in its directory is the
+// runner's (shard_lifecycle.hpp).
 #include "shard.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <charconv>
 #include <filesystem>
 #include <iostream>
-#include <thread>
+#include <utility>
 
 #include "drive.hpp"
 #include "endpoint_text.hpp"
 #include "finish.hpp"
-#include "loiter/clients/transport/targets.hpp"
 #include "loiter/fixtures/provenance.hpp"
 #include "loiter/suites/judge/in_units.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/run.hpp"
-#include "loiter/suites/runner/shard_files.hpp"
-#include "loiter/suites/runner/shard_run.hpp"
+#include "loiter/suites/runner/shard_lifecycle.hpp"
+#include "refusals.hpp"
 
 namespace loiter::cli {
 
 namespace {
 
 namespace fs = std::filesystem;
-using namespace std::chrono_literals;
 using suites::WallClock;
 
-// The clients are handed their timeline this long before the shared start: forked client
-// processes and the load's pool get ready, and nothing is due before the start.
-constexpr auto kReadyLead = 300ms;
 constexpr auto kLongestWait = std::chrono::hours(24);
 constexpr auto kLatestStart = std::chrono::hours(1);
-
-fixtures::TcpEndpoint plain_endpoint(const clients::tcp::endpoint& endpoint) {
-  return {*fixtures::IpAddress::parse(endpoint.address().to_string()), endpoint.port()};
-}
 
 // "k/K", k in [0, K). Throws std::invalid_argument.
 clients::FleetShare parse_shard(const std::string& text) {
@@ -89,18 +80,7 @@ clients::tcp::endpoint server_of(const CheckOptions& options) {
   return server;
 }
 
-struct ShardInputs {
-  const suites::Scenario* scenario = nullptr;
-  fixtures::Target target;
-  suites::Timing timing;
-  suites::ScenarioParameters parameters;  // resolved
-  suites::Expectations expected;
-  clients::FleetShare share;
-  clients::tcp::endpoint server;
-  suites::ShardHeader header;
-};
-
-suites::ShardPlan plan_of(const CheckOptions& options, const ShardInputs& in) {
+suites::ShardPlan plan_of(const CheckOptions& options, const suites::ShardJob& in) {
   suites::ShardPlan plan{.scenario = std::string(in.scenario->id),
                          .target = options.target,
                          .target_sha256 = {},
@@ -121,22 +101,23 @@ suites::ShardPlan plan_of(const CheckOptions& options, const ShardInputs& in) {
 }
 
 // Every input checked before anything starts. Throws std::invalid_argument.
-ShardInputs shard_inputs(const CheckOptions& options) {
-  ShardInputs in;
+suites::ShardJob shard_job(const CheckOptions& options) {
+  suites::ShardJob in;
   in.share = parse_shard(options.shard);
   if (options.start_at.empty()) {
     throw std::invalid_argument("a shard needs --start-at: the one start time of every shard");
   }
-  in.header.start_at = suites::parse_utc_option("--start-at", options.start_at);
+  const auto start_at = suites::parse_utc_option("--start-at", options.start_at);
   // Bounded: a shard waits for its start at most a day, and one whose start passed over an
   // hour ago is not part of that run any more.
   const auto now = WallClock::now();
-  if (in.header.start_at > now + kLongestWait || in.header.start_at < now - kLatestStart) {
+  if (start_at > now + kLongestWait || start_at < now - kLatestStart) {
     throw std::invalid_argument(fmt::format(
         "--start-at {} is more than a day ahead or more than an hour ago (it is {} now)",
         options.start_at, suites::format_utc(now)));
   }
-  in.server = server_of(options);
+  const auto server = server_of(options);
+  in.server = {*fixtures::IpAddress::parse(server.address().to_string()), server.port()};
   if (!options.faults.empty()) {
     throw std::invalid_argument("--fault plants a bug in a reference server loiter starts; a "
                                 "shard drives a server started elsewhere");
@@ -163,34 +144,12 @@ ShardInputs shard_inputs(const CheckOptions& options) {
     throw std::invalid_argument(fmt::format("{} cannot run against {}: {}", in.scenario->id,
                                             in.target.name, *reason));
   }
-  in.header.plan = plan_of(options, in);
-  in.header.plan_hash = suites::plan_hash(in.header.plan);
-  in.header.index = in.share.part;
-  in.header.count = in.share.parts;
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
-  in.header.host = host;
-  in.header.pid = ::getpid();
+  in.header = suites::shard_header(plan_of(options, in), in.share, start_at);
   return in;
 }
 
-// Sleeps until `until` (steady), a slice at a time, unless the user interrupts.
-bool wait_until(clients::Clock::time_point until) {
-  while (clients::Clock::now() < until) {
-    if (suites::interrupted()) return false;
-    std::this_thread::sleep_for(std::min<clients::Duration>(until - clients::Clock::now(), 50ms));
-  }
-  return !suites::interrupted();
-}
-
-// The shared start on this machine's steady clock.
-clients::Clock::time_point steady_of(WallClock::time_point at) {
-  return clients::Clock::now() +
-         std::chrono::duration_cast<clients::Duration>(at - WallClock::now());
-}
-
-void print_done(const ShardInputs& in, const suites::ShardOutput& out, const fs::path& dir) {
-  const auto& h = in.header;
+void print_done(const suites::ShardHeader& h, const suites::ShardOutput& out,
+                const fs::path& dir) {
   std::string load;
   if (out.load) {
     load = fmt::format("; requests requested/dispatched/2xx {}/{}/{}", out.load->requested,
@@ -222,69 +181,15 @@ void add_shard_options(CLI::App& command, CheckOptions& options) {
 }
 
 int run_shard(const CheckOptions& options) {
-  ShardInputs in;
-  fs::path dir;
-  try {
-    in = shard_inputs(options);
-    dir = fs::path(options.runs_root) /
-          suites::shard_directory_name(in.header.start_at, in.target.name, in.header.index,
-                                       in.header.count);
-    fs::create_directories(dir.parent_path());
-    if (!fs::create_directory(dir)) {
-      throw std::invalid_argument(fmt::format(
-          "{} exists: this share of the run has already run (a share never runs twice)",
-          dir.string()));
-    }
-    suites::write_shard_header(dir, in.header);
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
+  // Every input refused here (exit 2), and a share that has run already.
+  auto job = refusing([&] { return shard_job(options); });
+  const auto dir = refusing([&] { return suites::make_shard_directory(options.runs_root, job); });
   suites::install_interrupt_handlers();
-  if (!in.server.address().is_loopback()) clients::allow_remote_target(in.server.address());
-  if (in.server.address().is_v4() && in.header.count > 1) {
-    clients::set_source_block(static_cast<unsigned>(in.header.index % 255 + 1));
-  }
-  auto& h = in.header;
-  const auto finish = [&](const std::string& status, int code) {
-    h.status = status;
-    try {
-      suites::write_shard_header(dir, h);
-    } catch (const std::exception& e) {
-      std::cerr << "loiter: " << e.what() << "\n";
-      return kInfrastructure;
-    }
-    return code;
-  };
-  if (!wait_until(steady_of(h.start_at) - kReadyLead)) return finish("interrupted", kInterrupted);
-  const auto origin = steady_of(h.start_at);
-  // How much later than planned (kReadyLead before the start) the clients got their timeline:
-  // the wake's lateness when the shard was ready in time; more when it came late.
-  h.lag = std::max<clients::Duration>(clients::Duration{},
-                                      clients::Clock::now() - (origin - kReadyLead));
-  h.clients_from = WallClock::now();
-  h.status = "running";
-  suites::ShardOutput out;
-  try {
-    suites::write_shard_header(dir, h);
-    out = suites::drive_shard(*in.scenario, in.target, plain_endpoint(in.server), in.expected, in.timing,
-                              in.parameters, in.share, origin);
-    h.ended = WallClock::now();
-    h.fleets = out.fleets;
-    h.records = out.records.size();
-    h.client_processes = out.client_processes;
-    h.stopped_early = out.stopped_early;
-    suites::write_shard_output(dir, out, origin);
-  } catch (const std::exception& e) {
-    h.error = e.what();
-    std::cerr << "loiter: shard " << h.index << " of " << h.count << ": " << e.what() << "\n";
-    return finish("failed", kInfrastructure);
-  }
-  const bool interrupted = out.interrupted;
-  const int code = finish(interrupted ? "interrupted" : "complete",
-                          interrupted || suites::interrupted() ? kInterrupted : kPassed);
-  print_done(in, out, dir);
-  return code;
+  const auto run = suites::run_shard(std::move(job), dir);
+  for (const auto& error : run.errors) std::cerr << "loiter: " << error << "\n";
+  if (run.output) print_done(run.header, *run.output, dir);
+  if (!run.header_written || run.header.status == "failed") return kInfrastructure;
+  return run.header.status == "interrupted" || suites::interrupted() ? kInterrupted : kPassed;
 }
 
 }  // namespace loiter::cli

@@ -6,12 +6,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iostream>
 #include <optional>
 
 #include "finish.hpp"
 #include "loiter/fixtures/target/target_file.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
+#include "refusals.hpp"
 
 namespace loiter::cli {
 
@@ -90,12 +90,7 @@ void add_targets_options(CLI::App& command, TargetsOptions& options) {
 
 int run_targets(const TargetsOptions& options) {
   if (options.target.empty()) return list_bundled();
-  try {
-    return show(suites::resolve_target(options.target));
-  } catch (const std::exception& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return kUsage;
-  }
+  return show(refusing([&] { return suites::resolve_target(options.target); }));
 }
 
 }  // namespace loiter::cli

@@ -264,21 +264,6 @@ clients::Clock::time_point observation_origin(const Observation& observation) {
   return origin == clients::Clock::time_point::max() ? clients::Clock::time_point{} : origin;
 }
 
-std::string target_protocol(const fixtures::Target& target) {
-  if (!target.h2) return "http/1.1";
-  return target.tls ? "h2" : "h2c";
-}
-
-std::optional<reports::TargetTls> target_tls(const fixtures::Target& target) {
-  if (!target.tls) return std::nullopt;
-  const auto& tls = *target.tls;
-  return reports::TargetTls{
-      .alpn = tls.alpn,
-      .server_name = tls.server_name,
-      .handshake_s = tls.handshake ? std::optional(in_seconds(*tls.handshake)) : std::nullopt,
-      .header_from = std::string(fixtures::to_string(tls.header_from))};
-}
-
 reports::ScenarioReport error_report(std::string id, std::string error) {
   reports::Finding finding{.code = reports::codes::kHarnessError,
                            .scenario = id,

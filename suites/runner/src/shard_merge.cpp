@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <iterator>
 #include <map>
 #include <set>
@@ -159,6 +160,20 @@ ShardCheck check_shards(const std::vector<ShardData>& shards, clients::Duration 
   check_records(shards, check.problems);
   check_load(shards, check.problems);
   return check;
+}
+
+ShardsRead read_shards(const std::vector<std::filesystem::path>& dirs,
+                       clients::Duration tolerance) {
+  ShardsRead read{.origin = clients::Clock::now()};
+  for (const auto& dir : dirs) {
+    try {
+      read.shards.push_back(read_shard(dir, read.origin));
+    } catch (const std::exception& e) {
+      read.unreadable.push_back(e.what());
+    }
+  }
+  if (read.unreadable.empty()) read.check = check_shards(read.shards, tolerance);
+  return read;
 }
 
 MergedShards merge_shards(std::vector<ShardData> shards) {

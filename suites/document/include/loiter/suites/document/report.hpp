@@ -14,13 +14,6 @@ namespace loiter::suites {
 // The status, findings and key figures of one scenario.
 reports::ScenarioReport to_report(const ScenarioResult& result);
 
-// A TLS target's declaration as the run document carries it; nullopt for a cleartext one.
-std::optional<reports::TargetTls> target_tls(const fixtures::Target& target);
-
-// The protocol loiter speaks to the target, as the run document says it: "http/1.1", "h2c"
-// ([h2] without [tls]) or "h2" ([h2] with [tls]).
-std::string target_protocol(const fixtures::Target& target);
-
 // Time zero of a scenario's plots and raw records: its first sample or first connect,
 // whichever came first.
 clients::Clock::time_point observation_origin(const Observation& observation);

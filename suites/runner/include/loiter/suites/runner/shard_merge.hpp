@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,17 @@ struct ShardCheck {
 // Pure: what the shards' files say against each other and against their plan. A lag beyond
 // `tolerance` is a problem: that shard's timeline was not the others'.
 ShardCheck check_shards(const std::vector<ShardData>& shards, clients::Duration tolerance);
+
+// The shards of `dirs` as read, on one origin; checked against each other (check_shards)
+// when every one could be read.
+struct ShardsRead {
+  std::vector<ShardData> shards;
+  std::vector<std::string> unreadable;  // a torn or missing file: a shard that did not end
+  ShardCheck check;
+  clients::Clock::time_point origin;  // stands for the shared start in this process
+};
+ShardsRead read_shards(const std::vector<std::filesystem::path>& dirs,
+                       clients::Duration tolerance);
 
 struct MergedShards {
   std::deque<std::vector<clients::ConnectionRecord>> fleets;  // whole, in index order

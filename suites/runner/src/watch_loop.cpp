@@ -1,7 +1,7 @@
-// The watch's loop: sample, write the line, sleep in ppoll() until the next sample is due.
+// The watch's loop: sample, hand it on, sleep in ppoll() until the next sample is due.
 // SIGINT and SIGTERM are blocked except inside ppoll(), so a Ctrl-C during a sample is not
 // lost between the check and the sleep: it ends the next ppoll() at once.
-#include "observe_loop.hpp"
+#include "loiter/suites/runner/watch_loop.hpp"
 
 #include <fmt/format.h>
 #include <poll.h>
@@ -16,7 +16,7 @@
 #include "loiter/fixtures/os/fd.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 
-namespace loiter::cli {
+namespace loiter::suites {
 
 namespace {
 
@@ -50,7 +50,7 @@ enum class Wake { due, exited, interrupted };
 Wake sleep_until(steady_clock::time_point until, const fixtures::Fd& server,
                  const BlockedStops& stops) {
   while (true) {
-    if (suites::interrupted()) return Wake::interrupted;
+    if (interrupted()) return Wake::interrupted;
     const auto left = until - steady_clock::now();
     if (left <= steady_clock::duration::zero()) return Wake::due;
     const auto s = std::chrono::duration_cast<std::chrono::seconds>(left);
@@ -68,7 +68,7 @@ Wake sleep_until(steady_clock::time_point until, const fixtures::Fd& server,
 
 }  // namespace
 
-WatchEnd watch_server(const fixtures::Probe& probe, pid_t server, suites::ServerWatchWriter& writer,
+WatchEnd watch_server(const fixtures::Probe& probe, pid_t server, const WatchSink& sink,
                       std::chrono::milliseconds duration, std::chrono::milliseconds period) {
   const BlockedStops stops;
   // Opened once: the process watched stays this one, even if its PID is reused later.
@@ -77,7 +77,7 @@ WatchEnd watch_server(const fixtures::Probe& probe, pid_t server, suites::Server
   const auto take = [&] {
     const auto at = std::chrono::system_clock::now();
     const auto sample = probe.sample();
-    writer.append({at, sample});
+    sink(at, sample);
     if (end.samples++ == 0) end.first_fds = sample.fds;
     end.peak_fds = std::max(end.peak_fds, sample.fds);
     end.last_fds = sample.fds;
@@ -104,4 +104,4 @@ WatchEnd watch_server(const fixtures::Probe& probe, pid_t server, suites::Server
   }
 }
 
-}  // namespace loiter::cli
+}  // namespace loiter::suites

@@ -1,0 +1,44 @@
+// The run document's head, from the target as loiter ran it.
+#include "loiter/suites/document/run_head.hpp"
+
+#include <utility>
+
+#include "loiter/suites/judge/in_units.hpp"
+
+namespace loiter::suites {
+
+reports::RunReport run_head(std::string loiter_version, const fixtures::Target& target,
+                            std::string started_at) {
+  return {.loiter_version = std::move(loiter_version),
+          .target = target.name,
+          .target_description = target.description,
+          .target_tls = target_tls(target),
+          .target_protocol = target_protocol(target),
+          .started_at = std::move(started_at),
+          .scenarios = {}};
+}
+
+reports::RunReport run_head(std::string loiter_version, std::string address,
+                            std::string started_at) {
+  return {.loiter_version = std::move(loiter_version),
+          .target = std::move(address),
+          .started_at = std::move(started_at),
+          .scenarios = {}};
+}
+
+std::string target_protocol(const fixtures::Target& target) {
+  if (!target.h2) return "http/1.1";
+  return target.tls ? "h2" : "h2c";
+}
+
+std::optional<reports::TargetTls> target_tls(const fixtures::Target& target) {
+  if (!target.tls) return std::nullopt;
+  const auto& tls = *target.tls;
+  return reports::TargetTls{
+      .alpn = tls.alpn,
+      .server_name = tls.server_name,
+      .handshake_s = tls.handshake ? std::optional(in_seconds(*tls.handshake)) : std::nullopt,
+      .header_from = std::string(fixtures::to_string(tls.header_from))};
+}
+
+}  // namespace loiter::suites

@@ -1,0 +1,137 @@
+// A shard's life in its directory: waiting for the shared start, running, then complete,
+// interrupted or failed, each written to shard.json as it happens.
+#include "loiter/suites/runner/shard_lifecycle.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+#include "loiter/clients/transport/asio.hpp"
+#include "loiter/clients/transport/targets.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
+#include "loiter/suites/runner/shard_run.hpp"
+
+namespace loiter::suites {
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+// The clients are handed their timeline this long before the shared start: forked client
+// processes and the load's pool get ready, and nothing is due before the start.
+constexpr auto kReadyLead = 300ms;
+
+// Sleeps until `until` (steady), a slice at a time, unless the user interrupts.
+bool wait_until(clients::Clock::time_point until) {
+  while (clients::Clock::now() < until) {
+    if (interrupted()) return false;
+    std::this_thread::sleep_for(std::min<clients::Duration>(until - clients::Clock::now(), 50ms));
+  }
+  return !interrupted();
+}
+
+// The shared start on this machine's steady clock.
+clients::Clock::time_point steady_of(WallClock::time_point at) {
+  return clients::Clock::now() +
+         std::chrono::duration_cast<clients::Duration>(at - WallClock::now());
+}
+
+// The process-wide settings a shard's clients take: a server off loopback allowed, and
+// sources of shard k's own (127.<k+1>.0.2 on), as it would have on a machine of its own.
+void configure_clients(const ShardJob& job, const clients::asio::ip::address& server) {
+  if (!server.is_loopback()) clients::allow_remote_target(server);
+  if (server.is_v4() && job.header.count > 1) {
+    clients::set_source_block(static_cast<unsigned>(job.header.index % 255 + 1));
+  }
+}
+
+// The status written; a shard.json that cannot be written is said in `run`.
+void write_status(ShardRun& run, const fs::path& dir, std::string status) {
+  run.header.status = std::move(status);
+  try {
+    write_shard_header(dir, run.header);
+    run.header_written = true;
+  } catch (const std::exception& e) {
+    run.errors.emplace_back(e.what());
+    run.header_written = false;
+  }
+}
+
+// The share driven from `origin` and its output written; throws on a harness fault.
+ShardOutput drive(const ShardJob& job, clients::Clock::time_point origin, ShardHeader& h,
+                  const fs::path& dir) {
+  write_shard_header(dir, h);
+  auto out = drive_shard(*job.scenario, job.target, job.server, job.expected, job.timing,
+                         job.parameters, job.share, origin);
+  h.ended = WallClock::now();
+  h.fleets = out.fleets;
+  h.records = out.records.size();
+  h.client_processes = out.client_processes;
+  h.stopped_early = out.stopped_early;
+  write_shard_output(dir, out, origin);
+  return out;
+}
+
+}  // namespace
+
+ShardHeader shard_header(ShardPlan plan, clients::FleetShare share,
+                         WallClock::time_point start_at) {
+  ShardHeader header{.plan = std::move(plan), .start_at = start_at};
+  header.plan_hash = plan_hash(header.plan);
+  header.index = share.part;
+  header.count = share.parts;
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  header.host = host;
+  header.pid = ::getpid();
+  return header;
+}
+
+fs::path make_shard_directory(const fs::path& runs_root, const ShardJob& job) {
+  const auto& h = job.header;
+  const auto dir = runs_root / shard_directory_name(h.start_at, job.target.name, h.index, h.count);
+  fs::create_directories(dir.parent_path());
+  if (!fs::create_directory(dir)) {
+    throw std::invalid_argument(
+        fmt::format("{} exists: this share of the run has already run (a share never runs twice)",
+                    dir.string()));
+  }
+  write_shard_header(dir, h);
+  return dir;
+}
+
+ShardRun run_shard(ShardJob job, const fs::path& dir) {
+  configure_clients(job, clients::asio::ip::make_address(job.server.address().to_string()));
+  ShardRun run{.header = job.header};
+  auto& h = run.header;
+  if (!wait_until(steady_of(h.start_at) - kReadyLead)) {
+    write_status(run, dir, "interrupted");
+    return run;
+  }
+  const auto origin = steady_of(h.start_at);
+  // How much later than planned (kReadyLead before the start) the clients got their timeline:
+  // the wake's lateness when the shard was ready in time; more when it came late.
+  h.lag = std::max<clients::Duration>(clients::Duration{},
+                                      clients::Clock::now() - (origin - kReadyLead));
+  h.clients_from = WallClock::now();
+  h.status = "running";
+  try {
+    run.output = drive(job, origin, h, dir);
+  } catch (const std::exception& e) {
+    h.error = e.what();
+    run.errors.push_back(fmt::format("shard {} of {}: {}", h.index, h.count, e.what()));
+    write_status(run, dir, "failed");
+    return run;
+  }
+  write_status(run, dir, run.output->interrupted ? "interrupted" : "complete");
+  return run;
+}
+
+}  // namespace loiter::suites
