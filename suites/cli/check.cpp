@@ -61,6 +61,26 @@ int list_scenarios() {
   return kPassed;
 }
 
+// The catalogue as a Markdown table: id, family, what the server must, and whether it runs
+// by default. docs/scenarios.md holds it between marker lines (scripts/docs writes it, ctest
+// Docs.ScenariosPageMatchesTheCatalogue compares).
+int list_scenarios_markdown() {
+  fmt::print("| id | family | the server must | runs |\n|---|---|---|---|\n");
+  for (const auto& scenario : suites::catalogue()) {
+    std::string must;
+    for (const char c : scenario.must) {
+      if (c == '|') must += '\\';  // a pipe would end the cell
+      must += c;
+    }
+    const bool on_request =
+        scenario.on_request || std::ranges::find(suites::kOnlyOnRequest, scenario.family) !=
+                                   std::end(suites::kOnlyOnRequest);
+    fmt::print("| `{}` | {} | {} | {} |\n", scenario.id, scenario.family, must,
+               on_request ? "on request" : "by default");
+  }
+  return kPassed;
+}
+
 // The soak's churn: its default with what the command line set; nullopt when it set none.
 std::optional<clients::Churn> churn_of(const CheckOptions& options) {
   if (!options.churn_fresh && !options.churn_server_close && !options.churn_abort &&
@@ -185,10 +205,13 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                   "report.html, raw records, timelines, provenance, server logs)")
       ->capture_default_str();
   command.add_flag("--list", options.list, "list the scenarios and exit");
+  command.add_flag("--list-markdown", options.list_markdown,
+                   "list the scenarios as a Markdown table (docs/scenarios.md) and exit");
   add_shard_options(command, options);
 }
 
 int run_check(const CheckOptions& options) {
+  if (options.list_markdown) return list_scenarios_markdown();
   if (options.list) return list_scenarios();
   if (!options.shard.empty() || !options.start_at.empty() || !options.connect.empty()) {
     return run_shard(options);

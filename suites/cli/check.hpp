@@ -34,6 +34,7 @@ struct CheckOptions {
   std::string junit_path;
   std::string runs_root = "loiter-runs";
   bool list = false;
+  bool list_markdown = false;  // --list-markdown: the catalogue as docs/scenarios.md's table
   // A shard of a run split over machines (shard.hpp): "k/K", the shared start (RFC 3339
   // UTC), the server's address, and the one address off loopback the user allows.
   std::string shard;
