@@ -13,7 +13,6 @@ awaitable<bool> first_stream(Connection& connection, h2::Encoder& encoder, const
                              ConnectionRecord& record, Clock::time_point until) {
   auto frames = h2::opening();
   frames.add(h2::request(encoder, options, 1, "GET", options.path, /*end_stream=*/true));
-  // Awaited values in locals: g++ 12 miscompiles some co_await-in-expression forms.
   const bool sent = co_await h2::send_frames(connection, record, frames, until, true);
   if (!sent) co_return false;
   const Wait wait = co_await connection.read_until(until, 1);

@@ -6,8 +6,9 @@ namespace loiter::clients {
 
 namespace {
 
-// Sends one request and waits until `responses` responses are whole. Awaited values go
-// into locals first: g++ 12 miscompiles some co_await-in-condition forms.
+// Sends one request and waits until `responses` responses are whole. Awaited values stay in
+// locals: with none, g++ 12 crashes on a co_await condition (GCC PR 106188;
+// docs/gcc12-coroutines.md).
 awaitable<bool> ask(Connection& connection, std::string_view head, std::size_t responses,
                     Clock::time_point until) {
   const bool sent = co_await connection.send(head, until, /*completes_request=*/true);

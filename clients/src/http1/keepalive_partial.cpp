@@ -12,7 +12,6 @@ awaitable<void> keepalive_partial_connection(Shared<KeepalivePartialOptions> opt
   if (!co_await connection.connect(plan_for(*options, slot))) co_return;
   const auto until = connection.connected() + options->patience;
   const RequestShape shape{.path = options->path, .host = options->host};
-  // The awaited value in a local first: g++ 12 miscompiles some co_await-in-condition forms.
   const bool answered =
       co_await exchange_requests(connection, request_head(shape), 1, Duration{}, until);
   if (answered) {

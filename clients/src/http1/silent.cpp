@@ -4,7 +4,6 @@ namespace loiter::clients {
 
 awaitable<void> silent_connection(Shared<SilentOptions> options, Slot slot) {
   auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kSilent);
-  // The awaited value goes into a local first: g++ 12 miscompiles co_await in a condition.
   // Over TLS it sends nothing either, not even a ClientHello: no handshake.
   const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/false);
   if (!connected) co_return;

@@ -42,7 +42,8 @@ awaitable<bool> exchange_requests(Connection& connection, std::string_view head,
 
 awaitable<bool> send_then_wait(Connection& connection, std::string_view bytes, Clock::time_point at,
                                Clock::time_point until) {
-  // No co_await inside && or ?: here: g++ 12 miscompiles those.
+  // Awaited values stay in locals: inlined, this coroutine would have none, and g++ 12
+  // crashes on a co_await condition then (GCC PR 106188; docs/gcc12-coroutines.md).
   if (!bytes.empty()) {
     const bool sent = co_await connection.send(bytes, until);
     if (!sent) co_return false;
@@ -53,7 +54,7 @@ awaitable<bool> send_then_wait(Connection& connection, std::string_view bytes, C
 
 awaitable<void> give_up_mid_head(Connection connection, std::string_view head, Clock::time_point at,
                                  Clock::time_point until, GiveUp how) {
-  // The awaited value in a local first: g++ 12 miscompiles some co_await-in-condition forms.
+  // Awaited once into a local: it is tested twice below.
   const bool still_open = co_await send_then_wait(connection, head, at, until);
   if (still_open && how == GiveUp::rst) connection.abort();
   if (still_open && how == GiveUp::fin) connection.close_first();
