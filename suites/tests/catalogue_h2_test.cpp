@@ -4,11 +4,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "catalogue_lookup.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 
 namespace loiter::suites {
 namespace {
 
+using testing::closure_of;
+using testing::expect;
+using testing::scenario;
 using namespace std::chrono_literals;
 using fixtures::Target;
 using ::testing::Contains;
@@ -43,22 +47,6 @@ Target http1() {
   auto target = h2c();
   target.h2.reset();
   return target;
-}
-
-const Scenario& scenario(std::string_view id) {
-  const auto* found = find_scenario(id);
-  if (found == nullptr) throw std::invalid_argument(std::string(id));
-  return *found;
-}
-
-Expectations expect(std::string_view id, const Target& target) {
-  return scenario(id).expect(target, timing(1.0), {.count = 10});
-}
-
-ClosureExpectation closure_of(std::string_view id, const Target& target) {
-  const auto expected = expect(id, target);
-  if (!expected.closure) throw std::logic_error(std::string(id) + " expects no closure");
-  return *expected.closure;
 }
 
 // The h2 family is in the catalogue, runs on an h2c target, and is skipped on an HTTP/1.1

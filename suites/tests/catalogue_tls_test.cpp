@@ -3,11 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "catalogue_lookup.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 
 namespace loiter::suites {
 namespace {
 
+using testing::closure_of;
+using testing::scenario;
 using namespace std::chrono_literals;
 using fixtures::HeaderFrom;
 using fixtures::Target;
@@ -28,18 +31,6 @@ Target over_tls(std::optional<Duration> handshake, HeaderFrom header_from) {
   auto target = cleartext();
   target.tls = fixtures::Tls{.handshake = handshake, .header_from = header_from};
   return target;
-}
-
-const Scenario& scenario(std::string_view id) {
-  const auto* found = find_scenario(id);
-  if (found == nullptr) throw std::invalid_argument(std::string(id));
-  return *found;
-}
-
-ClosureExpectation closure_of(std::string_view id, const Target& target) {
-  const auto expected = scenario(id).expect(target, timing(1.0), {.count = 10});
-  if (!expected.closure) throw std::logic_error(std::string(id) + " expects no closure");
-  return *expected.closure;
 }
 
 const std::vector<std::string_view> kTls = {"tls-record-header", "tls-half-hello",
