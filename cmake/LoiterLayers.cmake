@@ -96,3 +96,33 @@ function(loiter_room_library room)
   target_include_directories(loiter_${room} PUBLIC include PRIVATE src)
   target_link_libraries(loiter_${room} PUBLIC ${ARG_LINK} PRIVATE ${ARG_PRIVATE_LINK})
 endfunction()
+
+# loiter_plain_data(<target>...)
+#
+# The plain-data layers (judge, reports, document, the CLI's commands but drive and shard):
+# their sources compile with cmake/plain first on the include path, where Boost.Asio's,
+# Beast's, OpenSSL's, toml++'s and nghttp2's first headers are an #error. A source that
+# includes one of them, directly or through any header, fails the build naming itself: the
+# check costs nothing, the build is the test.
+function(loiter_plain_data)
+  foreach(target IN LISTS ARGN)
+    target_include_directories(${target} BEFORE PRIVATE ${PROJECT_SOURCE_DIR}/cmake/plain)
+  endforeach()
+endfunction()
+
+# The check can fail: a source that includes Asio (or OpenSSL) with cmake/plain first on its
+# include path does not compile, and says which library it included.
+if(LOITER_BUILD_TESTS)
+  foreach(library IN ITEMS asio:Asio:Boost.Asio openssl:OpenSSL:OpenSSL)
+    string(REPLACE ":" ";" parts "${library}")
+    list(GET parts 0 file)
+    list(GET parts 1 test)
+    list(GET parts 2 name)
+    add_test(NAME Layers.PlainDataRefuses${test}
+      COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only
+              -I${PROJECT_SOURCE_DIR}/cmake/plain
+              ${PROJECT_SOURCE_DIR}/cmake/tests/includes_${file}.cpp)
+    set_tests_properties(Layers.PlainDataRefuses${test} PROPERTIES LABELS "unit;layers"
+      PASS_REGULAR_EXPRESSION "a plain-data layer includes ${name}")
+  endforeach()
+endif()

@@ -1,0 +1,2 @@
+// As includes_asio.cpp, for OpenSSL.
+#include <openssl/ssl.h>
