@@ -119,7 +119,7 @@ if(LOITER_BUILD_TESTS)
     list(GET parts 1 test)
     list(GET parts 2 name)
     add_test(NAME Layers.PlainDataRefuses${test}
-      COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only
+      COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only -Wfatal-errors
               -I${PROJECT_SOURCE_DIR}/cmake/plain
               ${PROJECT_SOURCE_DIR}/cmake/tests/includes_${file}.cpp)
     set_tests_properties(Layers.PlainDataRefuses${test} PROPERTIES LABELS "unit;layers"

@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kStyle = R"(
+constexpr std::string_view kMatrixStyle = R"(
 body{{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}}
 table{{border-collapse:collapse}}th,td{{padding:6px 10px;border:2px solid #fff;text-align:left;vertical-align:top}}
 tr.head th{{background:#f2f2f2}}td a,th a{{display:block;color:#222;text-decoration:none}}
@@ -91,7 +91,7 @@ std::string_view verdict_colour(Status status) {
 void render_matrix_html(const Matrix& matrix, const fs::path& html_path, std::ostream& out) {
   const auto title =
       escape_html(fmt::format("loiter {} matrix, {}", matrix.loiter_version, matrix.started_at));
-  const auto style = fmt::format(kStyle, verdict_colour(Status::pass), verdict_colour(Status::fail),
+  const auto style = fmt::format(kMatrixStyle, verdict_colour(Status::pass), verdict_colour(Status::fail),
                                  verdict_colour(Status::skip), verdict_colour(Status::error),
                                  verdict_colour(Status::info));
   fmt::print(out,

@@ -13,6 +13,10 @@
 
 namespace loiter::suites::testing {
 
+// The reference server's deadlines at 1 s: what the command-line tests run it with.
+inline const std::vector<std::string> kShortDeadlines{"--header-timeout", "1", "--body-timeout",
+                                                      "1", "--idle-timeout", "1"};
+
 // A fresh temporary directory, removed with the object.
 class TempDir {
  public:

@@ -26,9 +26,6 @@ namespace fs = std::filesystem;
 using namespace testing;
 using ::testing::HasSubstr;
 
-const std::vector<std::string> kShortDeadlines{"--header-timeout", "1", "--body-timeout", "1",
-                                               "--idle-timeout",   "1"};
-
 // `loiter check` with 1 s deadlines, its runs under `runs`; returns the exit status.
 int check(const fs::path& runs, std::vector<std::string> extra, const fs::path& output) {
   std::vector<std::string> argv{LOITER_BINARY, "check", "--runs", runs.string()};

@@ -26,9 +26,6 @@ using namespace testing;
 using namespace std::chrono_literals;
 using ::testing::HasSubstr;
 
-const std::vector<std::string> kShortDeadlines{"--header-timeout", "1", "--body-timeout", "1",
-                                               "--idle-timeout",   "1"};
-
 // A whole second `lead` or more from now: every shard's --start-at.
 WallClock::time_point start_in(std::chrono::seconds lead) {
   return std::chrono::ceil<std::chrono::seconds>(WallClock::now()) + lead;
