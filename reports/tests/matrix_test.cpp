@@ -10,7 +10,7 @@
 #include <sstream>
 
 namespace loiter::reports {
-namespace {
+namespace matrix_test {  // named: unity batches put other tests' helpers beside these
 
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -205,5 +205,5 @@ TEST(Matrix, VerdictColoursAreDistinct) {
   EXPECT_EQ(colours.size(), 5u);
 }
 
-}  // namespace
+}  // namespace matrix_test
 }  // namespace loiter::reports

@@ -8,7 +8,7 @@
 #include "loiter/suites/judge/judge.hpp"
 
 namespace loiter::suites {
-namespace {
+namespace judge_cause_test {  // named: unity batches put other tests' helpers beside these
 
 using namespace std::chrono_literals;
 using clients::ConnectionRecord;
@@ -131,5 +131,5 @@ TEST(JudgeCause, A400AtTheRightTimeIsAnAnswerFindingNotADeadlineOne) {
                                                          Field(&Finding::ending, "400+close")))));
 }
 
-}  // namespace
+}  // namespace judge_cause_test
 }  // namespace loiter::suites

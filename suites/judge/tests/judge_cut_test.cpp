@@ -8,7 +8,7 @@
 #include "loiter/suites/judge/judge.hpp"
 
 namespace loiter::suites {
-namespace {
+namespace judge_cut_test {  // named: unity batches put other tests' helpers beside these
 
 using namespace std::chrono_literals;
 using clients::ConnectionRecord;
@@ -136,5 +136,5 @@ TEST(JudgeCut, AResponseThatFitsInTheKernelsBuffersProvesNothing) {
               Contains(AllOf(has_code(codes::kFitsInBuffers), figure(262'144, kStall))));
 }
 
-}  // namespace
+}  // namespace judge_cut_test
 }  // namespace loiter::suites

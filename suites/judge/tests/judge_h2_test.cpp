@@ -7,7 +7,7 @@
 #include "loiter/suites/judge/judge.hpp"
 
 namespace loiter::suites {
-namespace {
+namespace judge_h2_test {  // named: unity batches put other tests' helpers beside these
 
 using namespace std::chrono_literals;
 using clients::ConnectionRecord;
@@ -165,5 +165,5 @@ TEST(JudgeH2, ACutStreamNamesItsResetCode) {
                                 Field(&Finding::ending, HasSubstr("RST_STREAM CANCEL")))));
 }
 
-}  // namespace
+}  // namespace judge_h2_test
 }  // namespace loiter::suites

@@ -7,7 +7,7 @@
 #include "loiter/suites/judge/judge.hpp"
 
 namespace loiter::suites {
-namespace {
+namespace judge_tls_test {  // named: unity batches put other tests' helpers beside these
 
 using namespace std::chrono_literals;
 using clients::ConnectionRecord;
@@ -115,5 +115,5 @@ TEST(JudgeTls, AHelloTrickledPastTheDeadlineIsOutlivedByProgress) {
                                                           Field(&Finding::since, "connect"))));
 }
 
-}  // namespace
+}  // namespace judge_tls_test
 }  // namespace loiter::suites
