@@ -22,17 +22,6 @@ namespace loiter::suites::testing {
 
 namespace fs = std::filesystem;
 
-TempDir::TempDir() {
-  std::string pattern = (fs::temp_directory_path() / "loiter-cli-test-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temp dir");
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  fs::remove_all(path_, ignored);
-}
-
 Child::Child(const std::vector<std::string>& argv, const fs::path& output) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);

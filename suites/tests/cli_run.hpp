@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "loiter/fixtures/os/temp_directory.hpp"
+
 namespace loiter::suites::testing {
 
 // The reference server's deadlines at 1 s: what the command-line tests run it with.
@@ -18,16 +20,9 @@ inline const std::vector<std::string> kShortDeadlines{"--header-timeout", "1", "
                                                       "1", "--idle-timeout", "1"};
 
 // A fresh temporary directory, removed with the object.
-class TempDir {
+class TempDir : public fixtures::TempDirectory {
  public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
+  TempDir() : fixtures::TempDirectory("loiter-cli-test-") {}
 };
 
 // A started program; killed (SIGKILL) and reaped on destruction if still running.

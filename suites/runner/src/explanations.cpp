@@ -10,26 +10,6 @@
 
 namespace loiter::suites {
 
-namespace {
-
-// "127.0.0.2:40312" -> the endpoint; nullopt if it does not parse.
-std::optional<fixtures::TcpEndpoint> endpoint_of(const std::string& source) {
-  const auto colon = source.rfind(':');
-  if (colon == std::string::npos) return std::nullopt;
-  auto host = source.substr(0, colon);
-  if (host.size() > 1 && host.front() == '[') host = host.substr(1, host.size() - 2);
-  const auto address = fixtures::IpAddress::parse(host);
-  if (!address) return std::nullopt;
-  try {
-    return fixtures::TcpEndpoint(*address,
-                                 static_cast<std::uint16_t>(std::stoul(source.substr(colon + 1))));
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
-
-}  // namespace
-
 void OpenWatch::poll() {
   if (snapshot_ || !probe_->tcp() || clients::Clock::now() < due_) return;
   try {
@@ -49,7 +29,7 @@ std::vector<reports::Finding> OpenWatch::findings(
   Duration before{};
   for (const auto& record : records) {
     if (record.ending != clients::Ending::open || record.connected() > taken_) continue;
-    const auto client = endpoint_of(record.source);
+    const auto client = fixtures::TcpEndpoint::parse(record.source);
     if (!client) continue;
     ++open;
     before = std::max(before, record.connect_start + patience - taken_);

@@ -2,7 +2,6 @@
 // fixtures' process layer (its own container, a deadline, output to files, stopped by PID).
 #include "loiter/suites/runner/target_install.hpp"
 
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -12,6 +11,7 @@
 
 #include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/os/process.hpp"
+#include "loiter/fixtures/os/temp_directory.hpp"
 #include "loiter/suites/runner/files.hpp"
 
 namespace loiter::suites {
@@ -26,29 +26,6 @@ constexpr auto kVersionDeadline = 5s;
 fixtures::RenderContext no_run(const fixtures::Target& target) {
   return {.port = 0, .dir = "{dir}", .host = target.host};
 }
-
-// A fresh directory for the version command's output, removed with this.
-class ScratchDirectory {
- public:
-  ScratchDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "loiter-version-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw fixtures::HarnessError("cannot create a directory under " +
-                                   fs::temp_directory_path().string());
-    }
-    path_ = pattern;
-  }
-  ~ScratchDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  ScratchDirectory(const ScratchDirectory&) = delete;
-  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 // The first line of the file with text on it, without its line end and trailing blanks.
 std::string first_line(const fs::path& path) {
@@ -91,7 +68,7 @@ std::optional<std::string> missing_program(const fixtures::Target& target) {
 std::string target_version(const fixtures::Target& target) {
   if (target.version_command.empty()) return target.description;
   try {
-    const ScratchDirectory scratch;
+    const fixtures::TempDirectory scratch("loiter-version-");
     const auto out = scratch.path() / "stdout", err = scratch.path() / "stderr";
     {
       fixtures::Process version(fixtures::render_command(target.version_command, no_run(target)),
