@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <ranges>
 
 #include "drive.hpp"
@@ -125,6 +126,7 @@ TEST(Endings, NobodyListeningIsConnectFailed) {
   EXPECT_EQ(records.at(0).ending, Ending::connect_failed);
   EXPECT_EQ(ending_label(records.at(0)), "connect-failed");
   EXPECT_THAT(records.at(0).error, ::testing::HasSubstr("refused"));
+  EXPECT_EQ(records.at(0).error_number, ECONNREFUSED);  // what the judge classifies by
 }
 
 // A held connection lives outside any coroutine, parked in the io_context's held set:

@@ -259,7 +259,7 @@ bool Connection::note_server_end(const error_code& ec) {
   const bool alert = record_->tls && record_->tls->alert;  // then it ended, however
   record_->ending = alert ? Ending::alert : eof ? Ending::close : Ending::reset;
   record_->ended_at = since_connect();
-  if (!eof) record_->error = ec.message();
+  if (!eof) note_error(ec);
   return eof && hold_after_close_ > Duration::zero();
 }
 
@@ -300,8 +300,13 @@ void Connection::close_first() {
 void Connection::end(Ending ending, const error_code& ec) {
   record_->ending = ending;
   record_->ended_at = ending == Ending::connect_failed ? Duration{} : since_connect();
-  if (ec && ec != asio::error::eof) record_->error = ec.message();
+  if (ec && ec != asio::error::eof) note_error(ec);
   close_socket();
+}
+
+void Connection::note_error(const error_code& ec) {
+  record_->error = ec.message();
+  if (ec.category() == boost::system::system_category()) record_->error_number = ec.value();
 }
 
 void Connection::close_socket() {

@@ -3,6 +3,7 @@
 #include "loiter/suites/judge/judge.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <functional>
 #include <map>
 
@@ -52,18 +53,21 @@ std::vector<const ConnectionRecord*> select(const Observation& o, const Predicat
   return chosen;
 }
 
-// Which limit a connect error points at, when it points at one.
-std::string_view limit_behind(std::string_view error) {
-  if (error.find("Too many open files") != std::string_view::npos) return "client-nofile";
-  if (error.find("Cannot assign requested address") != std::string_view::npos) {
-    return "client-ports";
+// Which limit a connect error (its errno) points at, when it points at one.
+std::string_view limit_behind(int error_number) {
+  switch (error_number) {
+    case EMFILE:
+    case ENFILE:
+      return "client-nofile";
+    case EADDRNOTAVAIL:
+      return "client-ports";
+    case ECONNREFUSED:
+    case ETIMEDOUT:
+    case ECONNRESET:
+      return "server";  // listen backlog full or its own FD limit
+    default:
+      return "";
   }
-  if (error.find("refused") != std::string_view::npos ||
-      error.find("timed out") != std::string_view::npos ||
-      error.find("reset") != std::string_view::npos) {
-    return "server";  // listen backlog full or its own FD limit
-  }
-  return "";
 }
 
 void check_connections(const Observation& o, const Expectations& e, Verdict& v) {
@@ -85,16 +89,16 @@ void check_connections(const Observation& o, const Expectations& e, Verdict& v) 
     f.of = e.connections;
     v.findings.push_back(std::move(f));
   }
-  std::map<std::string, std::size_t> failed;  // by error
+  std::map<std::pair<std::string, int>, std::size_t> failed;  // by error and errno
   for (const auto& r : o.connections) {
-    if (r.ending == Ending::connect_failed) ++failed[r.error];
+    if (r.ending == Ending::connect_failed) ++failed[{r.error, r.error_number}];
   }
   for (const auto& [error, count] : failed) {
     auto f = finding(o, codes::kConnectFailed, FindingClass::capacity);
     f.count = count;
     f.of = o.connections.size();
-    f.error = error;
-    f.limit = limit_behind(error);
+    f.error = error.first;
+    f.limit = limit_behind(error.second);
     v.findings.push_back(std::move(f));
   }
 }

@@ -2,6 +2,8 @@
 // much (the sentences are text()'s, tested in reports/tests).
 #include "loiter/suites/judge/judge.hpp"
 
+#include <cerrno>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -128,6 +130,7 @@ TEST(Judge, ReportsFdsThatDoNotComeBack) {
 TEST(Judge, NamesConnectFailuresAndAServerThatDied) {
   auto failed = ended(Ending::connect_failed, 0s);
   failed.error = "Connection refused";
+  failed.error_number = ECONNREFUSED;
   auto observation = observe({failed});
   observation.server_exit = "killed by signal 11 (Segmentation fault)";
   const auto verdict = judge(observation, expect_silent(1));
@@ -164,8 +167,10 @@ TEST(Judge, NamesEveryProcessLeftRunningAfterTheServerWasStopped) {
 TEST(Judge, GroupsConnectFailuresByTheLimitTheyPointAt) {
   auto no_fd = ended(Ending::connect_failed, 0s);
   no_fd.error = "Too many open files";
+  no_fd.error_number = EMFILE;
   auto no_port = no_fd;
   no_port.error = "Cannot assign requested address";
+  no_port.error_number = EADDRNOTAVAIL;
   const auto verdict = judge(observe({no_fd, no_port, no_fd}), expect_silent(3));
   EXPECT_THAT(verdict.findings,
               ElementsAre(AllOf(counted(codes::kConnectFailed, 1, 3),
@@ -174,6 +179,22 @@ TEST(Judge, GroupsConnectFailuresByTheLimitTheyPointAt) {
                           AllOf(counted(codes::kConnectFailed, 2, 3),
                                 Field(&Finding::error, "Too many open files"),
                                 Field(&Finding::limit, "client-nofile"))));
+}
+
+// The limit comes from the errno, not from the message's words (which a locale may change).
+TEST(Judge, NamesTheLimitOfAConnectFailureByItsErrno) {
+  auto refused = ended(Ending::connect_failed, 0s);
+  refused.error = "Verbindungsaufbau abgelehnt";
+  refused.error_number = ECONNREFUSED;
+  auto unknown = refused;
+  unknown.error = "Too many open files";  // the words alone name no limit
+  unknown.error_number = 0;
+  const auto verdict = judge(observe({refused, unknown}), expect_silent(2));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(Field(&Finding::error, "Too many open files"),
+                                Field(&Finding::limit, "")),
+                          AllOf(Field(&Finding::error, "Verbindungsaufbau abgelehnt"),
+                                Field(&Finding::limit, "server"))));
 }
 
 TEST(Judge, MeasuresTheIdleDeadlineFromTheLastWholeResponse) {

@@ -113,7 +113,8 @@ json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::t
                       {"ending_label", clients::ending_label(r)},
                       {"ended_at", in_seconds(r.ended_at)},
                       {"client_closed", in_seconds(r.client_closed)},
-                      {"error", r.error}};
+                      {"error", r.error},
+                      {"errno", r.error_number}};
 }
 
 namespace {
@@ -247,6 +248,7 @@ clients::ConnectionRecord record_from(const json::object& o, clients::Clock::tim
   r.ended_at = from_seconds(o.at("ended_at"));
   r.client_closed = from_seconds(o.at("client_closed"));
   r.error = std::string(o.at("error").as_string());
+  if (const auto* number = o.if_contains("errno")) r.error_number = json::value_to<int>(*number);
   return r;
 }
 

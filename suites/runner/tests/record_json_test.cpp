@@ -3,6 +3,8 @@
 // into whole fleets in index order.
 #include "loiter/suites/runner/record_json.hpp"
 
+#include <cerrno>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -69,6 +71,7 @@ clients::ConnectionRecord every_field(clients::Clock::time_point origin) {
   r.ended_at = 5'000'000'021ns;
   r.client_closed = 4'999'999'999ns;
   r.error = "Connection reset by peer";
+  r.error_number = ECONNRESET;
   return r;
 }
 
@@ -128,6 +131,7 @@ TEST(RecordJson, EveryFieldSurvivesTheTripToTextAndBack) {
   EXPECT_EQ(r.ended_at, sent.ended_at);
   EXPECT_EQ(r.client_closed, sent.client_closed);
   EXPECT_EQ(r.error, sent.error);
+  EXPECT_EQ(r.error_number, sent.error_number);
   EXPECT_EQ(clients::ending_label(r), clients::ending_label(sent));
 }
 

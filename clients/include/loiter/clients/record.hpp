@@ -180,6 +180,7 @@ struct ConnectionRecord {
   Duration ended_at{};       // since connect: when the ending was observed (or done)
   Duration client_closed{};  // since connect: when the client closed its socket
   std::string error;         // the transport error, for reset and connect_failed
+  int error_number = 0;      // its errno (ECONNREFUSED, EMFILE, ...); 0: none, or not an OS error
 
   Clock::time_point connected() const { return connect_start + connect_took; }
   // The response that came with the ending: one the server sent beyond the requests the

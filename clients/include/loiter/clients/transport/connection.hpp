@@ -176,6 +176,8 @@ class Connection {
   static awaitable<void> hold_h2(std::unique_ptr<H2Hold> held);
   void end(Ending ending, const boost::system::error_code& ec);
   void close_socket();
+  // Records a transport error: its message and, for an OS error, its errno.
+  void note_error(const boost::system::error_code& ec);
 
   Socket socket_;
   TlsSession tls_;            // null: cleartext
