@@ -158,7 +158,7 @@ void print_done(const suites::ShardHeader& h, const suites::ShardOutput& out,
   fmt::print("shard {} of {} ({}, plan {}): {} connections{}; {:.3f} s late against {}: {}\n",
              h.index, h.count, h.plan.scenario, h.plan_hash, out.records.size(), load,
              suites::in_seconds(h.lag.value_or(clients::Duration{})), suites::format_utc(h.start_at),
-             h.status);
+             to_string(h.status));
   std::cerr << "shard directory: " << dir.string() << "\n";
 }
 
@@ -188,8 +188,10 @@ int run_shard(const CheckOptions& options) {
   const auto run = suites::run_shard(std::move(job), dir);
   for (const auto& error : run.errors) std::cerr << "loiter: " << error << "\n";
   if (run.output) print_done(run.header, *run.output, dir);
-  if (!run.header_written || run.header.status == "failed") return kInfrastructure;
-  return run.header.status == "interrupted" || suites::interrupted() ? kInterrupted : kPassed;
+  using suites::ShardStatus;
+  if (!run.header_written || run.header.status == ShardStatus::failed) return kInfrastructure;
+  return run.header.status == ShardStatus::interrupted || suites::interrupted() ? kInterrupted
+                                                                               : kPassed;
 }
 
 }  // namespace loiter::cli

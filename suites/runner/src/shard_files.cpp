@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <boost/json.hpp>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <sstream>
@@ -72,7 +73,7 @@ json::value header_to_json(const ShardHeader& h) {
       {"shards", h.count},
       {"start_at", format_utc(h.start_at)},
       {"start_at_unix", unix_seconds(h.start_at)},
-      {"status", h.status},
+      {"status", to_string(h.status)},
       {"error", h.error},
       {"lag_s", h.lag ? json::value(in_seconds(*h.lag)) : json::value(nullptr)},
       {"ended_unix", h.ended ? json::value(unix_seconds(*h.ended)) : json::value(nullptr)},
@@ -93,7 +94,7 @@ ShardHeader header_from(const json::object& o) {
   h.index = json::value_to<std::size_t>(o.at("shard"));
   h.count = json::value_to<std::size_t>(o.at("shards"));
   h.start_at = from_unix(json::value_to<double>(o.at("start_at_unix")));
-  h.status = std::string(o.at("status").as_string());
+  h.status = shard_status_from(o.at("status").as_string());
   h.error = std::string(o.at("error").as_string());
   if (!o.at("lag_s").is_null()) h.lag = from_seconds(json::value_to<double>(o.at("lag_s")));
   if (!o.at("ended_unix").is_null()) h.ended = from_unix(json::value_to<double>(o.at("ended_unix")));
@@ -203,6 +204,30 @@ std::string utc_stamp(WallClock::time_point t) {
   std::erase(stamp, '-');
   std::erase(stamp, ':');
   return stamp;
+}
+
+namespace {
+constexpr std::array<std::pair<ShardStatus, std::string_view>, 5> kStatuses{{
+    {ShardStatus::waiting, "waiting"},
+    {ShardStatus::running, "running"},
+    {ShardStatus::complete, "complete"},
+    {ShardStatus::interrupted, "interrupted"},
+    {ShardStatus::failed, "failed"},
+}};
+}  // namespace
+
+std::string_view to_string(ShardStatus status) {
+  for (const auto& [s, text] : kStatuses) {
+    if (s == status) return text;
+  }
+  return "?";
+}
+
+ShardStatus shard_status_from(std::string_view text) {
+  for (const auto& [s, known] : kStatuses) {
+    if (known == text) return s;
+  }
+  throw std::invalid_argument(fmt::format("unknown shard status '{}'", text));
 }
 
 std::string file_safe(std::string_view name) {

@@ -53,8 +53,8 @@ void configure_clients(const ShardJob& job, const clients::asio::ip::address& se
 }
 
 // The status written; a shard.json that cannot be written is said in `run`.
-void write_status(ShardRun& run, const fs::path& dir, std::string status) {
-  run.header.status = std::move(status);
+void write_status(ShardRun& run, const fs::path& dir, ShardStatus status) {
+  run.header.status = status;
   try {
     write_shard_header(dir, run.header);
     run.header_written = true;
@@ -112,7 +112,7 @@ ShardRun run_shard(ShardJob job, const fs::path& dir) {
   ShardRun run{.header = job.header};
   auto& h = run.header;
   if (!wait_until(steady_of(h.start_at) - kReadyLead)) {
-    write_status(run, dir, "interrupted");
+    write_status(run, dir, ShardStatus::interrupted);
     return run;
   }
   const auto origin = steady_of(h.start_at);
@@ -121,16 +121,17 @@ ShardRun run_shard(ShardJob job, const fs::path& dir) {
   h.lag = std::max<clients::Duration>(clients::Duration{},
                                       clients::Clock::now() - (origin - kReadyLead));
   h.clients_from = WallClock::now();
-  h.status = "running";
+  h.status = ShardStatus::running;
   try {
     run.output = drive(job, origin, h, dir);
   } catch (const std::exception& e) {
     h.error = e.what();
     run.errors.push_back(fmt::format("shard {} of {}: {}", h.index, h.count, e.what()));
-    write_status(run, dir, "failed");
+    write_status(run, dir, ShardStatus::failed);
     return run;
   }
-  write_status(run, dir, run.output->interrupted ? "interrupted" : "complete");
+  write_status(run, dir,
+               run.output->interrupted ? ShardStatus::interrupted : ShardStatus::complete);
   return run;
 }
 

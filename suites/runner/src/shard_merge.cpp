@@ -51,13 +51,12 @@ void check_presence(const std::vector<ShardData>& shards, std::vector<std::strin
       problems.push_back(fmt::format("{} given twice: {} and {}", name(h), at->second,
                                      shard.dir.string()));
     }
-    if (h.status == "complete") continue;
-    const auto why = h.status == "failed"        ? fmt::format("it failed: {}", h.error)
-                     : h.status == "interrupted" ? std::string("it was interrupted (Ctrl-C)")
-                                                 : fmt::format(
-                                                       "its status is still '{}': killed, or "
-                                                       "still running",
-                                                       h.status);
+    if (h.status == ShardStatus::complete) continue;
+    const auto why = h.status == ShardStatus::failed ? fmt::format("it failed: {}", h.error)
+                     : h.status == ShardStatus::interrupted
+                         ? std::string("it was interrupted (Ctrl-C)")
+                         : fmt::format("its status is still '{}': killed, or still running",
+                                       to_string(h.status));
     problems.push_back(fmt::format("{} did not finish ({}): {}", name(h), shard.dir.string(), why));
   }
   for (std::size_t k = 0; k < count; ++k) {

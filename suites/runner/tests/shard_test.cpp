@@ -124,7 +124,7 @@ std::vector<ShardData> whole_shards(std::size_t shards, std::size_t count) {
   for (std::size_t k = 0; k < shards; ++k) {
     ShardData d{.dir = "shard-" + std::to_string(k)};
     d.header = {.plan = plan, .plan_hash = plan_hash(plan), .index = k, .count = shards,
-                .start_at = start, .status = "complete", .lag = 2ms, .ended = start + 3s,
+                .start_at = start, .status = ShardStatus::complete, .lag = 2ms, .ended = start + 3s,
                 .fleets = {count}};
     for (std::size_t i = k; i < count; i += shards) d.records.push_back({.fleet = 0, .index = i});
     d.header.records = d.records.size();
@@ -161,11 +161,21 @@ TEST(ShardCheck, AMissingShardIsNamed) {
   EXPECT_THAT(all(check_shards(shards, 1s)), HasSubstr("shard 1 of 4 is missing"));
 }
 
+// shard.json says a status in words; each reads back as itself, and no other word is taken.
+TEST(ShardFiles, StatusesReadBackAndAnUnknownOneIsRefused) {
+  for (const auto status : {ShardStatus::waiting, ShardStatus::running, ShardStatus::complete,
+                            ShardStatus::interrupted, ShardStatus::failed}) {
+    EXPECT_EQ(shard_status_from(to_string(status)), status) << to_string(status);
+  }
+  EXPECT_EQ(to_string(ShardStatus::interrupted), "interrupted");
+  EXPECT_THROW(shard_status_from("done"), std::invalid_argument);
+}
+
 // A shard killed mid-run left its status "running": not finished, whatever it wrote.
 TEST(ShardCheck, AKilledShardIsNotFinished) {
   auto shards = whole_shards(4, 10);
-  shards[2].header.status = "running";
-  shards[3].header.status = "interrupted";
+  shards[2].header.status = ShardStatus::running;
+  shards[3].header.status = ShardStatus::interrupted;
   const auto text = all(check_shards(shards, 1s));
   EXPECT_THAT(text, HasSubstr("shard 2 of 4 did not finish"));
   EXPECT_THAT(text, HasSubstr("killed"));

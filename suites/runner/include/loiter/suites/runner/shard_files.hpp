@@ -43,13 +43,20 @@ ShardPlan plan_from_json(const boost::json::value& json);  // throws std::invali
 // The first 16 hex digits of the SHA-256 of the plan's JSON.
 std::string plan_hash(const ShardPlan& plan);
 
+// Where a shard is: waiting for the shared start, running, then one of three ends.
+enum class ShardStatus { waiting, running, complete, interrupted, failed };
+
+// "waiting", "running", "complete", "interrupted" (Ctrl-C), "failed": as shard.json says it.
+std::string_view to_string(ShardStatus status);
+// The inverse; throws std::invalid_argument naming an unknown status.
+ShardStatus shard_status_from(std::string_view text);
+
 struct ShardHeader {
   ShardPlan plan;
   std::string plan_hash;
   std::size_t index = 0, count = 1;  // shard k of K
   WallClock::time_point start_at;    // the shared start
-  // "waiting" (for the start), "running", "complete", "interrupted" (Ctrl-C), "failed".
-  std::string status = "waiting";
+  ShardStatus status = ShardStatus::waiting;
   std::string error;                         // why it failed
   std::optional<clients::Duration> lag;      // its clients started this long after start_at
   // When it handed its clients their timeline (a moment before start_at): from then on they
