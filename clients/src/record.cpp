@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <ostream>
+
 namespace loiter::clients {
 
 void Fields::add(std::string_view name, std::string_view value) {
@@ -68,17 +70,37 @@ std::size_t complete_responses(const ConnectionRecord& record) {
   return whole;
 }
 
-std::string ending_label(const ConnectionRecord& record) {
+EndingLabel ending_of(const ConnectionRecord& record) {
   const bool by_server = record.ending == Ending::close || record.ending == Ending::reset ||
                          record.ending == Ending::alert;
   // Over HTTP/2 the server's GOAWAY names its ending (its code is in the record).
   if (by_server && record.h2 && record.h2->goaway && record.h2->goaway->at <= record.ended_at) {
-    return fmt::format("goaway+{}", to_string(record.ending));
+    return ends::goaway(record.ending);
   }
   if (const Response* response = record.unsolicited_response(); by_server && response) {
-    return fmt::format("{}+{}", response->status, to_string(record.ending));
+    return ends::with_status(response->status, record.ending);
   }
-  return std::string(to_string(record.ending));
+  return ends::of(record.ending);
 }
+
+std::string to_string(const EndingLabel& label) {
+  switch (label.stream) {
+    case EndingLabel::Stream::answered:
+      return std::to_string(label.status);
+    case EndingLabel::Stream::reset:
+      return "rst-stream";
+    case EndingLabel::Stream::none:
+      break;
+  }
+  if (label.goaway) return fmt::format("goaway+{}", to_string(label.ending));
+  if (label.status != 0) return fmt::format("{}+{}", label.status, to_string(label.ending));
+  return std::string(to_string(label.ending));
+}
+
+std::ostream& operator<<(std::ostream& out, const EndingLabel& label) {
+  return out << to_string(label);
+}
+
+std::string ending_label(const ConnectionRecord& record) { return to_string(ending_of(record)); }
 
 }  // namespace loiter::clients

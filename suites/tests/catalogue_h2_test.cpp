@@ -13,6 +13,7 @@ namespace {
 using testing::closure_of;
 using testing::expect;
 using testing::scenario;
+using testing::words;
 using namespace std::chrono_literals;
 using fixtures::Target;
 using ::testing::Contains;
@@ -110,7 +111,7 @@ TEST(H2Deadlines, APartialPrefaceIsJudgedByThePrefaceDeadlineElseTheHeaderOne) {
   EXPECT_EQ(closure.since, Since::connect);
   EXPECT_EQ(closure.deadline, 2s);
   EXPECT_EQ(closure.name, "header");
-  EXPECT_THAT(closure.endings, UnorderedElementsAre("close", "goaway+close", "reset"));
+  EXPECT_THAT(words(closure.endings), UnorderedElementsAre("close", "goaway+close", "reset"));
   target.h2->preface = 500ms;
   target.deadlines.header.reset();
   EXPECT_EQ(scenario("h2-partial-preface").unmet_need(target), std::nullopt);
@@ -146,14 +147,15 @@ TEST(H2Deadlines, IdleEndingsFollowGoawayOnIdle) {
     const auto expected = expect(id, target);
     EXPECT_EQ(expected.closure->since, Since::last_response) << id;
     EXPECT_EQ(expected.closure->deadline, 3s) << id;
-    EXPECT_THAT(expected.closure->endings, ElementsAre("goaway+close")) << id;
+    EXPECT_THAT(words(expected.closure->endings), ElementsAre("goaway+close")) << id;
     ASSERT_TRUE(expected.completion.has_value()) << id;
     EXPECT_EQ(expected.completion->status, 200u) << id;
   }
   EXPECT_EQ(expect("h2-idle", target).completion->responses, 1u);
   EXPECT_EQ(expect("h2-stream-reuse", target).completion->responses, 2u);
   target.h2->goaway_on_idle = false;
-  EXPECT_THAT(closure_of("h2-idle", target).endings, UnorderedElementsAre("goaway+close", "close"));
+  EXPECT_THAT(words(closure_of("h2-idle", target).endings),
+              UnorderedElementsAre("goaway+close", "close"));
 }
 
 // A header block never ended: the header deadline from connect, over the stream: its
@@ -163,7 +165,7 @@ TEST(H2Deadlines, HeadersWithoutEndAreJudgedByTheHeaderDeadline) {
   EXPECT_EQ(closure.since, Since::connect);
   EXPECT_EQ(closure.deadline, 2s);
   EXPECT_TRUE(closure.stream);
-  EXPECT_THAT(closure.endings,
+  EXPECT_THAT(words(closure.endings),
               ::testing::IsSupersetOf({"rst-stream", "goaway+close", "close", "reset"}));
 }
 
@@ -176,16 +178,17 @@ TEST(H2Deadlines, StreamStallsAreJudgedFromTheRequestOverTheStream) {
   EXPECT_EQ(trickle.since, Since::first_send);
   EXPECT_EQ(trickle.deadline, 2s);
   EXPECT_EQ(trickle.progress, "data byte");
-  EXPECT_THAT(trickle.endings, Contains("rst-stream"));
+  EXPECT_THAT(words(trickle.endings), Contains("rst-stream"));
   target.promises.on_body_timeout = fixtures::OnTimeout::respond_408;
-  EXPECT_THAT(closure_of("h2-data-trickle", target).endings, ElementsAre("408", "reset"));
+  EXPECT_THAT(words(closure_of("h2-data-trickle", target).endings), ElementsAre("408", "reset"));
   const auto shut = closure_of("h2-zero-window", target);
   EXPECT_TRUE(shut.stream);
   EXPECT_EQ(shut.since, Since::first_send);
   EXPECT_EQ(shut.deadline, 2s);
   EXPECT_EQ(shut.name, "send");
-  EXPECT_THAT(shut.endings, ::testing::IsSupersetOf({"rst-stream", "goaway+close", "close"}));
-  EXPECT_THAT(shut.endings, Not(Contains("408")));
+  EXPECT_THAT(words(shut.endings),
+              ::testing::IsSupersetOf({"rst-stream", "goaway+close", "close"}));
+  EXPECT_THAT(words(shut.endings), Not(Contains("408")));
 }
 
 // The window opened a little at a time must outlive the send deadline and the request-wait

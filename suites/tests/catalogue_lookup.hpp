@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "loiter/suites/catalogue/scenario.hpp"
 
@@ -26,6 +27,13 @@ inline ClosureExpectation closure_of(std::string_view id, const fixtures::Target
   const auto expected = expect(id, target);
   if (!expected.closure) throw std::logic_error(std::string(id) + " expects no closure");
   return *expected.closure;
+}
+
+// The endings a closure allows, in words ("close", "408+close"), in its order.
+inline std::vector<std::string> words(const std::vector<clients::EndingLabel>& endings) {
+  std::vector<std::string> out;
+  for (const auto& label : endings) out.push_back(to_string(label));
+  return out;
 }
 
 }  // namespace loiter::suites::testing

@@ -11,6 +11,7 @@ namespace {
 
 using testing::closure_of;
 using testing::scenario;
+using testing::words;
 using namespace std::chrono_literals;
 using fixtures::HeaderFrom;
 using fixtures::Target;
@@ -77,11 +78,12 @@ TEST(TlsDeadlines, AStalledHandshakeIsJudgedByTheHandshakeDeadlineWhenDeclared) 
     EXPECT_EQ(closure.since, Since::connect) << id;
     EXPECT_EQ(closure.deadline, 1500ms) << id;
     EXPECT_EQ(closure.name, "handshake") << id;
-    EXPECT_THAT(closure.endings, ::testing::IsSupersetOf({"close", "alert"})) << id;
-    EXPECT_THAT(closure.endings, ::testing::Not(::testing::Contains("408+close"))) << id;
+    EXPECT_THAT(words(closure.endings), ::testing::IsSupersetOf({"close", "alert"})) << id;
+    EXPECT_THAT(words(closure.endings), ::testing::Not(::testing::Contains("408+close"))) << id;
   }
   EXPECT_EQ(closure_of("tls-hello-trickle", target).progress, "hello byte");
-  EXPECT_THAT(closure_of("tls-record-header", target).endings, ElementsAre("close", "alert"));
+  EXPECT_THAT(words(closure_of("tls-record-header", target).endings),
+              ElementsAre("close", "alert"));
 }
 
 // Where the header deadline runs from connect, it covers the handshake too.
@@ -105,7 +107,7 @@ TEST(TlsDeadlines, HeadsAreJudgedFromTheHandshakeWhenTheHeaderDeadlineStartsTher
     EXPECT_EQ(closure.since, Since::handshake) << id;
     EXPECT_EQ(closure.deadline, 2s) << id;
   }
-  EXPECT_THAT(closure_of("tls-handshake-silent", target).endings,
+  EXPECT_THAT(words(closure_of("tls-handshake-silent", target).endings),
               ElementsAre("close", "408+close"));
 }
 
@@ -117,7 +119,7 @@ TEST(TlsDeadlines, CleartextHeadsKeepTheHeaderDeadlineFromConnect) {
     EXPECT_EQ(closure.deadline, 2s) << id;
     EXPECT_EQ(closure.name, "") << id;
   }
-  EXPECT_THAT(closure_of("silent", cleartext()).endings, ElementsAre("close", "408+close"));
+  EXPECT_THAT(words(closure_of("silent", cleartext()).endings), ElementsAre("close", "408+close"));
 }
 
 // idle-under-load's silent third is a handshake stall over TLS, its stalled heads not.

@@ -31,7 +31,8 @@ Expectations expect_settings_window(const Target& target, const Timing& timing,
       std::min(d.header.value_or(Duration::max()), d.idle.value_or(Duration::max()));
   const auto later = std::max(d.header.value_or(Duration::min()), d.idle.value_or(Duration::min()));
   auto expected = closure(Since::connect, earlier + (later - earlier) / 2,
-                          {"goaway+close", "close", "goaway+reset"}, timing, parameters);
+                          {ends::goaway(Ending::close), ends::closed, ends::goaway(Ending::reset)},
+                          timing, parameters);
   expected.closure->slack = (later - earlier) / 2 + timing.slack;
   expected.closure->name = "header-or-idle";
   expected.patience = std::max(expected.patience, timing.patience_for(later));
@@ -43,9 +44,9 @@ Need needs_idle(const Target& target) {
       {need_deadline(target.deadlines.idle, "idle"), need_path(target.paths.health, "health")});
 }
 
-std::vector<std::string> idle_endings(const Target& target) {
-  if (!target.h2 || target.h2->goaway_on_idle) return {"goaway+close"};
-  return {"goaway+close", "close"};
+Endings idle_endings(const Target& target) {
+  if (!target.h2 || target.h2->goaway_on_idle) return {ends::goaway(Ending::close)};
+  return {ends::goaway(Ending::close), ends::closed};
 }
 
 Duration reuse_after(const Target& target) { return *target.deadlines.idle / 2; }
@@ -64,10 +65,11 @@ Need needs_data_trickle(const Target& target) {
 
 // A declared 408 must come (a reset may discard it, as over HTTP/1.1); a declared close, or
 // none, is any end of the stream: a RST_STREAM, GOAWAY and close, a close, or an answer.
-std::vector<std::string> stream_body_endings(const Target& target) {
-  if (target.promises.on_body_timeout == fixtures::OnTimeout::respond_408) return {"408", "reset"};
+Endings stream_body_endings(const Target& target) {
+  if (target.promises.on_body_timeout == fixtures::OnTimeout::respond_408)
+    return {ends::stream_answered(408), ends::reset};
   auto endings = kStreamCutEndings;
-  endings.emplace_back("408");
+  endings.push_back(ends::stream_answered(408));
   return endings;
 }
 

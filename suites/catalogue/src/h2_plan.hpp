@@ -11,18 +11,21 @@
 
 namespace loiter::suites::h2_plan {
 
+using kit::Ending;
+using kit::Endings;
 using kit::Need;
 using kit::Target;
+namespace ends = kit::ends;
 
 // A preface cut short: a close, GOAWAY (PROTOCOL_ERROR) and close, or a reset.
-inline const std::vector<std::string> kPrefaceEndings = {"close", "goaway+close", "reset"};
+inline const Endings kPrefaceEndings = {ends::closed, ends::goaway(Ending::close), ends::reset};
 // A header block never ended: a connection error (RFC 9113 6.10), sent as GOAWAY or not,
 // the connection closed or reset; or the stream reset (nginx), the connection then idle.
-inline const std::vector<std::string> kHeaderBlockEndings = {"rst-stream", "goaway+close", "close",
-                                                             "reset", "goaway+reset"};
+inline const Endings kHeaderBlockEndings = {ends::stream_reset, ends::goaway(Ending::close),
+                                            ends::closed, ends::reset, ends::goaway(Ending::reset)};
 // A stream the server gives up on: its RST_STREAM, or the connection's end.
-inline const std::vector<std::string> kStreamCutEndings = {"rst-stream", "goaway+close",
-                                                           "goaway+reset", "close", "reset"};
+inline const Endings kStreamCutEndings = {ends::stream_reset, ends::goaway(Ending::close),
+                                          ends::goaway(Ending::reset), ends::closed, ends::reset};
 
 // h2-zero-window's response: more than the default window (65,535 bytes) could ever hold.
 inline constexpr std::size_t kZeroWindowBytes = 1024 * 1024;
@@ -41,7 +44,7 @@ Expectations expect_settings_window(const Target& target, const Timing& timing,
 // h2-idle and h2-stream-reuse: an idle deadline and a health path to ask; GOAWAY before the
 // close unless the target declares goaway_on_idle = false (then a plain close too).
 Need needs_idle(const Target& target);
-std::vector<std::string> idle_endings(const Target& target);
+Endings idle_endings(const Target& target);
 // When h2-stream-reuse opens its second stream: half the idle deadline after the first answer.
 Duration reuse_after(const Target& target);
 

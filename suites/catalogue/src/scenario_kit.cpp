@@ -57,15 +57,17 @@ Need first_unmet(std::initializer_list<Need> needs) {
   return std::nullopt;
 }
 
-std::vector<std::string> endings_for(fixtures::OnTimeout promise) {
-  if (promise == fixtures::OnTimeout::respond_408) return {"408+close"};
-  return {"close", "408+close"};  // an answer is not a deadline: RFC 9110 recommends the 408
+Endings endings_for(fixtures::OnTimeout promise) {
+  if (promise == fixtures::OnTimeout::respond_408) return {ends::with_status(408, Ending::close)};
+  return {ends::closed,
+          ends::with_status(
+              408, Ending::close)};  // an answer is not a deadline: RFC 9110 recommends the 408
 }
 
-std::vector<std::string> endings_for_trickle(fixtures::OnTimeout promise) {
+Endings endings_for_trickle(fixtures::OnTimeout promise) {
   auto endings = endings_for(promise);
-  endings.emplace_back("408+reset");
-  endings.emplace_back("reset");
+  endings.push_back(ends::with_status(408, Ending::reset));
+  endings.push_back(ends::reset);
   return endings;
 }
 
@@ -102,21 +104,21 @@ StallDeadline stall_deadline(const Target& target, Stall stall) {
           .name = "header"};
 }
 
-Expectations stall_closure(const Target& target, Stall stall, std::vector<std::string> endings,
-                           const Timing& timing, const ScenarioParameters& parameters) {
+Expectations stall_closure(const Target& target, Stall stall, Endings endings, const Timing& timing,
+                           const ScenarioParameters& parameters) {
   const auto chosen = stall_deadline(target, stall);
   auto expected = closure(chosen.since, chosen.deadline, std::move(endings), timing, parameters);
   expected.closure->name = chosen.name;
   return expected;
 }
 
-std::vector<std::string> endings_for_silent(const Target& target) {
-  if (target.tls) return {"close", "alert"};
-  return {"close", "408+close"};
+Endings endings_for_silent(const Target& target) {
+  if (target.tls) return {ends::closed, ends::alert};
+  return {ends::closed, ends::with_status(408, Ending::close)};
 }
 
-Expectations closure(Since since, Duration deadline, std::vector<std::string> endings,
-                     const Timing& timing, const ScenarioParameters& parameters) {
+Expectations closure(Since since, Duration deadline, Endings endings, const Timing& timing,
+                     const ScenarioParameters& parameters) {
   return {.connections = parameters.count,
           .patience = timing.patience_for(deadline),
           .closure = ClosureExpectation{.since = since,

@@ -16,6 +16,9 @@ namespace loiter::suites::kit {
 using clients::tcp;
 using fixtures::Target;
 using Need = std::optional<std::string>;
+using clients::Ending;
+namespace ends = clients::ends;
+using Endings = std::vector<clients::EndingLabel>;  // the endings a closure allows
 
 // The reason to skip when a deadline or promise is not declared; nullopt when it is.
 Need need_deadline(const std::optional<Duration>& deadline, std::string_view name);
@@ -29,14 +32,14 @@ Need first_unmet(std::initializer_list<Need> needs);
 Need need_http1(const Target& target);
 Need need_h2(const Target& target);
 
-// The ending labels a declared promise allows: "408+close" for 408; for a plain close,
-// "close" or "408+close" (a 408 before the close, as RFC 9110 recommends, keeps the promise).
-std::vector<std::string> endings_for(fixtures::OnTimeout promise);
+// The endings a declared promise allows: 408+close for 408; for a plain close, close or
+// 408+close (a 408 before the close, as RFC 9110 recommends, keeps the promise).
+Endings endings_for(fixtures::OnTimeout promise);
 
 // For a trickling client: a byte the client sent just before the server's close is unread
 // when the server closes, so the kernel sends RST instead of FIN (and an RST discards a 408
 // the client had not read yet). A reset inside the window is the same close, seen so.
-std::vector<std::string> endings_for_trickle(fixtures::OnTimeout promise);
+Endings endings_for_trickle(fixtures::OnTimeout promise);
 
 // Adds the trickle endings to expectations built by closure().
 Expectations allow_trickle_races(Expectations expected, fixtures::OnTimeout promise);
@@ -62,15 +65,15 @@ struct StallDeadline {
 StallDeadline stall_deadline(const Target& target, Stall stall);
 
 // A closure at `stall`'s deadline (stall_deadline() must have one), named over TLS.
-Expectations stall_closure(const Target& target, Stall stall, std::vector<std::string> endings,
+Expectations stall_closure(const Target& target, Stall stall, Endings endings,
                            const Timing& timing, const ScenarioParameters& parameters);
 
 // The endings allowed to a connection that sent nothing: a plain close, or a 408 though
 // nothing was asked; over TLS, where it sent no hello, a close or an alert (no HTTP yet).
-std::vector<std::string> endings_for_silent(const Target& target);
+Endings endings_for_silent(const Target& target);
 
 // The server must close each connection `deadline` after `since`.
-Expectations closure(Since since, Duration deadline, std::vector<std::string> endings,
+Expectations closure(Since since, Duration deadline, Endings endings,
                      const Timing& timing, const ScenarioParameters& parameters);
 
 // The server must not cut the exchange: `responses` whole 200s, outliving `outlives`.

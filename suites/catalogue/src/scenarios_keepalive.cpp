@@ -28,7 +28,7 @@ Scenario idle_keepalive() {
           .unmet_need = needs_idle,
           .expect =
               [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
-                return closure(Since::last_response, *t.deadlines.idle, {"close"}, timing, p);
+                return closure(Since::last_response, *t.deadlines.idle, {ends::closed}, timing, p);
               },
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
@@ -50,7 +50,7 @@ Scenario keepalive_reuse() {
                 // Reused at half the idle deadline: nothing to outlive, two answers to give,
                 // then the idle deadline again, from the second answer.
                 const auto idle = *t.deadlines.idle;
-                auto expected = closure(Since::last_response, idle, {"close"}, timing, p);
+                auto expected = closure(Since::last_response, idle, {ends::closed}, timing, p);
                 expected.closure->name = "idle";
                 expected.patience = timing.patience_for(idle) * 2;
                 expected.completion = CompletionExpectation{.responses = 2, .status = 200};

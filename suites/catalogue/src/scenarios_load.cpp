@@ -38,8 +38,8 @@ Need needs_waiting(const Target& t) {
 // of the total each, the first kinds taking the remainder.
 std::size_t share(std::size_t total, std::size_t k) { return total / 3 + (k < total % 3 ? 1 : 0); }
 
-ClosureExpectation closure_of(std::string_view kind, const StallDeadline& deadline,
-                              std::vector<std::string> endings, const Timing& timing) {
+ClosureExpectation closure_of(std::string_view kind, const StallDeadline& deadline, Endings endings,
+                              const Timing& timing) {
   return {.kind = std::string(kind),
           .since = deadline.since,
           .deadline = deadline.deadline,
@@ -67,7 +67,7 @@ Expectations expect_idle_under_load(const Target& t, const Timing& timing,
       closure_of(clients::kSilent, silent, endings_for_silent(t), timing),
       closure_of(clients::kPartialHeader, head, endings_for(*t.promises.on_header_timeout), timing),
       closure_of(clients::kIdleKeepalive, {.since = Since::last_response, .deadline = idle},
-                 {"close"}, timing)};
+                 {ends::closed}, timing)};
   return e;
 }
 

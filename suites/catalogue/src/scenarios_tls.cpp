@@ -17,7 +17,7 @@ namespace {
 using namespace kit;
 
 // No HTTP can answer a handshake: the server closes, or sends an alert and closes.
-const std::vector<std::string> kHandshakeEndings = {"close", "alert"};
+const Endings kHandshakeEndings = {ends::closed, ends::alert};
 
 Need need_tls(const Target& target) {
   if (target.tls) return std::nullopt;
@@ -46,7 +46,7 @@ clients::TlsStallOptions stall_options(const DriveContext& c) {
 }
 
 using TlsSpawn = void (*)(clients::asio::io_context&, const clients::TlsStallOptions&,
-                       std::vector<clients::ConnectionRecord>&);
+                          std::vector<clients::ConnectionRecord>&);
 
 Scenario hello_cut(std::string_view id, std::string_view must, TlsSpawn spawn) {
   return {.id = id,
@@ -70,7 +70,7 @@ Scenario tls_hello_trickle() {
               [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
                 auto expected = expect_handshake_stall(t, timing, p);
                 // A byte sent just before the close is unread then: the kernel resets.
-                expected.closure->endings.emplace_back("reset");
+                expected.closure->endings.push_back(ends::reset);
                 expected.closure->progress = "hello byte";
                 return expected;
               },
@@ -94,7 +94,9 @@ Scenario tls_handshake_silent() {
           .expect =
               [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
                 // Nothing was asked, so a plain close is as good as a 408 here.
-                return stall_closure(t, Stall::in_head, {"close", "408+close"}, timing, p);
+                return stall_closure(t, Stall::in_head,
+                                     {ends::closed, ends::with_status(408, Ending::close)}, timing,
+                                     p);
               },
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {

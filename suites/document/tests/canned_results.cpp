@@ -8,6 +8,7 @@ namespace loiter::suites::testing {
 namespace {
 
 using namespace std::chrono_literals;
+namespace ends = clients::ends;
 using clients::ConnectionRecord;
 using clients::Ending;
 
@@ -57,8 +58,11 @@ fixtures::TimedSample soak_sample(int second) {
 
 ScenarioResult plain_result() {
   ScenarioResult result{.id = "silent"};
-  result.expectations.closure = ClosureExpectation{
-      .since = Since::connect, .deadline = 2s, .slack = 250ms, .endings = {"close", "408+close"}};
+  result.expectations.closure =
+      ClosureExpectation{.since = Since::connect,
+                         .deadline = 2s,
+                         .slack = 250ms,
+                         .endings = {ends::closed, ends::with_status(408, Ending::close)}};
   result.observation.connections = {
       ended("silent", Ending::close, 2100ms), ended("silent", Ending::close, 2000ms, 408),
       ended("silent", Ending::reset, 2200ms), ended("silent", Ending::open, 4s)};
@@ -81,7 +85,7 @@ ScenarioResult load_result() {
                                                  .since = Since::connect,
                                                  .deadline = 2s,
                                                  .slack = 250ms,
-                                                 .endings = {"close"}});
+                                                 .endings = {ends::closed}});
     result.observation.connections.push_back(ended(kind, Ending::close, 2s));
   }
   result.expectations.load = LoadExpectation{.p99 = 200ms, .pool = 2};

@@ -14,6 +14,7 @@ namespace loiter::suites {
 namespace {
 
 using namespace std::chrono_literals;
+namespace ends = clients::ends;
 
 const reports::Plot& plot(const reports::ScenarioReport& report, std::string_view id) {
   const auto it = std::ranges::find(report.plots, id, &reports::Plot::id);
@@ -39,7 +40,7 @@ ScenarioResult closed_at(std::initializer_list<std::chrono::milliseconds> ending
       {t0, {.processes = 1, .fds = 5, .rss_kib = 2048, .threads = 2}},
       {t0 + 500ms, {.processes = 1, .fds = 8, .rss_kib = 4096, .threads = 2}}};
   result.expectations.closure = ClosureExpectation{
-      .since = Since::connect, .deadline = 1s, .slack = 250ms, .endings = {"close"}};
+      .since = Since::connect, .deadline = 1s, .slack = 250ms, .endings = {ends::closed}};
   return result;
 }
 

@@ -29,9 +29,9 @@ bool was_cut(const ConnectionRecord& r, const CompletionExpectation& c) {
   return c.client_ends && r.ending != Ending::client_close;
 }
 
-// `records` (all ending as `label`) were cut: when, at the median, against what they had to
+// `records` (all ending alike) were cut: when, at the median, against what they had to
 // outlive, and what they had to get (whole responses, or the client's own close).
-Finding cut_off(const Observation& o, const CompletionExpectation& c, const std::string& label,
+Finding cut_off(const Observation& o, const CompletionExpectation& c,
                 const std::vector<const ConnectionRecord*>& records, std::size_t of) {
   std::vector<Duration> at;
   for (const auto* r : records) at.push_back(r->ended_at);
@@ -42,7 +42,7 @@ Finding cut_off(const Observation& o, const CompletionExpectation& c, const std:
   f.measured = in_seconds(at[at.size() / 2]);
   f.bound = in_seconds(c.outlives);
   f.unit = "s";
-  f.ending = ending_words(*records.front(), label);
+  f.ending = ending_words(*records.front(), clients::ending_of(*records.front()));
   if (!c.client_ends) {
     f.responses = c.responses;
     f.status = c.status;
@@ -86,7 +86,7 @@ void check_completion(const Observation& o, const CompletionExpectation& c, Verd
       shortest = std::min(shortest.value_or(*end), *end);
     }
   }
-  for (const auto& [label, records] : cut) v.findings.push_back(cut_off(o, c, label, records, of));
+  for (const auto& [label, records] : cut) v.findings.push_back(cut_off(o, c, records, of));
   if (shortest && *shortest < c.outlives) {
     auto f = finding(o, codes::kProvesNothing, FindingClass::infrastructure, c.kind);
     f.measured = in_seconds(*shortest);

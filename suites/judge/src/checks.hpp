@@ -29,14 +29,14 @@ struct ServerEnd {
   bool by_server = false;  // the server ended it
   bool open = false;       // still open when the client's patience ran out
   Duration at{};           // since connect: when it ended (by_server)
-  std::string label;       // matched against the allowed endings: "close", "rst-stream", "408"
+  clients::EndingLabel label;  // matched against the allowed endings
 };
 ServerEnd server_end(const ConnectionRecord& r, bool stream);
 
 // An ending label with what the server's HTTP/2 frames said, for a finding:
 // "close (without GOAWAY)", "goaway+close (GOAWAY PROTOCOL_ERROR, last stream 0)",
 // "rst-stream (RST_STREAM CANCEL)"; the label as it is over HTTP/1.1.
-std::string ending_words(const ConnectionRecord& r, const std::string& label);
+std::string ending_words(const ConnectionRecord& r, const clients::EndingLabel& label);
 
 // A finding of `code` about the observed scenario; its figures are set by the caller.
 reports::Finding finding(const Observation& o, const char* code, reports::FindingClass klass,

@@ -186,20 +186,21 @@ void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
 }
 
 void check_endings(const Subset& s, const ClosureExpectation& c, Verdict& v) {
-  // By label: how many, and the words of the first (an HTTP/2 one names its frames).
+  // By label (in its words' order): how many, and the words of the first (an HTTP/2 one
+  // names its frames).
   std::map<std::string, std::pair<std::size_t, std::string>> unexpected;
   for (const auto* record : s.records) {
     const auto end = server_end(*record, c.stream);
     if (!end.by_server) continue;
     if (std::ranges::find(c.endings, end.label) != c.endings.end()) continue;
-    auto& [count, words] = unexpected[end.label];
+    auto& [count, words] = unexpected[to_string(end.label)];
     if (count++ == 0) words = ending_words(*record, end.label);
   }
   for (const auto& [label, seen] : unexpected) {
     auto f = about(s, codes::kWrongEnding, seen.first, FindingClass::answer);
     f.since.clear();
     f.ending = seen.second;
-    f.expected_endings = c.endings;
+    for (const auto& allowed : c.endings) f.expected_endings.push_back(to_string(allowed));
     v.findings.push_back(std::move(f));
   }
 }

@@ -51,22 +51,22 @@ ServerEnd connection_end(const ConnectionRecord& r) {
   return {.by_server = ended_by_server(r),
           .open = r.ending == Ending::open,
           .at = server_ended_at(r),
-          .label = clients::ending_label(r)};
+          .label = clients::ending_of(r)};
 }
 
 // The first of the stream's endings the server chose; the connection's when it chose none.
 ServerEnd stream_end(const ConnectionRecord& r) {
   std::optional<ServerEnd> first;
-  const auto consider = [&first](Duration at, std::string label) {
+  const auto consider = [&first](Duration at, clients::EndingLabel label) {
     if (!first || at < first->at) first = ServerEnd{.by_server = true, .at = at, .label = label};
   };
   for (const auto& response : r.responses) {
     if (!response.complete) continue;
-    consider(*response.complete, std::to_string(response.status));
+    consider(*response.complete, clients::ends::stream_answered(response.status));
     break;
   }
-  if (r.h2 && !r.h2->resets.empty()) consider(r.h2->resets.front().at, "rst-stream");
-  if (ended_by_server(r)) consider(server_ended_at(r), clients::ending_label(r));
+  if (r.h2 && !r.h2->resets.empty()) consider(r.h2->resets.front().at, clients::ends::stream_reset);
+  if (ended_by_server(r)) consider(server_ended_at(r), clients::ending_of(r));
   if (first) return *first;
   return connection_end(r);
 }
@@ -77,8 +77,8 @@ ServerEnd server_end(const ConnectionRecord& r, bool stream) {
   return stream ? stream_end(r) : connection_end(r);
 }
 
-std::string ending_words(const ConnectionRecord& r, const std::string& label) {
-  if (!r.h2) return label;
+std::string ending_words(const ConnectionRecord& r, const clients::EndingLabel& label) {
+  if (!r.h2) return to_string(label);
   std::vector<std::string> facts;
   if (const auto& goaway = r.h2->goaway) {
     facts.push_back(
@@ -89,8 +89,8 @@ std::string ending_words(const ConnectionRecord& r, const std::string& label) {
   if (!r.h2->resets.empty()) {
     facts.push_back(fmt::format("RST_STREAM {}", error_name(r.h2->resets.front().code)));
   }
-  if (facts.empty()) return label;
-  return fmt::format("{} ({})", label, fmt::join(facts, "; "));
+  if (facts.empty()) return to_string(label);
+  return fmt::format("{} ({})", to_string(label), fmt::join(facts, "; "));
 }
 
 }  // namespace loiter::suites::checks

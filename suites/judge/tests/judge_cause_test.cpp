@@ -11,6 +11,7 @@ namespace loiter::suites {
 namespace judge_cause_test {  // named: unity batches put other tests' helpers beside these
 
 using namespace std::chrono_literals;
+namespace ends = clients::ends;
 using clients::ConnectionRecord;
 using clients::Ending;
 using reports::FindingClass;
@@ -32,11 +33,12 @@ namespace codes = reports::codes;
 Expectations expect_lines(std::string progress = "header line") {
   return {.connections = 2,
           .patience = 2s,
-          .closure = ClosureExpectation{.since = Since::connect,
-                                        .deadline = 1s,
-                                        .slack = 250ms,
-                                        .endings = {"close", "408+close"},
-                                        .progress = std::move(progress)},
+          .closure =
+              ClosureExpectation{.since = Since::connect,
+                                 .deadline = 1s,
+                                 .slack = 250ms,
+                                 .endings = {ends::closed, ends::with_status(408, Ending::close)},
+                                 .progress = std::move(progress)},
           .completion = std::nullopt,
           .fds_after = 0,
           .recovery = 5s};

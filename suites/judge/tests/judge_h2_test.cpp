@@ -10,6 +10,7 @@ namespace loiter::suites {
 namespace judge_h2_test {  // named: unity batches put other tests' helpers beside these
 
 using namespace std::chrono_literals;
+namespace ends = clients::ends;
 using clients::ConnectionRecord;
 using clients::Ending;
 using ::testing::AllOf;
@@ -27,7 +28,7 @@ constexpr std::uint32_t kProtocolError = 1;
 constexpr std::uint32_t kCancel = 8;
 
 // A 1 s deadline ±250 ms from `since`, over the stream or the connection.
-Expectations expect_closure(Since since, std::vector<std::string> endings, bool stream,
+Expectations expect_closure(Since since, std::vector<clients::EndingLabel> endings, bool stream,
                             std::string progress = {}) {
   return {.connections = 1,
           .patience = 3s,
@@ -72,7 +73,8 @@ TEST(JudgeH2, AResetStreamAtTheDeadlineEndsTheStream) {
   auto record = h2_record(Ending::open, 3s);
   reset_stream(record, 1100ms, kCancel);
   const auto verdict =
-      judge(observe({record}), expect_closure(Since::first_send, {"rst-stream", "close"}, true));
+      judge(observe({record}),
+            expect_closure(Since::first_send, {ends::stream_reset, ends::closed}, true));
   EXPECT_THAT(verdict.findings, IsEmpty());
 }
 
@@ -83,7 +85,7 @@ TEST(JudgeH2, AWholeAnswerEndsTheStreamAndAnEarlyResetIsEarly) {
   answered.responses.push_back({.status = 408, .started = 1s, .complete = 1s});
   auto early = h2_record(Ending::open, 3s);
   reset_stream(early, 210ms, kCancel);
-  auto expected = expect_closure(Since::first_send, {"rst-stream"}, true);
+  auto expected = expect_closure(Since::first_send, {ends::stream_reset}, true);
   expected.connections = 2;
   const auto verdict = judge(observe({answered, early}), expected);
   EXPECT_THAT(verdict.findings,
@@ -98,14 +100,14 @@ TEST(JudgeH2, OverTheConnectionAResetStreamDoesNotEndIt) {
   auto record = h2_record(Ending::open, 3s);
   reset_stream(record, 1100ms, kCancel);
   const auto verdict =
-      judge(observe({record}), expect_closure(Since::first_send, {"rst-stream"}, false));
+      judge(observe({record}), expect_closure(Since::first_send, {ends::stream_reset}, false));
   EXPECT_THAT(verdict.findings, ElementsAre(counted(codes::kStillOpen, 1, 1)));
 }
 
 // A close where a GOAWAY was promised: the finding says there was none.
 TEST(JudgeH2, ACloseWithoutGoawayIsNamedSo) {
   const auto verdict = judge(observe({h2_record(Ending::close, 1s)}),
-                             expect_closure(Since::connect, {"goaway+close"}, false));
+                             expect_closure(Since::connect, {ends::goaway(Ending::close)}, false));
   EXPECT_THAT(verdict.findings,
               ElementsAre(AllOf(counted(codes::kWrongEnding, 1, 1),
                                 Field(&Finding::ending, "close (without GOAWAY)"))));
@@ -117,13 +119,15 @@ TEST(JudgeH2, ACloseWithoutGoawayIsNamedSo) {
 TEST(JudgeH2, AConnectionIsTimedFromTheGoawayItsServerClosed) {
   auto closed = h2_record(Ending::close, 2s);
   closed.h2->goaway = clients::H2Goaway{.at = 1s, .last_stream = 0, .code = 0};
-  EXPECT_THAT(judge(observe({closed}), expect_closure(Since::connect, {"goaway+close"}, false))
-                  .findings,
-              IsEmpty());
+  EXPECT_THAT(
+      judge(observe({closed}), expect_closure(Since::connect, {ends::goaway(Ending::close)}, false))
+          .findings,
+      IsEmpty());
   auto open = h2_record(Ending::open, 3s);
   open.h2->goaway = clients::H2Goaway{.at = 1s, .last_stream = 0, .code = 0};
   EXPECT_THAT(
-      judge(observe({open}), expect_closure(Since::connect, {"goaway+close"}, false)).findings,
+      judge(observe({open}), expect_closure(Since::connect, {ends::goaway(Ending::close)}, false))
+          .findings,
       ElementsAre(counted(codes::kStillOpen, 1, 1)));
 }
 
@@ -132,8 +136,8 @@ TEST(JudgeH2, AnUnexpectedEndingNamesTheGoawayAndResetCodes) {
   auto record = h2_record(Ending::reset, 1s);
   record.h2->goaway = clients::H2Goaway{.at = 990ms, .last_stream = 0, .code = kProtocolError};
   reset_stream(record, 980ms, kCancel);
-  const auto verdict =
-      judge(observe({record}), expect_closure(Since::connect, {"goaway+close"}, false));
+  const auto verdict = judge(observe({record}),
+                             expect_closure(Since::connect, {ends::goaway(Ending::close)}, false));
   ASSERT_THAT(verdict.findings, ElementsAre(counted(codes::kWrongEnding, 1, 1)));
   EXPECT_THAT(verdict.findings[0].ending, AllOf(HasSubstr("GOAWAY PROTOCOL_ERROR, last stream 0"),
                                                 HasSubstr("RST_STREAM CANCEL")));
@@ -143,8 +147,9 @@ TEST(JudgeH2, AnUnexpectedEndingNamesTheGoawayAndResetCodes) {
 TEST(JudgeH2, DataTrickledPastTheDeadlineIsOutlivedByProgress) {
   auto record = h2_record(Ending::open, 3s);
   for (auto at = 210ms; at < 3s; at += 200ms) record.sends.push_back({.at = at, .bytes = 10});
-  const auto verdict = judge(observe({record}),
-                             expect_closure(Since::first_send, {"rst-stream"}, true, "data byte"));
+  const auto verdict =
+      judge(observe({record}),
+            expect_closure(Since::first_send, {ends::stream_reset}, true, "data byte"));
   EXPECT_THAT(verdict.findings, Contains(AllOf(counted(codes::kOutlivedByProgress, 1, 1),
                                                Field(&Finding::progress, "data byte"))));
 }

@@ -11,6 +11,7 @@ namespace loiter::suites {
 namespace {
 
 using namespace std::chrono_literals;
+namespace ends = clients::ends;
 using clients::Clock;
 using clients::ConnectionRecord;
 using clients::Ending;
@@ -85,7 +86,7 @@ Expectations expect_mix() {
                               .since = since,
                               .deadline = 1s,
                               .slack = 250ms,
-                              .endings = {"close"}};
+                              .endings = {ends::closed}};
   };
   return {.connections = 2,
           .patience = 3s,

@@ -25,15 +25,15 @@ using ::testing::Not;
 namespace codes = reports::codes;
 
 const auto kSoakStart = Clock::time_point{} + 5000s;  // the traffic's start
-constexpr int kSeconds = 20;                           // the traffic's length
+constexpr int kSeconds = 20;                          // the traffic's length
 
 // A sample at `at` seconds: `sockets` socket FDs beside 10 others, `rss_kib`, and the
 // server holding `connections` established connections.
 fixtures::TimedSample soak_sample(double at, std::size_t sockets, std::size_t rss_kib,
                                   std::size_t connections = 32) {
-  fixtures::TimedSample s{.at = kSoakStart + std::chrono::duration_cast<Duration>(
-                                                 std::chrono::duration<double>(at)),
-                          .sample = {}};
+  fixtures::TimedSample s{
+      .at = kSoakStart + std::chrono::duration_cast<Duration>(std::chrono::duration<double>(at)),
+      .sample = {}};
   s.sample.processes = 1;
   s.sample.threads = 4;
   s.sample.rss_kib = rss_kib;
@@ -74,7 +74,8 @@ Observation soak_observation(double leak_per_s, double grow_kib_per_s,
     o.timeline.push_back(soak_sample(t, 33 + static_cast<std::size_t>(leak_per_s * t),
                                      50 * 1024 + static_cast<std::size_t>(grow_kib_per_s * t)));
   }
-  o.timeline.push_back(soak_sample(kSeconds + 1, 1 + connections_after, 50 * 1024, connections_after));
+  o.timeline.push_back(
+      soak_sample(kSeconds + 1, 1 + connections_after, 50 * 1024, connections_after));
   o.fds = {.baseline = 11, .baseline_settled = true, .peak = 43, .after = 11, .recovered = true};
   return o;
 }
@@ -113,7 +114,8 @@ TEST(JudgeSoak, AShortWobbleIsNotDrift) {
   const int wobble[] = {0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 1};  // at 1.0, 1.1, ... 2.0 s
   o.timeline.clear();
   for (int tenth = 0; tenth <= 20; ++tenth) {
-    o.timeline.push_back(soak_sample(tenth / 10.0, 33 + (tenth >= 10 ? wobble[tenth - 10] : 0), 50 * 1024));
+    o.timeline.push_back(
+        soak_sample(tenth / 10.0, 33 + (tenth >= 10 ? wobble[tenth - 10] : 0), 50 * 1024));
   }
   o.timeline.push_back(soak_sample(3, 1, 50 * 1024, 0));
   const auto e = soak_expectations();
@@ -140,9 +142,9 @@ TEST(JudgeSoak, ASpanShorterThanTheShortestFitIsNotJudged) {
   e.soak->shortest_fit = 5s;
   EXPECT_TRUE(judge(o, e).passed) << ::testing::PrintToString(judge(o, e).findings);
   e.soak->shortest_fit = {};
-  EXPECT_THAT(judge(o, e).findings, Contains(AllOf(has_code(codes::kSlopeOverBound),
-                                                   Field("subject", &reports::Finding::subject,
-                                                         "connections"))));
+  EXPECT_THAT(judge(o, e).findings,
+              Contains(AllOf(has_code(codes::kSlopeOverBound),
+                             Field("subject", &reports::Finding::subject, "connections"))));
 }
 
 // A server at rest under churn passes: no slope, no growth, everything back.
@@ -167,10 +169,9 @@ TEST(JudgeSoak, LeakingSocketsFailOnTheFdSlopeNamingSockets) {
 // RSS growing 1 MiB/s is 60 MiB/min: over the 8 MiB/min bound; FDs stay within theirs.
 TEST(JudgeSoak, GrowingMemoryFailsOnTheRssSlope) {
   const auto verdict = judge(soak_observation(0, 1024), soak_expectations());
-  EXPECT_THAT(verdict.findings,
-              Contains(AllOf(has_code(codes::kSlopeOverBound),
-                             Field("subject", &reports::Finding::subject, "rss"),
-                             Field("unit", &reports::Finding::unit, "MiB/min"))));
+  EXPECT_THAT(verdict.findings, Contains(AllOf(has_code(codes::kSlopeOverBound),
+                                               Field("subject", &reports::Finding::subject, "rss"),
+                                               Field("unit", &reports::Finding::unit, "MiB/min"))));
   EXPECT_THAT(verdict.findings, Not(Contains(Field("subject", &reports::Finding::subject, "fds"))));
 }
 
@@ -221,7 +222,8 @@ TEST(JudgeSoak, AbortedRequestsOweNoAnswer) {
   auto o = soak_observation(0, 0);
   o.load->result.aborted = 500;
   o.load->result.succeeded -= 500;
-  EXPECT_TRUE(judge(o, soak_expectations()).passed) << ::testing::PrintToString(judge(o, soak_expectations()).findings);
+  EXPECT_TRUE(judge(o, soak_expectations()).passed)
+      << ::testing::PrintToString(judge(o, soak_expectations()).findings);
   o.load->result.succeeded -= 1;
   EXPECT_THAT(judge(o, soak_expectations()).findings, Contains(has_code(codes::kNon2xx)));
 }

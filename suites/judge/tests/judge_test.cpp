@@ -2,10 +2,10 @@
 // much (the sentences are text()'s, tested in reports/tests).
 #include "loiter/suites/judge/judge.hpp"
 
-#include <cerrno>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <cerrno>
 
 #include "finding_matchers.hpp"
 
@@ -13,6 +13,7 @@ namespace loiter::suites {
 namespace {
 
 using namespace std::chrono_literals;
+namespace ends = clients::ends;
 using clients::ConnectionRecord;
 using clients::Ending;
 using reports::FindingClass;
@@ -33,10 +34,11 @@ namespace codes = reports::codes;
 Expectations expect_silent(std::size_t count) {
   return {.connections = count,
           .patience = 2s,
-          .closure = ClosureExpectation{.since = Since::connect,
-                                        .deadline = 1s,
-                                        .slack = 250ms,
-                                        .endings = {"close", "408+close"}},
+          .closure =
+              ClosureExpectation{.since = Since::connect,
+                                 .deadline = 1s,
+                                 .slack = 250ms,
+                                 .endings = {ends::closed, ends::with_status(408, Ending::close)}},
           .completion = std::nullopt,
           .fds_after = 0,
           .recovery = 5s};
@@ -190,17 +192,17 @@ TEST(Judge, NamesTheLimitOfAConnectFailureByItsErrno) {
   unknown.error = "Too many open files";  // the words alone name no limit
   unknown.error_number = 0;
   const auto verdict = judge(observe({refused, unknown}), expect_silent(2));
-  EXPECT_THAT(verdict.findings,
-              ElementsAre(AllOf(Field(&Finding::error, "Too many open files"),
-                                Field(&Finding::limit, "")),
-                          AllOf(Field(&Finding::error, "Verbindungsaufbau abgelehnt"),
-                                Field(&Finding::limit, "server"))));
+  EXPECT_THAT(
+      verdict.findings,
+      ElementsAre(AllOf(Field(&Finding::error, "Too many open files"), Field(&Finding::limit, "")),
+                  AllOf(Field(&Finding::error, "Verbindungsaufbau abgelehnt"),
+                        Field(&Finding::limit, "server"))));
 }
 
 TEST(Judge, MeasuresTheIdleDeadlineFromTheLastWholeResponse) {
   auto expectations = expect_silent(2);
   expectations.closure->since = Since::last_response;
-  expectations.closure->endings = {"close"};
+  expectations.closure->endings = {ends::closed};
   auto in_time = ended(Ending::close, 1300ms);  // 1.0 s after its response at 0.3 s
   in_time.requests = 1;
   in_time.responses = {whole(200, 300ms)};

@@ -10,6 +10,7 @@ namespace loiter::suites {
 namespace judge_tls_test {  // named: unity batches put other tests' helpers beside these
 
 using namespace std::chrono_literals;
+namespace ends = clients::ends;
 using clients::ConnectionRecord;
 using clients::Ending;
 using ::testing::AllOf;
@@ -29,7 +30,7 @@ Expectations expect_from(Since since, std::size_t count, std::string progress = 
           .closure = ClosureExpectation{.since = since,
                                         .deadline = 1s,
                                         .slack = 250ms,
-                                        .endings = {"close", "alert"},
+                                        .endings = {ends::closed, ends::alert},
                                         .progress = std::move(progress),
                                         .name = "header"},
           .completion = std::nullopt,

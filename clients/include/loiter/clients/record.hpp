@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -194,10 +195,52 @@ struct ConnectionRecord {
 // How many responses arrived whole.
 std::size_t complete_responses(const ConnectionRecord& record);
 
+// What ended a connection or, over HTTP/2, the stream a closure is about: what an
+// expectation allows, compared as a value; a report prints it ("408+close", "rst-stream").
+struct EndingLabel {
+  // Over HTTP/2 the stream may end before its connection: answered whole, or reset.
+  enum class Stream : std::uint8_t { none, answered, reset };
+
+  Ending ending = Ending::open;  // the connection's ending (open for a stream's own end)
+  // The status of the response that came with the ending, unasked (a 408), or of the whole
+  // answer that ended a stream; 0: none.
+  unsigned status = 0;
+  bool goaway = false;  // the server's GOAWAY came before its ending (its code in record.h2)
+  Stream stream = Stream::none;
+
+  bool operator==(const EndingLabel&) const = default;
+};
+
+// The labels expectations are written in.
+namespace ends {
+constexpr EndingLabel of(Ending ending) { return {.ending = ending}; }
+inline constexpr EndingLabel closed = of(Ending::close);  // "close"
+inline constexpr EndingLabel reset = of(Ending::reset);   // "reset"
+inline constexpr EndingLabel alert = of(Ending::alert);   // "alert"
+// A response before the server's ending: with_status(408, Ending::close) is "408+close".
+constexpr EndingLabel with_status(unsigned status, Ending ending) {
+  return {.ending = ending, .status = status};
+}
+// The server's GOAWAY before its ending: goaway(Ending::close) is "goaway+close".
+constexpr EndingLabel goaway(Ending ending) { return {.ending = ending, .goaway = true}; }
+// HTTP/2: the stream answered whole before the connection ended ("408").
+constexpr EndingLabel stream_answered(unsigned status) {
+  return {.status = status, .stream = EndingLabel::Stream::answered};
+}
+// HTTP/2: the server reset the stream (RST_STREAM) before the connection ended ("rst-stream").
+inline constexpr EndingLabel stream_reset = {.stream = EndingLabel::Stream::reset};
+}  // namespace ends
+
+// How the record's connection ended, as the server ended it: a GOAWAY before the server's
+// ending (HTTP/2) leads it, else an unsolicited response before it (a 408).
+EndingLabel ending_of(const ConnectionRecord& record);
+
 // "408+close", "close", "reset", "200+reset", "open", "connect-failed", "client-abort",
-// "client-close": the server's ending, with the status of an unsolicited response before it.
-// Over HTTP/2 a GOAWAY before a server's ending is named before it: "goaway+close",
-// "goaway+reset" (its code is in record.h2->goaway).
+// "client-close", "goaway+close", "408" (a stream answered), "rst-stream".
+std::string to_string(const EndingLabel& label);
+std::ostream& operator<<(std::ostream& out, const EndingLabel& label);  // to_string's words
+
+// to_string(ending_of(record)).
 std::string ending_label(const ConnectionRecord& record);
 
 }  // namespace loiter::clients

@@ -71,7 +71,7 @@ struct ClosureExpectation {
   Since since = Since::connect;
   Duration deadline{};
   Duration slack{};
-  std::vector<std::string> endings;  // allowed ending labels: "close", "408+close"
+  std::vector<clients::EndingLabel> endings;  // the endings allowed
   // What each send after a connection's first one is, when the client keeps making progress
   // ("header line", "header byte"); empty: sends are not progress. A connection that outlived
   // the deadline while such sends kept arriving is named with that cause (outlived-by-progress).
