@@ -1,0 +1,80 @@
+// The connection record's parts as Boost.Describe sees them: what record_json.cpp writes
+// and reads member by member (reports/described_json.hpp), each under its own name.
+// Private to the runner.
+#pragma once
+
+#include <boost/describe/class.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "loiter/clients/record.hpp"
+#include "loiter/reports/described_json.hpp"
+
+namespace loiter::clients {
+
+BOOST_DESCRIBE_STRUCT(Send, (), (at, bytes))
+BOOST_DESCRIBE_STRUCT(Progress, (), (at, bytes))
+BOOST_DESCRIBE_STRUCT(Response, (), (status, reason, fields, started, complete, body_bytes))
+BOOST_DESCRIBE_STRUCT(ReadPause, (), (from, until, filled, unsent, ended_while_paused))
+BOOST_DESCRIBE_STRUCT(TlsRecord, (),
+                      (handshake_done, handshake_sent, handshake_received, version, alpn, alert))
+BOOST_DESCRIBE_STRUCT(H2Goaway, (), (at, last_stream, code, frames_sent))
+BOOST_DESCRIBE_STRUCT(H2Reset, (), (at, stream, code))
+BOOST_DESCRIBE_STRUCT(H2Record, (),
+                      (server_settings, settings_ack, goaway, resets, reset_count, frames_sent,
+                       frames_received, window_updates, latencies))
+// All but its kind and connect_start (on the scenario's origin), and its errno (which older
+// records lack): record_json.cpp writes and reads those itself.
+BOOST_DESCRIBE_STRUCT(ConnectionRecord, (),
+                      (source, connect_took, sends, requests, first_byte, bytes_received,
+                       responses, progress, pause, tls, h2, ending, ended_at, client_closed,
+                       error))
+
+}  // namespace loiter::clients
+
+namespace loiter::reports::described {
+
+// [at, bytes] and [at, stream, code]: pairs and triples, as arrays.
+template <>
+inline constexpr bool kAsArray<clients::Send> = true;
+template <>
+inline constexpr bool kAsArray<clients::Progress> = true;
+template <>
+inline constexpr bool kAsArray<clients::H2Reset> = true;
+
+// A response's header fields as [name, value] pairs, in arrival order.
+template <>
+struct Codec<clients::Fields> {
+  static json::value write(const clients::Fields& fields) {
+    json::array out;
+    for (const auto& [name, value] : fields) {
+      out.push_back(json::array{json::string(name), json::string(value)});
+    }
+    return out;
+  }
+  static clients::Fields read(const json::value& json) {
+    clients::Fields fields;
+    for (const auto& field : json.as_array()) {
+      const auto& pair = field.as_array();
+      fields.add(pair.at(0).as_string(), pair.at(1).as_string());
+    }
+    return fields;
+  }
+};
+
+// An ending in its words: "close", "connect-failed", ...
+template <>
+struct Codec<clients::Ending> {
+  static json::value write(clients::Ending ending) { return json::string(to_string(ending)); }
+  static clients::Ending read(const json::value& json) {
+    using clients::Ending;
+    const auto text = json.as_string();
+    for (const auto ending : {Ending::close, Ending::reset, Ending::open, Ending::connect_failed,
+                              Ending::client_abort, Ending::client_close, Ending::alert}) {
+      if (to_string(ending) == text) return ending;
+    }
+    throw std::invalid_argument("unknown ending '" + std::string(text) + "'");
+  }
+};
+
+}  // namespace loiter::reports::described
