@@ -1,9 +1,12 @@
 #include "h2_flood_peer.hpp"
 
+#include <fmt/format.h>
+
 #include <boost/asio/write.hpp>
 
 #include "loiter/clients/h2/frames.hpp"
 #include "loiter/clients/h2/hpack.hpp"
+#include "loiter/testing/wait.hpp"
 
 namespace loiter::clients::testing {
 
@@ -33,15 +36,16 @@ std::vector<FloodPeerConnection> H2FloodPeer::connections() const {
 
 ::testing::AssertionResult H2FloodPeer::wait_for_client_ends(std::size_t count,
                                                              Duration timeout) const {
-  const auto give_up = Clock::now() + timeout;
   std::size_t ended = 0;
-  while (Clock::now() < give_up) {  // bounded by timeout
-    ended = 0;
-    for (const auto& c : connections()) ended += c.client_ended;
-    if (ended >= count) return ::testing::AssertionSuccess();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return ::testing::AssertionFailure() << "saw " << ended << " client endings of " << count;
+  auto result = loiter::testing::wait_for(
+      [&] {
+        ended = 0;
+        for (const auto& c : connections()) ended += c.client_ended;
+        return ended >= count;
+      },
+      fmt::format("{} client endings", count), timeout, std::chrono::milliseconds(1));
+  if (!result) result << ", saw " << ended;
+  return result;
 }
 
 awaitable<void> H2FloodPeer::accept_loop() {

@@ -1,6 +1,10 @@
 #include "peer.hpp"
 
+#include <fmt/format.h>
+
 #include <boost/asio/write.hpp>
+
+#include "loiter/testing/wait.hpp"
 
 namespace loiter::clients::testing {
 
@@ -39,16 +43,16 @@ std::vector<PeerConnection> Peer::connections() const {
 }
 
 ::testing::AssertionResult Peer::wait_for_client_ends(std::size_t count, Duration timeout) const {
-  const auto give_up = Clock::now() + timeout;
   std::size_t ended = 0;
-  while (Clock::now() < give_up) {  // bounded by timeout
-    ended = 0;
-    for (const auto& c : connections()) ended += c.client_ended.has_value();
-    if (ended >= count) return ::testing::AssertionSuccess();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return ::testing::AssertionFailure()
-         << "timed out waiting for " << count << " client endings, saw " << ended;
+  auto result = loiter::testing::wait_for(
+      [&] {
+        ended = 0;
+        for (const auto& c : connections()) ended += c.client_ended.has_value();
+        return ended >= count;
+      },
+      fmt::format("{} client endings", count), timeout, std::chrono::milliseconds(1));
+  if (!result) result << ", saw " << ended;
+  return result;
 }
 
 void Peer::note(std::size_t index, const std::function<void(PeerConnection&)>& change) {

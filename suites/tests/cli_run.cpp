@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "loiter/fixtures/os/process.hpp"
+#include "loiter/testing/wait.hpp"
 
 extern char** environ;
 
@@ -48,7 +49,8 @@ std::optional<int> Child::wait(double timeout_s) {
   const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
       std::chrono::duration<double>(timeout_s));
   int status = 0;
-  if (!fixtures::wait_for_exit(pid_, timeout) || ::waitpid(pid_, &status, 0) != pid_) return std::nullopt;
+  if (!fixtures::wait_for_exit(pid_, timeout) || ::waitpid(pid_, &status, 0) != pid_)
+    return std::nullopt;
   reaped_ = true;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 }
@@ -68,12 +70,9 @@ std::string read_text(const fs::path& path) {
 }
 
 bool output_shows(const fs::path& path, std::string_view text, std::chrono::milliseconds timeout) {
-  const auto until = std::chrono::steady_clock::now() + timeout;
-  while (read_text(path).find(text) == std::string::npos) {
-    if (std::chrono::steady_clock::now() >= until) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // polling a file, bounded
-  }
-  return true;
+  return loiter::testing::wait_for(  // polling a file
+      [&] { return read_text(path).find(text) != std::string::npos; }, text, timeout,
+      std::chrono::milliseconds(20));
 }
 
 fs::path only_run_directory(const fs::path& root) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "loiter/testing/wait.hpp"
 
 namespace loiter::suites {
 namespace {
@@ -88,13 +89,14 @@ std::vector<pid_t> wait_for_processes(pid_t loiter, std::size_t count,
 
 // The PIDs still alive after at most `timeout`.
 std::vector<pid_t> survivors(const std::vector<pid_t>& pids, std::chrono::milliseconds timeout) {
-  const auto give_up = std::chrono::steady_clock::now() + timeout;
   std::vector<pid_t> left = pids;
-  while (true) {
-    std::erase_if(left, [](pid_t pid) { return !alive(pid); });
-    if (left.empty() || std::chrono::steady_clock::now() >= give_up) return left;
-    std::this_thread::sleep_for(10ms);  // polling /proc for the kernel's kill to land
-  }
+  (void)loiter::testing::wait_for(  // polling /proc for the kernel's kill to land
+      [&] {
+        std::erase_if(left, [](pid_t pid) { return !alive(pid); });
+        return left.empty();
+      },
+      "no survivors", timeout, 10ms);
+  return left;
 }
 
 // The reference server with 1 s deadlines, started by `wrapper` ({server}: its command).

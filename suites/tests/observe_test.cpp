@@ -18,6 +18,7 @@
 #include "loiter/fixtures/os/process.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/document/server_watch.hpp"
+#include "loiter/testing/wait.hpp"
 
 namespace loiter::suites {
 namespace {
@@ -35,12 +36,9 @@ int observe(const TempDir& tmp, std::vector<std::string> args) {
 
 // Waits until `path` holds at least `lines` whole lines, at most `timeout`.
 bool has_lines(const fs::path& path, std::size_t lines, std::chrono::milliseconds timeout) {
-  const auto until = std::chrono::steady_clock::now() + timeout;
-  while (static_cast<std::size_t>(std::ranges::count(read_text(path), '\n')) < lines) {
-    if (std::chrono::steady_clock::now() >= until) return false;
-    std::this_thread::sleep_for(20ms);  // polling a file, bounded
-  }
-  return true;
+  return loiter::testing::wait_for(  // polling a file
+      [&] { return static_cast<std::size_t>(std::ranges::count(read_text(path), '\n')) >= lines; },
+      "lines", timeout, 20ms);
 }
 
 // --target starts the server, prints its address and PID, samples it every 50 ms for 2 s

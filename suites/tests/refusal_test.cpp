@@ -15,9 +15,11 @@
 #include <thread>
 
 #include "cli_run.hpp"
+#include "loiter/clients/time_scale.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/reports/json.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/testing/wait.hpp"
 
 namespace loiter::suites {
 namespace {
@@ -28,10 +30,7 @@ using namespace std::chrono_literals;
 using ::testing::HasSubstr;
 using SteadyClock = std::chrono::steady_clock;
 
-double scale() {
-  const char* text = std::getenv("LOITER_TIME_SCALE");
-  return text != nullptr && *text != '\0' ? std::atof(text) : 1.0;
-}
+double scale() { return clients::time_scale(); }  // LOITER_TIME_SCALE, read once for all
 
 // Writes a target file; `server` is the /bin/sh script the server runs.
 fs::path target_file(const fs::path& dir, const std::string& server, const std::string& extra) {
@@ -270,11 +269,10 @@ TEST(CliReadiness, CtrlCDuringTheWaitStopsAtOnceAsInterrupted) {
   Child check({LOITER_BINARY, "check", "--target", file.string(), "--scenario", "silent", "--runs",
                (tmp.path() / "runs").string()},
               tmp.path() / "out");
-  const auto until = SteadyClock::now() + 10s * scale();
-  while (!fs::exists(mark) && SteadyClock::now() < until) {
-    std::this_thread::sleep_for(10ms);  // polling for the file the server writes, bounded
-  }
-  ASSERT_TRUE(fs::exists(mark)) << read_text(tmp.path() / "out");
+  // Polling for the file the server writes.
+  ASSERT_TRUE(loiter::testing::wait_for([&] { return fs::exists(mark); }, "the server's mark",
+                                        10s * scale()))
+      << read_text(tmp.path() / "out");
   const auto signalled = SteadyClock::now();
   check.signal(SIGINT);
   EXPECT_EQ(check.wait(10 * scale()), 130) << read_text(tmp.path() / "out");
