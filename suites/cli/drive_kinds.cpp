@@ -90,11 +90,11 @@ Kind kind(void (*spawn)(clients::asio::io_context&, const Options&,
   auto spawn_kind = [spawn](clients::asio::io_context& io, const DriveSettings& settings,
                             std::vector<clients::ConnectionRecord>& out) {
     Options options;
-    options.target = settings.target;
-    options.count = settings.count;
-    options.patience = settings.patience;
-    options.pacing = {.start = clients::Clock::now(), .per_second = settings.rate};
-    options.tls = settings.tls;
+    options.fleet.target = settings.target;
+    options.fleet.count = settings.count;
+    options.fleet.patience = settings.patience;
+    options.fleet.pacing = {.start = clients::Clock::now(), .per_second = settings.rate};
+    options.fleet.tls = settings.tls;
     if constexpr (kSendsOwnHello<Options>) {
       // The raw hello offers what --alpn and --sni say (with --tls), else the defaults.
       if (settings.tls) options.hello_settings = settings.tls->settings();

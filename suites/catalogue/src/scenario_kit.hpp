@@ -7,6 +7,7 @@
 
 #include "loiter/clients/http1/kind.hpp"
 #include "loiter/clients/load/load.hpp"
+#include "loiter/clients/transport/fleet_spec.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/catalogue/drive_context.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
@@ -100,16 +101,15 @@ std::string large_path(const Target& target, std::size_t bytes);
 clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock::time_point start,
                                      std::size_t source_offset);
 
-// Fills the fields every <Kind>Options shares.
+// The fleet a scenario's clients are: the expected connections against the server, on the
+// scenario's timeline, this process's share of them, from its sources.
+clients::FleetSpec fleet_for(const DriveContext& context);
+
+// A kind's options with its own defaults and the scenario's fleet.
 template <typename Options>
 Options options_for(const DriveContext& context) {
   Options options;
-  options.target = context.server;
-  options.count = context.expected.connections;
-  options.patience = context.expected.patience;
-  options.connect_timeout = context.timing.connect;
-  options.pacing.start = context.start;  // one timeline, in however many client processes
-  options.tls = context.tls;
+  options.fleet = fleet_for(context);
   return options;
 }
 
