@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "loiter/clients/transport/buffers.hpp"
 
@@ -37,6 +38,13 @@ clients::FleetSpec fleet_for(const DriveContext& context) {
                            .tls = context.tls};
   fleet.pacing.start = context.start;  // one timeline, in however many client processes
   return fleet;
+}
+
+void spawn_named(std::string_view name, clients::asio::io_context& io, const DriveContext& context,
+                 const clients::KindSettings& settings, DriveOutput& out) {
+  const auto* kind = clients::find_client_kind(name);
+  if (kind == nullptr) throw std::logic_error(fmt::format("no client kind is called {}", name));
+  kind->spawn(io, fleet_for(context), settings, out.fleet());
 }
 
 Need need_deadline(const std::optional<Duration>& deadline, std::string_view name) {
