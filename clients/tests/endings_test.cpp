@@ -18,10 +18,10 @@ namespace {
 using namespace testing;
 
 ConnectionRecord observe_one(const Peer& peer, Duration patience, Duration hold = {}) {
-  return drive(spawn_silent, SilentOptions{.target = peer.endpoint(),
-                                           .count = 1,
-                                           .patience = patience,
-                                           .hold_after_close = hold})
+  return drive(spawn_silent, SilentOptions{.fleet = {.target = peer.endpoint(),
+                                                     .count = 1,
+                                                     .patience = patience,
+                                                     .hold_after_close = hold}})
       .at(0);
 }
 
@@ -121,8 +121,8 @@ TEST(Endings, NobodyListeningIsConnectFailed) {
     tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
     closed_port = acceptor.local_endpoint();
   }
-  const auto records =
-      drive(spawn_silent, SilentOptions{.target = closed_port, .count = 1, .patience = 1s});
+  const auto records = drive(
+      spawn_silent, SilentOptions{.fleet = {.target = closed_port, .count = 1, .patience = 1s}});
   EXPECT_EQ(records.at(0).ending, Ending::connect_failed);
   EXPECT_EQ(ending_label(records.at(0)), "connect-failed");
   EXPECT_THAT(records.at(0).error, ::testing::HasSubstr("refused"));
@@ -137,7 +137,8 @@ TEST(Endings, DestroyingTheIoContextClosesHeldConnections) {
   std::vector<ConnectionRecord> records;
   {
     asio::io_context io;
-    spawn_silent(io, SilentOptions{.target = peer.endpoint(), .count = 3, .patience = 30s},
+    spawn_silent(io,
+                 SilentOptions{.fleet = {.target = peer.endpoint(), .count = 3, .patience = 30s}},
                  records);
     const auto held = [&] {
       return std::all_of(records.begin(), records.end(),
@@ -156,10 +157,11 @@ TEST(Endings, DestroyingTheIoContextClosesHeldConnections) {
 // (within the span of the peer's closes, each 300 ms after its accept), none at its patience.
 TEST(Endings, HeldConnectionsClosedTogetherAreEachRecordedAtTheirTime) {
   Peer peer({.action = PeerAction::close, .after = 300ms});
-  const auto records = drive(spawn_silent, SilentOptions{.target = peer.endpoint(),
-                                                         .count = 200,
-                                                         .patience = 3s,
-                                                         .pacing = {.per_second = 20'000}});
+  const auto records =
+      drive(spawn_silent, SilentOptions{.fleet = {.target = peer.endpoint(),
+                                                  .count = 200,
+                                                  .patience = 3s,
+                                                  .pacing = {.per_second = 20'000}}});
   ASSERT_EQ(records.size(), 200u);
   const auto served = peer.connections();
   ASSERT_EQ(served.size(), 200u);

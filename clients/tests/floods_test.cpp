@@ -30,12 +30,13 @@ class EveryFlood : public ::testing::TestWithParam<Kind> {};
 // the frames sent when it was read.
 TEST_P(EveryFlood, StopsAtTheServersGoaway) {
   H2FloodPeer peer({.goaway_after = 300, .goaway_code = 0xb});
-  const auto records = drive(GetParam().spawn, FloodOptions{.target = peer.endpoint(),
-                                                            .patience = 3s,
-                                                            .duration = 3s,
-                                                            .frames = 200'000,
-                                                            .batch = 50,
-                                                            .header_bytes = 16});
+  const auto records =
+      drive(GetParam().spawn,
+            FloodOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 3s},
+                         .duration = 3s,
+                         .frames = 200'000,
+                         .batch = 50,
+                         .header_bytes = 16});
   ASSERT_EQ(records.size(), 1u);
   const auto& r = records[0];
   EXPECT_EQ(r.kind, GetParam().name);
@@ -51,11 +52,12 @@ TEST_P(EveryFlood, StopsAtTheServersGoaway) {
 // Without a GOAWAY the flood stops at its frame count: the peer saw exactly those frames.
 TEST_P(EveryFlood, StopsAtItsFrameCount) {
   H2FloodPeer peer({});
-  const auto records = drive(GetParam().spawn, FloodOptions{.target = peer.endpoint(),
-                                                            .patience = 500ms,
-                                                            .duration = 500ms,
-                                                            .frames = 400,
-                                                            .batch = 64});
+  const auto records =
+      drive(GetParam().spawn,
+            FloodOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 500ms},
+                         .duration = 500ms,
+                         .frames = 400,
+                         .batch = 64});
   ASSERT_TRUE(peer.wait_for_client_ends(1, scaled(2s)));
   const auto& r = records.at(0);
   // The flood's 400 and the SETTINGS ACK it owes, not the opening's SETTINGS and
@@ -71,11 +73,12 @@ TEST_P(EveryFlood, StopsAtItsFrameCount) {
 TEST_P(EveryFlood, StopsAtItsDuration) {
   H2FloodPeer peer({});
   const auto started = Clock::now();
-  const auto records = drive(GetParam().spawn, FloodOptions{.target = peer.endpoint(),
-                                                            .patience = 400ms,
-                                                            .duration = 300ms,
-                                                            .frames = 100'000'000,
-                                                            .batch = 10});
+  const auto records =
+      drive(GetParam().spawn,
+            FloodOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 400ms},
+                         .duration = 300ms,
+                         .frames = 100'000'000,
+                         .batch = 10});
   ASSERT_TRUE(peer.wait_for_client_ends(1, scaled(2s)));
   const auto& r = records.at(0);
   EXPECT_LT(r.h2->frames_sent, 100'000'000u);
@@ -100,9 +103,10 @@ INSTANTIATE_TEST_SUITE_P(Floods, EveryFlood,
 // Rapid reset opens and cancels a new stream each pair: HEADERS and RST_STREAM alike.
 TEST(RapidReset, SendsAsManyResetsAsHeaders) {
   H2FloodPeer peer({});
-  drive(
-      spawn_h2_rapid_reset,
-      FloodOptions{.target = peer.endpoint(), .patience = 300ms, .duration = 300ms, .frames = 200});
+  drive(spawn_h2_rapid_reset,
+        FloodOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 300ms},
+                     .duration = 300ms,
+                     .frames = 200});
   ASSERT_TRUE(peer.wait_for_client_ends(1, scaled(2s)));
   const auto seen = peer.connections().at(0);
   EXPECT_EQ(seen.by_type[1], 100u);  // HEADERS
@@ -113,9 +117,10 @@ TEST(RapidReset, SendsAsManyResetsAsHeaders) {
 // The continuation flood sends one HEADERS, then only CONTINUATION frames.
 TEST(ContinuationFlood, SendsOneHeadersThenContinuations) {
   H2FloodPeer peer({});
-  drive(
-      spawn_h2_continuation_flood,
-      FloodOptions{.target = peer.endpoint(), .patience = 300ms, .duration = 300ms, .frames = 300});
+  drive(spawn_h2_continuation_flood,
+        FloodOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 300ms},
+                     .duration = 300ms,
+                     .frames = 300});
   ASSERT_TRUE(peer.wait_for_client_ends(1, scaled(2s)));
   const auto seen = peer.connections().at(0);
   EXPECT_EQ(seen.by_type[1], 1u);    // HEADERS
@@ -125,9 +130,11 @@ TEST(ContinuationFlood, SendsOneHeadersThenContinuations) {
 // The control client sends one GET an interval and keeps each answered one's latency.
 TEST(Control, KeepsALatencyForEachAnsweredRequest) {
   H2FloodPeer peer({.answer = true});
-  const auto records = drive(
-      spawn_h2_control,
-      FloodOptions{.target = peer.endpoint(), .patience = 1s, .duration = 200ms, .interval = 20ms});
+  const auto records =
+      drive(spawn_h2_control,
+            FloodOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 1s},
+                         .duration = 200ms,
+                         .interval = 20ms});
   const auto& r = records.at(0);
   EXPECT_EQ(r.requests, 10u);
   EXPECT_EQ(complete_responses(r), 10u);

@@ -16,7 +16,7 @@ using namespace testing;
 using h2::Type;
 
 H2Options options_for(const H2Peer& peer) {
-  return {.target = peer.endpoint(), .count = 1, .patience = scaled(2s)};
+  return {.fleet = {.target = peer.endpoint(), .count = 1, .patience = scaled(2s)}};
 }
 
 // The value of `id` in a SETTINGS frame's payload.
@@ -212,8 +212,9 @@ TEST(H2Stalls, StreamReuseAsksAgainAfterTheGap) {
 // says why.
 TEST(H2Stalls, OverTlsAnAlpnOtherThanH2EndsTheConnection) {
   TlsPeer peer({});
-  auto options = H2Options{.target = peer.endpoint(), .count = 1, .patience = scaled(2s)};
-  options.tls = make_tls_client({.alpn = {"h2", "http/1.1"}});
+  auto options =
+      H2Options{.fleet = {.target = peer.endpoint(), .count = 1, .patience = scaled(2s)}};
+  options.fleet.tls = make_tls_client({.alpn = {"h2", "http/1.1"}});
   const auto record = drive(spawn_h2_idle, options).at(0);
   EXPECT_EQ(record.ending, Ending::client_close);
   EXPECT_NE(record.error.find("http/1.1"), std::string::npos) << record.error;

@@ -44,11 +44,11 @@ TEST(HeaderLines, LinesAreWholeNumberedHeaderLines) {
 // record shows one send per line.
 TEST(HeaderLines, SendsTheRequestLineThenOneWholeLinePerInterval) {
   Peer peer({.action = PeerAction::never_close});
-  const auto records = drive(spawn_header_lines, HeaderLinesOptions{.target = peer.endpoint(),
-                                                                    .count = 1,
-                                                                    .patience = 300ms,
-                                                                    .interval = 40ms,
-                                                                    .max_lines = 5});
+  const auto records =
+      drive(spawn_header_lines,
+            HeaderLinesOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 300ms},
+                               .interval = 40ms,
+                               .max_lines = 5});
   ASSERT_TRUE(peer.wait_for_client_ends(1, 1s));
   const auto seen = peer.connections().at(0);
   std::string expected = request_start({});
@@ -70,9 +70,10 @@ TEST(HeaderLines, SendsTheRequestLineThenOneWholeLinePerInterval) {
 // When the server closes mid-way, the lines stop and the close is recorded.
 TEST(HeaderLines, StopsWhenTheServerCloses) {
   Peer peer({.action = PeerAction::close, .after = 100ms});
-  const auto records = drive(
-      spawn_header_lines,
-      HeaderLinesOptions{.target = peer.endpoint(), .count = 1, .patience = 2s, .interval = 30ms});
+  const auto records =
+      drive(spawn_header_lines,
+            HeaderLinesOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
+                               .interval = 30ms});
   const auto& record = records.at(0);
   EXPECT_EQ(record.ending, Ending::close);
   EXPECT_TRUE(near(record.ended_at, 100ms));

@@ -15,13 +15,14 @@ using namespace testing;
 TEST(HeldRecheck, AnswersBothRequestsAndTheClientClosesAtRelease) {
   Peer peer({.action = PeerAction::never_close, .answer = std::string(kOk200)});
   const auto start = Clock::now();
-  const auto records = drive(spawn_held_recheck,
-                             HeldRecheckOptions{.target = peer.endpoint(),
-                                                .count = 3,
-                                                .patience = 2s,
-                                                .pacing = {.start = start, .per_second = 100.0},
-                                                .recheck_at = start + 150ms,
-                                                .release_at = start + 300ms});
+  const auto records =
+      drive(spawn_held_recheck,
+            HeldRecheckOptions{.fleet = {.target = peer.endpoint(),
+                                         .count = 3,
+                                         .patience = 2s,
+                                         .pacing = {.start = start, .per_second = 100.0}},
+                               .recheck_at = start + 150ms,
+                               .release_at = start + 300ms});
   for (const auto& record : records) {
     ASSERT_EQ(record.responses.size(), 2u);
     EXPECT_EQ(record.responses[1].status, 200u);
@@ -38,13 +39,14 @@ TEST(HeldRecheck, AnswersBothRequestsAndTheClientClosesAtRelease) {
 TEST(HeldRecheck, ServerEndingWhileHeldIsRecordedAsItsOwn) {
   Peer peer({.action = PeerAction::close, .after = 100ms, .answer = std::string(kOk200)});
   const auto start = Clock::now();
-  const auto records = drive(spawn_held_recheck,
-                             HeldRecheckOptions{.target = peer.endpoint(),
-                                                .count = 1,
-                                                .patience = 2s,
-                                                .pacing = {.start = start, .per_second = 100.0},
-                                                .recheck_at = start + 400ms,
-                                                .release_at = start + 600ms});
+  const auto records =
+      drive(spawn_held_recheck,
+            HeldRecheckOptions{.fleet = {.target = peer.endpoint(),
+                                         .count = 1,
+                                         .patience = 2s,
+                                         .pacing = {.start = start, .per_second = 100.0}},
+                               .recheck_at = start + 400ms,
+                               .release_at = start + 600ms});
   const auto& record = records.at(0);
   EXPECT_EQ(record.responses.size(), 1u);
   EXPECT_EQ(record.ending, Ending::close);

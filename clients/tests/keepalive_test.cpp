@@ -24,7 +24,7 @@ TEST(IdleKeepalive, RecordsTheWholeResponseThenTheIdleClose) {
   Peer peer({.action = PeerAction::close, .after = 150ms, .answer = std::string(kOk200)});
   const auto records =
       drive(spawn_idle_keepalive,
-            IdleKeepaliveOptions{.target = peer.endpoint(), .count = 1, .patience = 2s});
+            IdleKeepaliveOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s}});
   const auto& record = records.at(0);
   ASSERT_EQ(record.responses.size(), 1u);
   EXPECT_EQ(record.responses[0].status, 200u);
@@ -39,9 +39,9 @@ TEST(IdleKeepalive, RecordsTheWholeResponseThenTheIdleClose) {
 // A chunked response is whole only after its last chunk.
 TEST(IdleKeepalive, FindsTheEndOfAChunkedResponse) {
   Peer peer({.action = PeerAction::never_close, .answer = std::string(kChunked200)});
-  const auto records =
-      drive(spawn_idle_keepalive,
-            IdleKeepaliveOptions{.target = peer.endpoint(), .count = 1, .patience = 200ms});
+  const auto records = drive(
+      spawn_idle_keepalive,
+      IdleKeepaliveOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 200ms}});
   const auto& record = records.at(0);
   ASSERT_EQ(record.responses.size(), 1u);
   EXPECT_TRUE(record.responses[0].complete.has_value());
@@ -55,7 +55,7 @@ TEST(IdleKeepalive, UnsolicitedTimeoutResponseIsPartOfTheEnding) {
       {.action = PeerAction::respond_then_close, .after = 100ms, .answer = std::string(kOk200)});
   const auto records =
       drive(spawn_idle_keepalive,
-            IdleKeepaliveOptions{.target = peer.endpoint(), .count = 1, .patience = 2s});
+            IdleKeepaliveOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s}});
   ASSERT_EQ(records.at(0).responses.size(), 2u);
   EXPECT_EQ(ending_label(records.at(0)), "408+close");
 }
@@ -65,8 +65,8 @@ TEST(KeepaliveReuse, SendsTheNextRequestAfterTheDelayAndKeepsBothResponses) {
   Peer peer({.action = PeerAction::close, .after = 200ms, .answer = std::string(kOk200)});
   const auto records =
       drive(spawn_keepalive_reuse,
-            KeepaliveReuseOptions{
-                .target = peer.endpoint(), .count = 1, .patience = 2s, .reuse_after = 100ms});
+            KeepaliveReuseOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
+                                  .reuse_after = 100ms});
   const auto& record = records.at(0);
   ASSERT_EQ(record.responses.size(), 2u);
   EXPECT_EQ(record.responses[0].status, 200u);
@@ -85,8 +85,8 @@ TEST(KeepaliveReuse, IdleCloseBeforeTheReuseIsRecordedAsClose) {
   Peer peer({.action = PeerAction::close, .after = 50ms, .answer = std::string(kOk200)});
   const auto records =
       drive(spawn_keepalive_reuse,
-            KeepaliveReuseOptions{
-                .target = peer.endpoint(), .count = 1, .patience = 2s, .reuse_after = 150ms});
+            KeepaliveReuseOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
+                                  .reuse_after = 150ms});
   const auto& record = records.at(0);
   EXPECT_EQ(record.requests, 1u);
   EXPECT_EQ(record.responses.size(), 1u);
@@ -102,7 +102,7 @@ TEST(KeepalivePartial, SendsHalfTheNextHeadAfterThePauseThenWaitsForTheServer) {
   const auto records =
       drive(spawn_keepalive_partial,
             KeepalivePartialOptions{
-                .target = peer.endpoint(), .count = 1, .patience = 2s, .pause = 100ms});
+                .fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s}, .pause = 100ms});
   const auto& record = records.at(0);
   ASSERT_EQ(record.responses.size(), 2u);  // the 200, then the peer's 408
   ASSERT_TRUE(record.responses[0].complete.has_value());
@@ -121,7 +121,7 @@ TEST(KeepalivePartial, IdleCloseBeforeTheHalfHeadIsRecordedWithOneSend) {
   const auto records =
       drive(spawn_keepalive_partial,
             KeepalivePartialOptions{
-                .target = peer.endpoint(), .count = 1, .patience = 2s, .pause = 150ms});
+                .fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s}, .pause = 150ms});
   const auto& record = records.at(0);
   EXPECT_EQ(record.sends.size(), 1u);
   EXPECT_EQ(record.ending, Ending::close);
@@ -134,11 +134,11 @@ TEST(SlowReader, ReadsALargeBodyAtItsOwnPace) {
   const std::string large = "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(kBody) +
                             "\r\n\r\n" + std::string(kBody, 'x');
   Peer peer({.action = PeerAction::close, .after = 50ms, .answer = large});
-  const auto records = drive(spawn_slow_reader, SlowReaderOptions{.target = peer.endpoint(),
-                                                                  .count = 1,
-                                                                  .patience = 3s,
-                                                                  .read_size = 2048,
-                                                                  .interval = 10ms});
+  const auto records =
+      drive(spawn_slow_reader,
+            SlowReaderOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 3s},
+                              .read_size = 2048,
+                              .interval = 10ms});
   const auto& record = records.at(0);
   ASSERT_EQ(record.responses.size(), 1u);
   ASSERT_TRUE(record.responses[0].complete.has_value());

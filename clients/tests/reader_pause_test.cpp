@@ -23,11 +23,11 @@ std::string response_of(std::size_t body) {
 TEST(ReaderPause, SeesAResetDuringItsPauseWithoutReading) {
   constexpr std::size_t kBody = 16 << 20;  // more than the peer's socket can hold
   Peer peer({.action = PeerAction::reset, .after = 500ms, .answer = response_of(kBody)});
-  const auto records = drive(spawn_reader_pause, ReaderPauseOptions{.target = peer.endpoint(),
-                                                                    .count = 1,
-                                                                    .patience = 5s,
-                                                                    .read_first = 16 * 1024,
-                                                                    .pause = 3s});
+  const auto records =
+      drive(spawn_reader_pause,
+            ReaderPauseOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 5s},
+                               .read_first = 16 * 1024,
+                               .pause = 3s});
   const auto& record = records.at(0);
   ASSERT_TRUE(record.pause.has_value());
   EXPECT_TRUE(record.pause->ended_while_paused);
@@ -47,11 +47,11 @@ TEST(ReaderPause, SeesAResetDuringItsPauseWithoutReading) {
 TEST(ReaderPause, ReadsTheRestAfterItsPauseAndClosesItself) {
   constexpr std::size_t kBody = 256 * 1024;
   Peer peer({.action = PeerAction::never_close, .answer = response_of(kBody)});
-  const auto records = drive(spawn_reader_pause, ReaderPauseOptions{.target = peer.endpoint(),
-                                                                    .count = 1,
-                                                                    .patience = 3s,
-                                                                    .read_first = 16 * 1024,
-                                                                    .pause = 200ms});
+  const auto records =
+      drive(spawn_reader_pause,
+            ReaderPauseOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 3s},
+                               .read_first = 16 * 1024,
+                               .pause = 200ms});
   const auto& record = records.at(0);
   ASSERT_TRUE(record.pause.has_value());
   EXPECT_FALSE(record.pause->ended_while_paused);

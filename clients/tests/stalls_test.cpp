@@ -24,8 +24,8 @@ TEST_P(PartialHeaderStall, SendsExactlyTheDeclaredPrefixThenWaits) {
   Peer peer({.action = PeerAction::close, .after = 150ms});
   const auto records =
       drive(spawn_partial_header,
-            PartialHeaderOptions{
-                .target = peer.endpoint(), .count = 1, .patience = 2s, .stall = GetParam()});
+            PartialHeaderOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
+                                 .stall = GetParam()});
   const auto expected = partial_head({}, GetParam());
   EXPECT_EQ(peer.connections().at(0).received(), expected);
   const auto& record = records.at(0);
@@ -52,11 +52,11 @@ INSTANTIATE_TEST_SUITE_P(EveryStallPoint, PartialHeaderStall,
 // server is kept as the ending's response.
 TEST(PartialBody, SendsTheHeadAndPartOfTheBodyThenWaits) {
   Peer peer({.action = PeerAction::respond_then_close, .after = 150ms});
-  const auto records = drive(spawn_partial_body, PartialBodyOptions{.target = peer.endpoint(),
-                                                                    .count = 1,
-                                                                    .patience = 2s,
-                                                                    .content_length = 64,
-                                                                    .body_sent = 32});
+  const auto records =
+      drive(spawn_partial_body,
+            PartialBodyOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
+                               .content_length = 64,
+                               .body_sent = 32});
   const auto received = peer.connections().at(0).received();
   const auto head = request_head({.method = "POST", .path = "/echo", .content_length = 64});
   EXPECT_EQ(received, head + request_body(64, 32));
@@ -70,9 +70,10 @@ TEST(PartialBody, SendsTheHeadAndPartOfTheBodyThenWaits) {
 // rst-abort ends with the client's own RST at its time: the server sees a reset.
 TEST(RstAbort, AbortsWithAnRstAndRecordsItAsTheClients) {
   Peer peer({.action = PeerAction::never_close});
-  const auto records = drive(
-      spawn_rst_abort,
-      RstAbortOptions{.target = peer.endpoint(), .count = 1, .patience = 2s, .abort_after = 100ms});
+  const auto records =
+      drive(spawn_rst_abort,
+            RstAbortOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
+                            .abort_after = 100ms});
   ASSERT_TRUE(peer.wait_for_client_ends(1, 1s));
   const auto seen = peer.connections().at(0);
   EXPECT_EQ(seen.received(), partial_head({}, StallPoint::mid_header_value));
@@ -86,9 +87,10 @@ TEST(RstAbort, AbortsWithAnRstAndRecordsItAsTheClients) {
 // If the server ends it before the abort, that is what the record says.
 TEST(RstAbort, ServerEndingFirstIsRecordedAsTheServers) {
   Peer peer({.action = PeerAction::close, .after = 50ms});
-  const auto records = drive(
-      spawn_rst_abort,
-      RstAbortOptions{.target = peer.endpoint(), .count = 1, .patience = 2s, .abort_after = 200ms});
+  const auto records =
+      drive(spawn_rst_abort,
+            RstAbortOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
+                            .abort_after = 200ms});
   EXPECT_EQ(records.at(0).ending, Ending::close);
   EXPECT_TRUE(near(records.at(0).ended_at, 50ms));
 }
@@ -96,11 +98,11 @@ TEST(RstAbort, ServerEndingFirstIsRecordedAsTheServers) {
 // fin-close ends with the client's FIN mid-request: the server reads an EOF.
 TEST(FinClose, ClosesNormallyMidRequestAndRecordsItAsTheClients) {
   Peer peer({.action = PeerAction::never_close});
-  const auto records = drive(spawn_fin_close, FinCloseOptions{.target = peer.endpoint(),
-                                                              .count = 1,
-                                                              .patience = 2s,
-                                                              .stall = StallPoint::request_line,
-                                                              .close_after = 100ms});
+  const auto records =
+      drive(spawn_fin_close,
+            FinCloseOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
+                            .stall = StallPoint::request_line,
+                            .close_after = 100ms});
   ASSERT_TRUE(peer.wait_for_client_ends(1, 1s));
   const auto seen = peer.connections().at(0);
   EXPECT_EQ(seen.received(), partial_head({}, StallPoint::request_line));

@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 
+#include <optional>
+
 #include "drive.hpp"
 #include "loiter/clients/http1/partial_header.hpp"
 #include "loiter/clients/http1/silent.hpp"
 #include "loiter/clients/http1/slow_reader.hpp"
+#include "loiter/clients/transport/fleet_spec.hpp"
 #include "peer.hpp"
 
 namespace loiter::clients {
@@ -22,12 +25,31 @@ TEST(Targets, RefusesANonLoopbackTargetUnlessAllowed) {
   EXPECT_NO_THROW(require_loopback({asio::ip::make_address("::1"), 80}));
 }
 
+// The one remote the user named is allowed, no other.
+TEST(Targets, AllowsOnlyTheNamedRemote) {
+  const tcp::endpoint remote(asio::ip::make_address("192.0.2.1"), 80);
+  EXPECT_NO_THROW(require_loopback(remote, std::optional(remote.address())));
+  EXPECT_THROW(require_loopback(remote, std::optional(asio::ip::make_address("192.0.2.2"))),
+               std::invalid_argument);
+  EXPECT_THROW(require_loopback(remote, std::optional<asio::ip::address>()), std::invalid_argument);
+}
+
 TEST(Targets, SpreadsSourcesOverLoopbackAddresses) {
   const tcp::endpoint target(asio::ip::make_address("127.0.0.1"), 80);
   EXPECT_EQ(source_for(target, 0).to_string(), "127.0.0.2");
   EXPECT_EQ(source_for(target, kConnectionsPerSource - 1).to_string(), "127.0.0.2");
   EXPECT_EQ(source_for(target, kConnectionsPerSource).to_string(), "127.0.0.3");
   EXPECT_EQ(source_for({asio::ip::make_address("::1"), 80}, 5).to_string(), "::1");
+}
+
+// A shard's block moves its sources to 127.<block>.0.2 on; IPv6 keeps ::1.
+TEST(Targets, SpreadsSourcesFromTheFleetsBlock) {
+  const tcp::endpoint target(asio::ip::make_address("127.0.0.1"), 80);
+  EXPECT_EQ(source_for(target, 0, 3).to_string(), "127.3.0.2");
+  EXPECT_EQ(source_for(target, kConnectionsPerSource, 255).to_string(), "127.255.0.3");
+  EXPECT_EQ(source_of({.target = target, .source_offset = 1, .source_block = 2}, 0).to_string(),
+            "127.2.0.2");
+  EXPECT_EQ(source_for({asio::ip::make_address("::1"), 80}, 0, 3).to_string(), "::1");
 }
 
 // An IPv4 source is bound with its port left to connect(); none, or one of the other family,
@@ -65,10 +87,23 @@ TEST(Targets, EveryKindRefusesANonLoopbackTarget) {
   const tcp::endpoint remote(asio::ip::make_address("192.0.2.1"), 80);
   asio::io_context io;
   std::vector<ConnectionRecord> out;
-  EXPECT_THROW(spawn_silent(io, {.target = remote, .count = 1}, out), std::invalid_argument);
-  EXPECT_THROW(spawn_partial_header(io, {.target = remote, .count = 1}, out),
+  EXPECT_THROW(spawn_silent(io, {.fleet = {.target = remote, .count = 1}}, out),
                std::invalid_argument);
-  EXPECT_THROW(spawn_slow_reader(io, {.target = remote, .count = 1}, out), std::invalid_argument);
+  EXPECT_THROW(spawn_partial_header(io, {.fleet = {.target = remote, .count = 1}}, out),
+               std::invalid_argument);
+  EXPECT_THROW(spawn_slow_reader(io, {.fleet = {.target = remote, .count = 1}}, out),
+               std::invalid_argument);
+}
+
+// A fleet's own allowed remote lets it through the loopback check; a bad block does not pass.
+TEST(Targets, AFleetCarriesItsAllowedRemoteAndItsBlock) {
+  const tcp::endpoint remote(asio::ip::make_address("192.0.2.1"), 80);
+  EXPECT_NO_THROW(
+      require_spawnable({.target = remote, .count = 1, .allowed_remote = remote.address()}));
+  EXPECT_THROW(require_spawnable({.target = remote, .count = 1}), std::invalid_argument);
+  const tcp::endpoint local(asio::ip::make_address("127.0.0.1"), 80);
+  EXPECT_THROW(require_spawnable({.target = local, .count = 1, .source_block = 256}),
+               std::invalid_argument);
 }
 
 // Records show the source each connection used: 127.0.0.2 first, the next address after
@@ -77,14 +112,15 @@ TEST(Targets, ConnectionsComeFromTheSpreadSourceAddresses) {
   testing::Peer peer({.action = testing::PeerAction::close, .after = std::chrono::milliseconds(0)});
   const auto first = testing::drive(
       spawn_silent,
-      SilentOptions{.target = peer.endpoint(), .count = 2, .patience = std::chrono::seconds(1)});
+      SilentOptions{
+          .fleet = {.target = peer.endpoint(), .count = 2, .patience = std::chrono::seconds(1)}});
   EXPECT_EQ(first.at(0).source.rfind("127.0.0.2:", 0), 0u) << first.at(0).source;
   EXPECT_EQ(first.at(1).source.rfind("127.0.0.2:", 0), 0u) << first.at(1).source;
-  const auto moved =
-      testing::drive(spawn_silent, SilentOptions{.target = peer.endpoint(),
-                                                 .count = 1,
-                                                 .patience = std::chrono::seconds(1),
-                                                 .source_offset = kConnectionsPerSource});
+  const auto moved = testing::drive(
+      spawn_silent, SilentOptions{.fleet = {.target = peer.endpoint(),
+                                            .count = 1,
+                                            .patience = std::chrono::seconds(1),
+                                            .source_offset = kConnectionsPerSource}});
   EXPECT_EQ(moved.at(0).source.rfind("127.0.0.3:", 0), 0u) << moved.at(0).source;
 }
 

@@ -15,7 +15,7 @@ namespace {
 using namespace testing;
 
 TlsStallOptions stall_options(const Peer& peer, Duration patience) {
-  return {.target = peer.endpoint(), .count = 1, .patience = patience};
+  return {.fleet = {.target = peer.endpoint(), .count = 1, .patience = patience}};
 }
 
 // The 5-byte record header of the hello, then nothing until the server closes.

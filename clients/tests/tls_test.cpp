@@ -25,12 +25,12 @@ const TlsClient& tls_client() {
 
 ConnectionRecord idle_keepalive_over_tls(const TlsPeer& peer, Duration patience,
                                          Duration connect_timeout = 2s) {
-  return drive(spawn_idle_keepalive, IdleKeepaliveOptions{.target = peer.endpoint(),
-                                                          .count = 1,
-                                                          .patience = patience,
-                                                          .connect_timeout = connect_timeout,
-                                                          .tls = tls_client()})
-      .at(0);
+  auto options = IdleKeepaliveOptions{.fleet = {.target = peer.endpoint(),
+                                                .count = 1,
+                                                .patience = patience,
+                                                .connect_timeout = connect_timeout}};
+  options.fleet.tls = tls_client();
+  return drive(spawn_idle_keepalive, options).at(0);
 }
 
 // A request over TLS gets its 200; the record has the handshake (when, bytes, version,
@@ -91,10 +91,10 @@ TEST(Tls, HandshakeTimeoutLeavesTheConnectionOpenWithTheReason) {
 // silent over TLS sends nothing at all, not even a ClientHello.
 TEST(Tls, SilentOverTlsSendsZeroBytes) {
   TlsPeer peer({.handshake = false});
-  const auto record = drive(spawn_silent, SilentOptions{.target = peer.endpoint(),
-                                                        .count = 1,
-                                                        .patience = scaled(150ms),
-                                                        .tls = tls_client()})
+  const auto record = drive(spawn_silent, SilentOptions{.fleet = {.target = peer.endpoint(),
+                                                                  .count = 1,
+                                                                  .patience = scaled(150ms),
+                                                                  .tls = tls_client()}})
                           .at(0);
   EXPECT_EQ(record.ending, Ending::open);
   ASSERT_TRUE(record.tls);
@@ -116,12 +116,10 @@ TEST(Tls, HeldConnectionOverTlsRecordsTheServersClose) {
 // A client that closes first over TLS sends close_notify before its FIN.
 TEST(Tls, ClientCloseFirstSendsCloseNotify) {
   TlsPeer peer({});
-  const auto record = drive(spawn_fin_close, FinCloseOptions{.target = peer.endpoint(),
-                                                             .count = 1,
-                                                             .patience = 2s,
-                                                             .tls = tls_client(),
-                                                             .close_after = 100ms})
-                          .at(0);
+  auto options = FinCloseOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
+                                 .close_after = 100ms};
+  options.fleet.tls = tls_client();
+  const auto record = drive(spawn_fin_close, options).at(0);
   EXPECT_EQ(record.ending, Ending::client_close);
   ASSERT_TRUE(peer.wait_for_ends(1, scaled(2s)));
   EXPECT_EQ(peer.connections().at(0).client_ending, "close_notify");

@@ -32,11 +32,11 @@ const std::size_t kLine = partial_head({}, StallPoint::request_line).size();
 // The request line at once, then header bytes one per interval, never the end of the head.
 TEST(HeaderTrickle, SendsOneHeaderBytePerInterval) {
   Peer peer({.action = PeerAction::never_close});
-  const auto records = drive(spawn_header_trickle, HeaderTrickleOptions{.target = peer.endpoint(),
-                                                                        .count = 1,
-                                                                        .patience = 300ms,
-                                                                        .interval = 40ms,
-                                                                        .max_bytes = 5});
+  const auto records = drive(
+      spawn_header_trickle,
+      HeaderTrickleOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 300ms},
+                           .interval = 40ms,
+                           .max_bytes = 5});
   ASSERT_TRUE(peer.wait_for_client_ends(1, 1s));
   const auto seen = peer.connections().at(0);
   const auto line = partial_head({}, StallPoint::request_line);
@@ -64,8 +64,8 @@ TEST(HeaderTrickle, StopsWhenTheServerCloses) {
   Peer peer({.action = PeerAction::close, .after = 100ms});
   const auto records =
       drive(spawn_header_trickle,
-            HeaderTrickleOptions{
-                .target = peer.endpoint(), .count = 1, .patience = 2s, .interval = 30ms});
+            HeaderTrickleOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
+                                 .interval = 30ms});
   const auto& record = records.at(0);
   EXPECT_EQ(record.ending, Ending::close);
   EXPECT_TRUE(near(record.ended_at, 100ms));
@@ -75,11 +75,11 @@ TEST(HeaderTrickle, StopsWhenTheServerCloses) {
 // A whole head, then the body byte by byte: the request completes with the last byte.
 TEST(BodyTrickle, SendsTheBodyOneBytePerInterval) {
   Peer peer({.action = PeerAction::never_close});
-  const auto records = drive(spawn_body_trickle, BodyTrickleOptions{.target = peer.endpoint(),
-                                                                    .count = 1,
-                                                                    .patience = 300ms,
-                                                                    .interval = 30ms,
-                                                                    .content_length = 5});
+  const auto records =
+      drive(spawn_body_trickle,
+            BodyTrickleOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 300ms},
+                               .interval = 30ms,
+                               .content_length = 5});
   ASSERT_TRUE(peer.wait_for_client_ends(1, 1s));
   const auto seen = peer.connections().at(0);
   const auto head = request_head({.method = "POST", .path = "/echo", .content_length = 5});
@@ -97,10 +97,10 @@ TEST(Pacing, TricklesOfManyConnectionsAreSpreadNotClustered) {
   Peer peer({.action = PeerAction::never_close});
   constexpr std::size_t kConnections = 50;
   const auto records =
-      drive(spawn_header_trickle, HeaderTrickleOptions{.target = peer.endpoint(),
-                                                       .count = kConnections,
-                                                       .patience = 350ms,
-                                                       .pacing = {.per_second = 20'000},
+      drive(spawn_header_trickle, HeaderTrickleOptions{.fleet = {.target = peer.endpoint(),
+                                                                 .count = kConnections,
+                                                                 .patience = 350ms,
+                                                                 .pacing = {.per_second = 20'000}},
                                                        .interval = 100ms,
                                                        .max_bytes = 3});
   ASSERT_TRUE(peer.wait_for_client_ends(kConnections, 2s));
@@ -127,10 +127,10 @@ TEST(Pacing, TricklesOfManyConnectionsAreSpreadNotClustered) {
 TEST(Pacing, ConnectionsOpenAtTheAskedRate) {
   Peer peer({.action = PeerAction::close, .after = 0ms});
   const auto records =
-      drive(spawn_header_trickle, HeaderTrickleOptions{.target = peer.endpoint(),
-                                                       .count = 20,
-                                                       .patience = 1s,
-                                                       .pacing = {.per_second = 200},
+      drive(spawn_header_trickle, HeaderTrickleOptions{.fleet = {.target = peer.endpoint(),
+                                                                 .count = 20,
+                                                                 .patience = 1s,
+                                                                 .pacing = {.per_second = 200}},
                                                        .interval = 1s});
   for (std::size_t i = 1; i < records.size(); ++i) {
     const auto gap = records[i].connect_start - records[i - 1].connect_start;

@@ -29,12 +29,12 @@ namespace {
 using std::chrono::steady_clock;
 
 // Runs the clients until they are all done or the user interrupts; a line per second.
-std::vector<clients::ConnectionRecord> drive_clients(const SpawnKind& spawn,
+std::vector<clients::ConnectionRecord> drive_clients(const clients::ClientKind& kind,
                                                      const DriveSettings& settings,
                                                      const fixtures::Sampler* sampler) {
   clients::asio::io_context io(1);
   std::vector<clients::ConnectionRecord> records;
-  spawn(io, settings, records);
+  spawn_kind(kind, io, settings, records);
   const auto start = steady_clock::now();
   auto next_line = start + std::chrono::seconds(1);
   while (!io.stopped() && !suites::interrupted()) {

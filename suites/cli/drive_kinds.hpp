@@ -1,14 +1,14 @@
-// The client kinds `loiter drive` can run, by the names their records carry.
+// The client kinds `loiter drive` can run, by the names their records carry: the clients'
+// kind registry (clients/kinds.hpp), with the command line's settings.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "loiter/clients/kinds.hpp"
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/transport/asio.hpp"
-#include "loiter/clients/transport/fleet.hpp"
 #include "loiter/clients/transport/tls.hpp"
 
 namespace loiter::cli {
@@ -29,11 +29,11 @@ struct DriveSettings {
   clients::TlsClient tls;  // null: cleartext
 };
 
-using SpawnKind = std::function<void(clients::asio::io_context&, const DriveSettings&,
-                                     std::vector<clients::ConnectionRecord>&)>;
-
-// The spawn function of `kind`, or nullptr if there is no such kind.
-const SpawnKind* find_kind(const std::string& kind);
+// The kind called `kind`, or nullptr if there is no such kind.
+const clients::ClientKind* find_kind(const std::string& kind);
+// Spawns `settings.count` connections of `kind` on `io`; run `io` to fill `out`.
+void spawn_kind(const clients::ClientKind& kind, clients::asio::io_context& io,
+                const DriveSettings& settings, std::vector<clients::ConnectionRecord>& out);
 std::vector<std::string> kind_names();
 // Whether `kind` paces its sends (or reads) at an interval: header-trickle, header-lines, ...
 bool is_paced(const std::string& kind);

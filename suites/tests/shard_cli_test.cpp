@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <utility>
+#include <vector>
 #include <filesystem>
 
 #include "cli_run.hpp"
@@ -112,6 +113,12 @@ TEST(ShardCli, OneAndTwoShardsMergeIntoTheSameVerdictAndCounts) {
     EXPECT_THAT(read_text(out), HasSubstr("PASS  silent"));
     verdict[count - 1] = merged_run(runs);
     hash[count - 1] = read_shard_header(dirs[0]).plan_hash;
+    // One shard connects from 127.0.0.2; shard k of 2 from its own block, 127.<k+1>.0.2.
+    const auto records = read_text(only_run_directory(runs) / "records/silent.jsonl");
+    for (const auto* source : count == 1 ? std::vector{"\"127.0.0.2:"}
+                                         : std::vector{"\"127.1.0.2:", "\"127.2.0.2:"}) {
+      EXPECT_THAT(records, HasSubstr(source));
+    }
   }
   EXPECT_EQ(hash[0], hash[1]) << "K is beside the plan, not in it";
   EXPECT_EQ(verdict[0], (std::pair<std::string, std::size_t>{"pass", 40}));

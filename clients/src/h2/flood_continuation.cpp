@@ -46,7 +46,7 @@ awaitable<void> continuation_connection(Shared<FloodOptions> options, Slot slot)
   h2::Flood flood(connection, slot.record, *options, kFloodFrames);
   h2::Encoder encoder;
   const auto block = encoder.encode(
-      h2::request_headers("GET", options->path, options->authority, options->tls != nullptr));
+      h2::request_headers("GET", options->path, options->authority, options->fleet.tls != nullptr));
   const auto field = literal_field("x-flood", options->header_bytes);
   const auto frame = h2::continuation(1, field, /*end_headers=*/false);
   std::string batch = h2::headers(1, block, /*end_stream=*/true, /*end_headers=*/false);

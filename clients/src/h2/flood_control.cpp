@@ -30,10 +30,10 @@ awaitable<void> control_connection(Shared<FloodOptions> options, Slot slot) {
   if (!opened) co_return;
   auto& record = slot.record;
   const auto start = connection.connected();
-  const auto until = start + options->patience;
+  const auto until = start + options->fleet.patience;
   h2::Encoder encoder;
   const auto fields =
-      h2::request_headers("GET", options->path, options->authority, options->tls != nullptr);
+      h2::request_headers("GET", options->path, options->authority, options->fleet.tls != nullptr);
   std::uint32_t stream = 1;
   // Each turn sends request k at its due time (at once when late): bounded by the duration.
   for (std::size_t k = 0; connection.is_open(); ++k, stream += 2) {

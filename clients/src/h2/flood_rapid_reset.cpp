@@ -18,7 +18,7 @@ awaitable<void> rapid_reset_connection(Shared<FloodOptions> options, Slot slot) 
   h2::Flood flood(connection, slot.record, *options, 2 * kRapidResetPairs);
   h2::Encoder encoder;
   const auto fields =
-      h2::request_headers("GET", options->path, options->authority, options->tls != nullptr);
+      h2::request_headers("GET", options->path, options->authority, options->fleet.tls != nullptr);
   std::uint32_t stream = 1;
   // Each turn sends one batch of pairs: bounded by the flood's frames and its time.
   while (flood.more()) {

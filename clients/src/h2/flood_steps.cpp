@@ -27,10 +27,10 @@ void spawn_flood(asio::io_context& io, const FloodOptions& options,
   if (options.interval <= Duration::zero()) {
     throw std::invalid_argument("flood: the control client's interval must be positive");
   }
-  if (options.patience < options.duration) {
+  if (options.fleet.patience < options.duration) {
     throw std::invalid_argument(fmt::format(
         "flood: patience ({} ms) must be at least the duration ({} ms)",
-        std::chrono::duration_cast<std::chrono::milliseconds>(options.patience).count(),
+        std::chrono::duration_cast<std::chrono::milliseconds>(options.fleet.patience).count(),
         std::chrono::duration_cast<std::chrono::milliseconds>(options.duration).count()));
   }
   spawn_kind(io, options, connection, out);
@@ -53,7 +53,8 @@ awaitable<bool> open_flood(Connection& connection, const FloodOptions& options, 
   opening += window_update(0, kLargeWindow - kDefaultWindow);
   // The opening is not the flood: frames_sent counts the flood's own frames (and the few
   // SETTINGS/PING acknowledgements the connection owes), the figure its bound is about.
-  co_return co_await connection.send(opening, connection.connected() + options.connect_timeout);
+  co_return co_await connection.send(opening,
+                                     connection.connected() + options.fleet.connect_timeout);
 }
 
 Flood::Flood(Connection& connection, ConnectionRecord& record, const FloodOptions& options,
@@ -88,7 +89,7 @@ awaitable<void> Flood::read_now() {
 }
 
 awaitable<void> Flood::finish() {
-  const auto until = connection_.connected() + options_.patience;
+  const auto until = connection_.connected() + options_.fleet.patience;
   std::optional<Clock::time_point> after_goaway;
   // Reads in short turns until the server ends it or patience runs out; once its GOAWAY is
   // read, a second at most for its close. Bounded by `until`.

@@ -22,7 +22,7 @@ awaitable<bool> first_stream(Connection& connection, h2::Encoder& encoder, const
 awaitable<void> idle_connection(Shared<H2Options> options, Slot slot) {
   auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kH2Idle);
   if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   h2::Encoder encoder;
   co_await first_stream(connection, encoder, *options, slot.record, until);
   Connection::hold_until_closed(std::move(connection), until);  // idle from the response
@@ -32,7 +32,7 @@ awaitable<void> stream_reuse_connection(Shared<H2Options> options, Slot slot) {
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kH2StreamReuse);
   if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   h2::Encoder encoder;  // one per connection: the server mirrors its dynamic table
   const bool served = co_await first_stream(connection, encoder, *options, slot.record, until);
   if (served) {

@@ -15,7 +15,7 @@ awaitable<void> partial_preface_connection(Shared<H2Options> options, Slot slot)
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kH2PartialPreface);
   if (!co_await h2::connect_h2(connection, *options, slot, /*answer_control=*/false)) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   co_await connection.send(h2::kPreface.substr(0, kPartialPreface), until);
   Connection::hold_until_closed(std::move(connection), until);
 }
@@ -24,7 +24,7 @@ awaitable<void> no_settings_ack_connection(Shared<H2Options> options, Slot slot)
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kH2NoSettingsAck);
   if (!co_await h2::connect_h2(connection, *options, slot, /*answer_control=*/false)) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   co_await h2::send_frames(connection, slot.record, h2::opening(), until);
   Connection::hold_until_closed(std::move(connection), until);
 }

@@ -35,7 +35,7 @@ awaitable<void> headers_no_end_connection(Shared<H2Options> options, Slot slot) 
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kH2HeadersNoEnd);
   if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   const bool opened = co_await h2::send_frames(connection, slot.record, h2::opening(), until);
   bool settled = false;
   if (opened) settled = co_await await_server_settings(connection, slot.record, until);
@@ -54,7 +54,7 @@ awaitable<void> data_trickle_connection(Shared<H2Options> options, Slot slot) {
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kH2DataTrickle);
   if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   h2::Encoder encoder;
   const std::size_t length = options->body_bytes;
   auto frames = h2::opening();

@@ -53,7 +53,7 @@ std::string request(Encoder& encoder, const H2Options& options, std::uint32_t st
                     std::string_view method, std::string_view path, bool end_stream,
                     const HeaderList& extra, bool end_headers) {
   const auto block = encoder.encode(
-      request_headers(method, path, options.authority, options.tls != nullptr, extra));
+      request_headers(method, path, options.authority, options.fleet.tls != nullptr, extra));
   return headers(stream, block, end_stream, end_headers);
 }
 

@@ -28,7 +28,7 @@ awaitable<void> zero_window_connection(Shared<H2Options> options, Slot slot) {
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kH2ZeroWindow);
   if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   co_await ask_shut(connection, *options, slot.record, until);
   Connection::hold_until_closed(std::move(connection), until);
 }
@@ -37,7 +37,7 @@ awaitable<void> window_trickle_connection(Shared<H2Options> options, Slot slot) 
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kH2WindowTrickle);
   if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   const bool sent = co_await ask_shut(connection, *options, slot.record, until);
   const Schedule schedule{.connected = connection.connected(),
                           .interval = options->interval,

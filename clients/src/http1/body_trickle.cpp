@@ -9,7 +9,7 @@ awaitable<void> body_trickle_connection(Shared<BodyTrickleOptions> options, Slot
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kBodyTrickle);
   if (!co_await connection.connect(plan_for(*options, slot))) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   const std::size_t length = options->content_length;
   const bool sent = co_await connection.send(request_head({.method = "POST",
                                                            .path = options->path,

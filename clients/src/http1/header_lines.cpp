@@ -9,7 +9,7 @@ awaitable<void> header_lines_connection(Shared<HeaderLinesOptions> options, Slot
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kHeaderLines);
   if (!co_await connection.connect(plan_for(*options, slot))) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   {
     const auto start = request_start({.path = options->path, .host = options->host});
     if (co_await connection.send(start, until)) {

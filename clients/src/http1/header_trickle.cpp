@@ -9,7 +9,7 @@ awaitable<void> header_trickle_connection(Shared<HeaderTrickleOptions> options, 
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kHeaderTrickle);
   if (!co_await connection.connect(plan_for(*options, slot))) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   {
     const RequestShape shape{.path = options->path, .host = options->host};
     const auto line = partial_head(shape, StallPoint::request_line);

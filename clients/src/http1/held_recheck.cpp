@@ -48,7 +48,7 @@ awaitable<void> held_recheck_connection(Shared<HeldRecheckOptions> options, Slot
   auto connection = connection_for(executor, *options, slot, kHeldRecheck);
   const bool connected = co_await connect_at_slot(connection, *options, slot);
   if (!connected) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   const auto head = request_head({.path = options->path, .host = options->host});
   const bool answered = co_await ask(connection, head, 1, until);
   hold_then(answered, std::move(connection), options->recheck_at, until,

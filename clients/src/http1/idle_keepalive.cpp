@@ -9,7 +9,7 @@ awaitable<void> idle_keepalive_connection(Shared<IdleKeepaliveOptions> options, 
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kIdleKeepalive);
   if (!co_await connection.connect(plan_for(*options, slot))) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   const auto head = request_head({.path = options->path, .host = options->host});
   co_await exchange_requests(connection, head, 1, Duration{}, until);
   Connection::hold_until_closed(std::move(connection),

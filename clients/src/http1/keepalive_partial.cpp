@@ -10,7 +10,7 @@ awaitable<void> keepalive_partial_connection(Shared<KeepalivePartialOptions> opt
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kKeepalivePartial);
   if (!co_await connection.connect(plan_for(*options, slot))) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   const RequestShape shape{.path = options->path, .host = options->host};
   const bool answered =
       co_await exchange_requests(connection, request_head(shape), 1, Duration{}, until);

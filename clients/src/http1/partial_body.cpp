@@ -10,7 +10,7 @@ awaitable<void> partial_body_connection(Shared<PartialBodyOptions> options, Slot
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kPartialBody);
   if (!co_await connection.connect(plan_for(*options, slot))) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   {
     const std::size_t length = options->content_length;
     const RequestShape shape{

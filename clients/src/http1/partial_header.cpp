@@ -6,7 +6,7 @@ awaitable<void> partial_header_connection(Shared<PartialHeaderOptions> options, 
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kPartialHeader);
   if (!co_await connection.connect(plan_for(*options, slot))) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   {  // the head's buffer is freed before the long wait
     const auto head = partial_head({.path = options->path, .host = options->host}, options->stall);
     if (!head.empty()) co_await connection.send(head, until);

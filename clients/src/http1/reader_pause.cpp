@@ -48,7 +48,7 @@ awaitable<void> reader_pause_connection(Shared<ReaderPauseOptions> options, Slot
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, options->kind);
   if (!co_await connection.connect(plan_for(*options, slot, options->receive_buffer))) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   const auto head = request_head({.path = options->path, .host = options->host});
   if (co_await connection.send(head, until, /*completes_request=*/true)) {
     co_await read_a_little(connection, options->read_first, until);

@@ -7,7 +7,7 @@ awaitable<void> silent_connection(Shared<SilentOptions> options, Slot slot) {
   // Over TLS it sends nothing either, not even a ClientHello: no handshake.
   const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/false);
   if (!connected) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   // The coroutine ends here; the connection is held outside it (a fraction of the memory).
   Connection::hold_until_closed(std::move(connection), until);
 }

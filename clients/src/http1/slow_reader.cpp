@@ -9,7 +9,7 @@ namespace loiter::clients {
 awaitable<void> slow_reader_connection(Shared<SlowReaderOptions> options, Slot slot) {
   auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kSlowReader);
   if (!co_await connection.connect(plan_for(*options, slot, options->receive_buffer))) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   const auto head = request_head({.path = options->path, .host = options->host});
   if (co_await connection.send(head, until, /*completes_request=*/true)) {
     const Schedule schedule{.connected = connection.connected(),

@@ -18,7 +18,7 @@ awaitable<void> websocket_hold_connection(Shared<WebsocketHoldOptions> options, 
   auto connection =
       connection_for(co_await asio::this_coro::executor, *options, slot, kWebsocketHold);
   if (!co_await connection.connect(plan_for(*options, slot))) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   const auto release = connection.connected() + options->hold;
   if (!co_await exchange_requests(connection, websocket_upgrade(options->path, options->host), 1,
                                   Duration{}, until)) {

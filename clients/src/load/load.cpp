@@ -197,7 +197,7 @@ void step(const std::shared_ptr<Run>& self) {
 }
 
 void check_options(const LoadOptions& options) {
-  require_loopback(options.server, options.allow_non_loopback);
+  if (!options.allow_non_loopback) require_loopback(options.server, options.allowed_remote);
   if (!(options.rate >= 0.0) || !std::isfinite(options.rate)) {
     throw std::invalid_argument(fmt::format("load rate must be >= 0, not {}", options.rate));
   }

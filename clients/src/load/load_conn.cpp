@@ -41,7 +41,8 @@ int open_socket(Run& run, Conn& conn) {
   const int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   if (run.stamped) ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
-  const auto source = source_for(server, run.options.source_offset + run.out.connections_opened);
+  const auto source = source_for(server, run.options.source_offset + run.out.connections_opened,
+                                 run.options.source_block);
   epoll_event event{.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data = {.fd = fd}};
   const bool ok = !bind_source(fd, server, source) &&
                   (::connect(fd, server.data(), static_cast<socklen_t>(server.size())) == 0 ||

@@ -29,7 +29,7 @@ awaitable<void> send_part_of_hello(Shared<TlsStallOptions> options, Slot slot,
   auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kind);
   const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/false);
   if (!connected) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   co_await connection.send(std::string_view(options->hello).substr(0, bytes), until);
   note_handshake_sent(slot.record);
   Connection::hold_until_closed(std::move(connection), until);
@@ -57,7 +57,7 @@ awaitable<void> tls_hello_trickle_connection(Shared<TlsStallOptions> options, Sl
       connection_for(co_await asio::this_coro::executor, *options, slot, kTlsHelloTrickle);
   const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/false);
   if (!connected) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   const std::string_view hello = options->hello;
   // The first byte at once, then bytes 1 … size-2 on the schedule: never the whole hello.
   const bool sent = co_await connection.send(hello.substr(0, 1), until);
@@ -79,7 +79,7 @@ awaitable<void> tls_handshake_silent_connection(Shared<TlsStallOptions> options,
   // The handshake completes within connect(); then nothing is sent.
   const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/true);
   if (!connected) co_return;
-  const auto until = connection.connected() + options->patience;
+  const auto until = connection.connected() + options->fleet.patience;
   Connection::hold_until_closed(std::move(connection), until);
 }
 
@@ -100,8 +100,8 @@ void spawn_tls_hello_trickle(asio::io_context& io, const TlsStallOptions& option
 
 void spawn_tls_handshake_silent(asio::io_context& io, const TlsStallOptions& options,
                                 std::vector<ConnectionRecord>& out) {
-  if (!options.tls) {
-    throw std::invalid_argument("tls-handshake-silent needs the fleet's TLS (options.tls)");
+  if (!options.fleet.tls) {
+    throw std::invalid_argument("tls-handshake-silent needs the fleet's TLS (options.fleet.tls)");
   }
   spawn_kind(io, options, &tls_handshake_silent_connection, out);
 }

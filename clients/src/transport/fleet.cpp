@@ -1,9 +1,13 @@
 #include "loiter/clients/transport/fleet.hpp"
 
+#include <fmt/format.h>
+
 #include <boost/asio/post.hpp>
 #include <cmath>
+#include <stdexcept>
 
-#include "loiter/clients/transport/share.hpp"
+#include "loiter/clients/transport/fleet_spec.hpp"
+#include "loiter/clients/transport/targets.hpp"
 
 namespace loiter::clients {
 
@@ -19,9 +23,8 @@ Duration scaled(Duration interval, double factor) {
 // owns no frame, timer or operation, so the fleet's memory is what its started
 // connections hold. Only this process's share of the fleet is spawned; the others' slots
 // are skipped without a wait. Wakes at most once per kLead; bounded by `count`.
-awaitable<void> pace(std::size_t count, Pacing pacing, ConnectionBody body,
+awaitable<void> pace(std::size_t count, Pacing pacing, FleetShare share, ConnectionBody body,
                      std::vector<ConnectionRecord>& out) {
-  const FleetShare share = fleet_share();
   constexpr Duration kLead = std::chrono::milliseconds(1);
   const auto executor = co_await asio::this_coro::executor;
   Timer timer(executor);
@@ -44,11 +47,26 @@ awaitable<void> pace(std::size_t count, Pacing pacing, ConnectionBody body,
 
 }  // namespace
 
-void spawn_fleet(asio::io_context& io, std::size_t count, Pacing pacing, const ConnectionBody& body,
-                 std::vector<ConnectionRecord>& out) {
+void spawn_fleet(asio::io_context& io, std::size_t count, Pacing pacing, FleetShare share,
+                 const ConnectionBody& body, std::vector<ConnectionRecord>& out) {
+  require_valid(share);
   out.clear();
   out.resize(count);
-  asio::co_spawn(io, pace(count, pacing, body, out), rethrow_error);
+  asio::co_spawn(io, pace(count, pacing, share, body, out), rethrow_error);
+}
+
+asio::ip::address source_of(const FleetSpec& fleet, std::size_t index) {
+  return source_for(fleet.target, fleet.source_offset + index, fleet.source_block);
+}
+
+void require_spawnable(const FleetSpec& fleet) {
+  require_loopback(fleet.target, fleet.allowed_remote);
+  require_valid(fleet.share);
+  if (fleet.source_block > kMaxSourceBlock) {
+    throw std::invalid_argument(
+        fmt::format("source block {} > {}", fleet.source_block, kMaxSourceBlock));
+  }
+  require_fd_room(fleet.share.of(fleet.count));
 }
 
 Clock::time_point Schedule::at(std::size_t step) const {

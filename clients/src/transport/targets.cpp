@@ -11,43 +11,29 @@
 
 namespace loiter::clients {
 
-namespace {
-
-asio::ip::address& allowed_remote() {
-  static asio::ip::address address;  // unspecified: none
-  return address;
-}
-
-unsigned& source_block() {
-  static unsigned block = 0;
-  return block;
-}
-
-}  // namespace
-
-void allow_remote_target(const asio::ip::address& address) { allowed_remote() = address; }
-
-void set_source_block(unsigned block) {
-  if (block > 255) throw std::invalid_argument(fmt::format("source block {} > 255", block));
-  source_block() = block;
-}
-
 void require_loopback(const tcp::endpoint& target, bool allow_non_loopback) {
-  if (target.address().is_loopback() || allow_non_loopback) return;
-  const auto& allowed = allowed_remote();
-  if (!allowed.is_unspecified() && allowed == target.address()) return;
+  if (allow_non_loopback) return;
+  require_loopback(target, std::nullopt);
+}
+
+void require_loopback(const tcp::endpoint& target,
+                      const std::optional<asio::ip::address>& allowed_remote) {
+  if (target.address().is_loopback()) return;
+  if (allowed_remote && !allowed_remote->is_unspecified() && *allowed_remote == target.address()) {
+    return;
+  }
   throw std::invalid_argument(fmt::format(
       "refusing to connect to {}: loiter only targets loopback (127.0.0.0/8, ::1) unless "
       "explicitly allowed",
       target.address().to_string()));
 }
 
-asio::ip::address source_for(const tcp::endpoint& target, std::size_t index) {
+asio::ip::address source_for(const tcp::endpoint& target, std::size_t index, unsigned block) {
   const auto& address = target.address();
   if (address.is_v6() && address.is_loopback()) return asio::ip::address_v6::loopback();
   if (!address.is_v4() || !address.is_loopback()) return {};
   const std::size_t host =
-      (std::size_t{source_block()} << 16) + 2 + index / kConnectionsPerSource;  // 127.b.0.2 up
+      (std::size_t{block} << 16) + 2 + index / kConnectionsPerSource;  // 127.b.0.2 up
   return asio::ip::make_address_v4(
       static_cast<asio::ip::address_v4::uint_type>((127u << 24) | (host & 0xFFFFFFu)));
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "loiter/clients/transport/buffers.hpp"
 
@@ -12,7 +13,7 @@ clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock
                                      std::size_t source_offset) {
   const auto& p = context.parameters;
   // A shard (loiter check --shard k/K) takes its share of the schedule and of the pool.
-  const auto share = clients::fleet_share();
+  const auto share = context.share;
   return {.server = context.server,
           .rate = p.load_rate,
           .duration = p.load_duration,
@@ -20,8 +21,30 @@ clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock
           .path = *context.target.paths.health,
           .start = start,
           .source_offset = source_offset,
+          .source_block = context.source_block,
+          .allowed_remote = context.allowed_remote,
           .tls = context.tls,
           .share = share};
+}
+
+clients::FleetSpec fleet_for(const DriveContext& context) {
+  clients::FleetSpec fleet{.target = context.server,
+                           .count = context.expected.connections,
+                           .patience = context.expected.patience,
+                           .connect_timeout = context.timing.connect,
+                           .source_block = context.source_block,
+                           .share = context.share,
+                           .allowed_remote = context.allowed_remote,
+                           .tls = context.tls};
+  fleet.pacing.start = context.start;  // one timeline, in however many client processes
+  return fleet;
+}
+
+void spawn_named(std::string_view name, clients::asio::io_context& io, const DriveContext& context,
+                 const clients::KindSettings& settings, DriveOutput& out) {
+  const auto* kind = clients::find_client_kind(name);
+  if (kind == nullptr) throw std::logic_error(fmt::format("no client kind is called {}", name));
+  kind->spawn(io, fleet_for(context), settings, out.fleet());
 }
 
 Need need_deadline(const std::optional<Duration>& deadline, std::string_view name) {

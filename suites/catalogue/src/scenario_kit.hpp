@@ -6,7 +6,9 @@
 #include <string>
 
 #include "loiter/clients/http1/kind.hpp"
+#include "loiter/clients/kinds.hpp"
 #include "loiter/clients/load/load.hpp"
+#include "loiter/clients/transport/fleet_spec.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/catalogue/drive_context.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
@@ -103,16 +105,21 @@ std::string large_path(const Target& target, std::size_t bytes);
 clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock::time_point start,
                                      std::size_t source_offset);
 
-// Fills the fields every <Kind>Options shares.
+// The fleet a scenario's clients are: the expected connections against the server, on the
+// scenario's timeline, this process's share of them, from its sources.
+clients::FleetSpec fleet_for(const DriveContext& context);
+
+// Spawns the client kind called `name` (clients/kinds.hpp) on `io`: its own defaults, the
+// scenario's fleet and `settings`, into a new fleet of `out`. Throws std::logic_error for a
+// name no kind has.
+void spawn_named(std::string_view name, clients::asio::io_context& io, const DriveContext& context,
+                 const clients::KindSettings& settings, DriveOutput& out);
+
+// A kind's options with its own defaults and the scenario's fleet.
 template <typename Options>
 Options options_for(const DriveContext& context) {
   Options options;
-  options.target = context.server;
-  options.count = context.expected.connections;
-  options.patience = context.expected.patience;
-  options.connect_timeout = context.timing.connect;
-  options.pacing.start = context.start;  // one timeline, in however many client processes
-  options.tls = context.tls;
+  options.fleet = fleet_for(context);
   return options;
 }
 

@@ -31,9 +31,7 @@ Scenario partial_body() {
           .expect = expect_body_timeout,
           .drive = [](clients::asio::io_context& io, const DriveContext& c,
                       DriveOutput& out) {
-            auto options = options_for<clients::PartialBodyOptions>(c);
-            options.path = *c.target.paths.echo;
-            clients::spawn_partial_body(io, options, out.fleet());
+            spawn_named(clients::kPartialBody, io, c, {.path = *c.target.paths.echo}, out);
           }};
 }
 
@@ -59,11 +57,10 @@ Scenario body_trickle() {
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c,
                  DriveOutput& out) {
-                auto options = options_for<clients::BodyTrickleOptions>(c);
-                options.path = *c.target.paths.echo;
-                options.interval =
+                const auto interval =
                     std::max<Duration>(*c.target.deadlines.body / 5, std::chrono::milliseconds(50));
-                clients::spawn_body_trickle(io, options, out.fleet());
+                spawn_named(clients::kBodyTrickle, io, c,
+                            {.interval = interval, .path = *c.target.paths.echo}, out);
               }};
 }
 

@@ -55,8 +55,8 @@ void drive_held(clients::asio::io_context& io, const DriveContext& c,
                 DriveOutput& out) {
   const auto plan = capacity_plan(c.target, c.timing, c.expected.connections);
   auto options = options_for<clients::HeldRecheckOptions>(c);
-  options.pacing = {.start = c.start + 20ms, .per_second = plan.rate};
-  options.recheck_at = options.pacing.start + plan.opening + plan.phase;
+  options.fleet.pacing = {.start = c.start + 20ms, .per_second = plan.rate};
+  options.recheck_at = options.fleet.pacing.start + plan.opening + plan.phase;
   options.release_at = options.recheck_at + plan.phase;
   if (c.target.paths.health) options.path = *c.target.paths.health;
   clients::spawn_held_recheck(io, options, out.fleet());

@@ -83,16 +83,16 @@ void drive_flood(FloodSpawn spawn, clients::asio::io_context& io, const DriveCon
                  DriveOutput& out) {
   const auto start = c.start + 50ms;
   auto control = flood_options(c);
-  control.count = 1;
-  control.pacing.start = start;
+  control.fleet.count = 1;
+  control.fleet.pacing.start = start;
   control.duration = std::chrono::duration_cast<Duration>(
       (kControlLead + kFloodFor + kControlTail) * c.timing.scale);
   control.interval = kControlInterval;
   clients::spawn_h2_control(io, control, out.fleet());
   auto flood = flood_options(c);
-  flood.count = c.expected.connections - 1;
-  flood.pacing.start = start + kControlLead;
-  flood.source_offset = clients::kConnectionsPerSource;  // another source than the control's
+  flood.fleet.count = c.expected.connections - 1;
+  flood.fleet.pacing.start = start + kControlLead;
+  flood.fleet.source_offset = clients::kConnectionsPerSource;  // another source than the control's
   spawn(io, flood, out.fleet());
 }
 

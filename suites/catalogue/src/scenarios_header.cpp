@@ -37,10 +37,8 @@ Scenario silent() {
           [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
             return stall_closure(t, Stall::in_handshake, endings_for_silent(t), timing, p);
           },
-      .drive =
-          [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
-            clients::spawn_silent(io, options_for<clients::SilentOptions>(c), out.fleet());
-          }};
+      .drive = [](clients::asio::io_context& io, const DriveContext& c,
+                  DriveOutput& out) { spawn_named(clients::kSilent, io, c, {}, out); }};
 }
 
 Scenario partial_header() {
@@ -72,11 +70,10 @@ Scenario header_trickle() {
               },
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
-                auto options = options_for<clients::HeaderTrickleOptions>(c);
                 // About five bytes per deadline: progress well inside it, every time.
-                options.interval = std::max<Duration>(*c.target.deadlines.header / 5,
-                                                      std::chrono::milliseconds(50));
-                clients::spawn_header_trickle(io, options, out.fleet());
+                const auto interval = std::max<Duration>(*c.target.deadlines.header / 5,
+                                                         std::chrono::milliseconds(50));
+                spawn_named(clients::kHeaderTrickle, io, c, {.interval = interval}, out);
               }};
 }
 
@@ -97,11 +94,10 @@ Scenario header_lines() {
               },
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
-                auto options = options_for<clients::HeaderLinesOptions>(c);
                 // About three whole lines per deadline, each a complete line well inside it.
-                options.interval = std::max<Duration>(*c.target.deadlines.header / 3,
-                                                      std::chrono::milliseconds(50));
-                clients::spawn_header_lines(io, options, out.fleet());
+                const auto interval = std::max<Duration>(*c.target.deadlines.header / 3,
+                                                         std::chrono::milliseconds(50));
+                spawn_named(clients::kHeaderLines, io, c, {.interval = interval}, out);
               }};
 }
 

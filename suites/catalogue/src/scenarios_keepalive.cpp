@@ -32,9 +32,7 @@ Scenario idle_keepalive() {
               },
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
-                auto options = options_for<clients::IdleKeepaliveOptions>(c);
-                options.path = *c.target.paths.health;
-                clients::spawn_idle_keepalive(io, options, out.fleet());
+                spawn_named(clients::kIdleKeepalive, io, c, {.path = *c.target.paths.health}, out);
               }};
 }
 
@@ -102,10 +100,9 @@ Scenario keepalive_partial() {
               },
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
-                auto options = options_for<clients::KeepalivePartialOptions>(c);
-                options.path = *c.target.paths.health;
-                options.pause = partial_pause(c.target);
-                clients::spawn_keepalive_partial(io, options, out.fleet());
+                spawn_named(clients::kKeepalivePartial, io, c,
+                            {.pause = partial_pause(c.target), .path = *c.target.paths.health},
+                            out);
               }};
 }
 

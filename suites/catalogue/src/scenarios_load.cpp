@@ -76,13 +76,13 @@ Expectations expect_idle_under_load(const Target& t, const Timing& timing,
 template <typename Options>
 Options waiting(const DriveContext& c, std::size_t k, clients::Clock::time_point start) {
   auto options = options_for<Options>(c);
-  options.count = share(c.expected.connections, k);
+  options.fleet.count = share(c.expected.connections, k);
   const double rate = kWaitingRate / 3.0;
-  options.pacing = {
+  options.fleet.pacing = {
       .start = start + std::chrono::duration_cast<Duration>(
                            std::chrono::duration<double>(static_cast<double>(k) / kWaitingRate)),
       .per_second = rate};
-  options.source_offset = k * clients::kConnectionsPerSource;  // 127.0.0.2, .3, .4
+  options.fleet.source_offset = k * clients::kConnectionsPerSource;  // 127.0.0.2, .3, .4
   return options;
 }
 

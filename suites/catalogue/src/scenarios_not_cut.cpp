@@ -33,9 +33,7 @@ Expectations expect_whole_response(const Target& t, const Timing& timing,
 // GET `path`, read the whole response, then wait (the idle-keepalive client).
 void get_whole(clients::asio::io_context& io, const DriveContext& c, const std::string& path,
                DriveOutput& out) {
-  auto options = options_for<clients::IdleKeepaliveOptions>(c);
-  options.path = path;
-  clients::spawn_idle_keepalive(io, options, out.fleet());
+  spawn_named(clients::kIdleKeepalive, io, c, {.path = path}, out);
 }
 
 // slow-reader's pace: it asks a receive buffer of kSlowReceiveBuffer and reads a quarter of

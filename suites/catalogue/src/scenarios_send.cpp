@@ -52,13 +52,13 @@ void drive_reader_pause(clients::asio::io_context& io, const DriveContext& c, Dr
   auto options = options_for<clients::ReaderPauseOptions>(c);
   options.path = large_path(c.target, stall_bytes(kPauseReceiveBuffer));
   options.receive_buffer = kPauseReceiveBuffer;
-  options.count = long_count(c.parameters);
+  options.fleet.count = long_count(c.parameters);
   options.pause = long_pause(c.target);
   clients::spawn_reader_pause(io, options, out.fleet());
-  options.count = c.parameters.count / 2;
+  options.fleet.count = c.parameters.count / 2;
   options.pause = short_pause(c.target);
   options.kind = clients::kReaderShortPause;
-  options.source_offset = long_count(c.parameters);
+  options.fleet.source_offset = long_count(c.parameters);
   clients::spawn_reader_pause(io, options, out.fleet());
 }
 

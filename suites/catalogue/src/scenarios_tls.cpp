@@ -100,9 +100,8 @@ Scenario tls_handshake_silent() {
               },
           .drive =
               [](clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
-                // options_for gives it the fleet's TLS: the handshake is the transport's.
-                clients::spawn_tls_handshake_silent(io, options_for<clients::TlsStallOptions>(c),
-                                                    out.fleet());
+                // The fleet carries the target's TLS: the handshake is the transport's.
+                spawn_named(clients::kTlsHandshakeSilent, io, c, {}, out);
               }};
 }
 

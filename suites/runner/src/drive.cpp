@@ -72,10 +72,11 @@ int drive_share(const Scenario& scenario, const DriveContext& context, clients::
                 int fd) {
   std::string pending;
   try {
-    clients::set_fleet_share(share);
+    auto own = context;
+    own.share = share;
     clients::asio::io_context io(1);
     DriveOutput out;
-    scenario.drive(io, context, out);
+    scenario.drive(io, own, out);
     io.run();  // every client is bounded by its own patience
     ShareEnd end;
     for (std::size_t f = 0; f < out.fleets.size(); ++f) {
@@ -224,6 +225,19 @@ clients::TlsClient tls_client(const fixtures::Target& target) {
       {.alpn = target.tls->alpn, .server_name = target.tls->server_name});
 }
 
+// Shard k of K > 1 connects from sources of its own (127.<k+1>.0.2 on), as it would from a
+// machine of its own.
+unsigned source_block_for(const clients::tcp::endpoint& server, clients::FleetShare share) {
+  if (!server.address().is_v4() || share.parts <= 1) return 0;
+  return static_cast<unsigned>(share.part % clients::kMaxSourceBlock + 1);
+}
+
+// A shard's server off loopback is the one the user allowed (loiter check --allow-remote).
+std::optional<clients::asio::ip::address> allowed_remote_for(const clients::tcp::endpoint& server) {
+  if (server.address().is_loopback()) return std::nullopt;
+  return server.address();
+}
+
 }  // namespace
 
 clients::tcp::endpoint asio_endpoint(const fixtures::TcpEndpoint& endpoint) {
@@ -249,7 +263,8 @@ Drive::Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
 
 Drive::Drive(const Scenario& scenario, const clients::tcp::endpoint& server,
              const fixtures::Target& target, const Expectations& expected, const Timing& timing,
-             const ScenarioParameters& parameters, clients::FleetShare share, Clock::time_point start)
+             const ScenarioParameters& parameters, clients::FleetShare share,
+             Clock::time_point start)
     : scenario_(scenario),
       share_(share),
       parts_(parts_for(expected, parameters, share_)),
@@ -260,6 +275,9 @@ Drive::Drive(const Scenario& scenario, const clients::tcp::endpoint& server,
                .timing = timing,
                .parameters = parameters,
                .tls = tls_client(target),
+               .share = share,
+               .source_block = source_block_for(server, share),
+               .allowed_remote = allowed_remote_for(server),
                .stop_early = [] { return interrupted(); }} {
   fork_processes();
 }
@@ -306,7 +324,6 @@ ShardOutput Drive::run_shard() {
             .fleets = heard->ends[0]->fleets,
             .client_processes = parts_};
   }
-  clients::set_fleet_share(share_);
   auto out = drive_here(scenario_, context_, [] {});
   auto shard = own_records(out, share_);
   shard.interrupted = interrupted() && !scenario_.winds_down;

@@ -13,7 +13,6 @@
 #include <utility>
 
 #include "loiter/clients/transport/asio.hpp"
-#include "loiter/clients/transport/targets.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/shard_run.hpp"
 
@@ -41,15 +40,6 @@ bool wait_until(clients::Clock::time_point until) {
 clients::Clock::time_point steady_of(WallClock::time_point at) {
   return clients::Clock::now() +
          std::chrono::duration_cast<clients::Duration>(at - WallClock::now());
-}
-
-// The process-wide settings a shard's clients take: a server off loopback allowed, and
-// sources of shard k's own (127.<k+1>.0.2 on), as it would have on a machine of its own.
-void configure_clients(const ShardJob& job, const clients::asio::ip::address& server) {
-  if (!server.is_loopback()) clients::allow_remote_target(server);
-  if (server.is_v4() && job.header.count > 1) {
-    clients::set_source_block(static_cast<unsigned>(job.header.index % 255 + 1));
-  }
 }
 
 // The status written; a shard.json that cannot be written is said in `run`.
@@ -108,7 +98,6 @@ fs::path make_shard_directory(const fs::path& runs_root, const ShardJob& job) {
 }
 
 ShardRun run_shard(ShardJob job, const fs::path& dir) {
-  configure_clients(job, clients::asio::ip::make_address(job.server.address().to_string()));
   ShardRun run{.header = job.header};
   auto& h = run.header;
   if (!wait_until(steady_of(h.start_at) - kReadyLead)) {

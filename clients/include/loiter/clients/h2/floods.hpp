@@ -52,16 +52,10 @@ inline constexpr std::size_t kFloodFrames = 10'000;
 inline constexpr std::size_t kContinuationBytes = std::size_t{16} << 20;
 
 struct FloodOptions {
-  tcp::endpoint target;
-  std::size_t count = 1;  // connections, each one flood (or one control client)
-  // From each connect: the flood is over by `duration`; then it reads until the server ends
-  // it or `patience` runs out (at least `duration`).
-  Duration patience = std::chrono::seconds(7);
-  Duration connect_timeout = std::chrono::seconds(5);
-  Pacing pacing{};
-  Duration hold_after_close{};
-  std::size_t source_offset = 0;
-  TlsClient tls;  // null: h2c with prior knowledge; set: ALPN must choose h2
+  // count: connections, each one flood (or one control client). From each connect: the flood
+  // is over by `duration`; then it reads until the server ends it or `patience` runs out (at
+  // least `duration`). tls null: h2c with prior knowledge; set: ALPN must choose h2.
+  FleetSpec fleet{.count = 1, .patience = std::chrono::seconds(7)};
   std::string authority = "localhost";
   std::string path = "/health";
   Duration duration = std::chrono::seconds(5);  // the flood (or the control's requests) stop then

@@ -39,14 +39,7 @@ inline constexpr std::string_view kH2WindowTrickle = "h2-window-trickle";
 inline constexpr std::string_view kH2StreamReuse = "h2-stream-reuse";
 
 struct H2Options {
-  tcp::endpoint target;
-  std::size_t count = 100;
-  Duration patience = std::chrono::seconds(20);
-  Duration connect_timeout = std::chrono::seconds(5);
-  Pacing pacing{};
-  Duration hold_after_close{};    // keep the socket this long after the server's close
-  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
-  TlsClient tls;                  // null: h2c with prior knowledge; set: ALPN must choose h2
+  FleetSpec fleet;  // tls null: h2c with prior knowledge; set: ALPN must choose h2
   std::string authority = "localhost";
   std::string path = "/health";  // h2-idle, h2-stream-reuse, h2-headers-no-end
   std::string echo_path;         // h2-data-trickle: a path that reads a request body

@@ -16,14 +16,7 @@ namespace loiter::clients {
 inline constexpr std::string_view kBodyTrickle = "body-trickle";
 
 struct BodyTrickleOptions {
-  tcp::endpoint target;
-  std::size_t count = 100;
-  Duration patience = std::chrono::seconds(20);
-  Duration connect_timeout = std::chrono::seconds(5);
-  Pacing pacing{};
-  Duration hold_after_close{};    // keep the socket this long after the server's close
-  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
-  TlsClient tls;                  // null: cleartext
+  FleetSpec fleet;
   Duration interval = std::chrono::seconds(1);  // between body bytes
   std::size_t content_length = 4096;            // declared, and trickled at most
   std::string path = "/echo";

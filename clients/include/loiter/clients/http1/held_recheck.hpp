@@ -14,14 +14,7 @@ namespace loiter::clients {
 inline constexpr std::string_view kHeldRecheck = "held-recheck";
 
 struct HeldRecheckOptions {
-  tcp::endpoint target;
-  std::size_t count = 1000;
-  Duration patience = std::chrono::seconds(30);
-  Duration connect_timeout = std::chrono::seconds(5);
-  Pacing pacing{};
-  Duration hold_after_close{};
-  std::size_t source_offset = 0;
-  TlsClient tls;                   // null: cleartext
+  FleetSpec fleet{.count = 1000, .patience = std::chrono::seconds(30)};
   Clock::time_point recheck_at{};  // the re-check request, for every connection at once
   Clock::time_point release_at{};  // the client closes then
   std::string path = "/health";

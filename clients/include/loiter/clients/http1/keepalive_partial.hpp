@@ -18,14 +18,7 @@ namespace loiter::clients {
 inline constexpr std::string_view kKeepalivePartial = "keepalive-partial";
 
 struct KeepalivePartialOptions {
-  tcp::endpoint target;
-  std::size_t count = 100;
-  Duration patience = std::chrono::seconds(20);
-  Duration connect_timeout = std::chrono::seconds(5);
-  Pacing pacing{};
-  Duration hold_after_close{};    // keep the socket this long after the server's close
-  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
-  TlsClient tls;                  // null: cleartext
+  FleetSpec fleet;
   Duration pause = std::chrono::milliseconds(500);  // from the whole response to the half head
   std::string path = "/health";
   std::string host = "localhost";

@@ -15,14 +15,7 @@ namespace loiter::clients {
 inline constexpr std::string_view kPartialBody = "partial-body";
 
 struct PartialBodyOptions {
-  tcp::endpoint target;
-  std::size_t count = 100;
-  Duration patience = std::chrono::seconds(20);
-  Duration connect_timeout = std::chrono::seconds(5);
-  Pacing pacing{};
-  Duration hold_after_close{};      // keep the socket this long after the server's close
-  std::size_t source_offset = 0;    // connection i connects from source_for(source_offset + i)
-  TlsClient tls;                    // null: cleartext
+  FleetSpec fleet;
   std::size_t content_length = 64;  // declared in the head
   std::size_t body_sent = 32;       // body bytes actually sent (fewer than declared)
   std::string path = "/echo";

@@ -22,14 +22,7 @@ inline constexpr std::string_view kReaderPause = "reader-pause";
 inline constexpr std::string_view kReaderShortPause = "reader-short-pause";
 
 struct ReaderPauseOptions {
-  tcp::endpoint target;
-  std::size_t count = 100;
-  Duration patience = std::chrono::seconds(20);
-  Duration connect_timeout = std::chrono::seconds(5);
-  Pacing pacing{};
-  Duration hold_after_close{};
-  std::size_t source_offset = 0;
-  TlsClient tls;                // null: cleartext
+  FleetSpec fleet;
   std::string path = "/large";  // a response larger than the kernel's buffers (buffers.hpp)
   std::string host = "localhost";
   int receive_buffer = 4096;                 // SO_RCVBUF, set before connect

@@ -16,14 +16,7 @@ namespace loiter::clients {
 inline constexpr std::string_view kRstAbort = "rst-abort";
 
 struct RstAbortOptions {
-  tcp::endpoint target;
-  std::size_t count = 100;
-  Duration patience = std::chrono::seconds(20);
-  Duration connect_timeout = std::chrono::seconds(5);
-  Pacing pacing{};
-  Duration hold_after_close{};    // keep the socket this long after the server's close
-  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
-  TlsClient tls;                  // null: cleartext
+  FleetSpec fleet;
   StallPoint stall = StallPoint::mid_header_value;        // the partial head it sends
   Duration abort_after = std::chrono::milliseconds(100);  // from connect (within patience)
   std::string path = "/health";

@@ -17,15 +17,8 @@ namespace loiter::clients {
 inline constexpr std::string_view kSlowReader = "slow-reader";
 
 struct SlowReaderOptions {
-  tcp::endpoint target;
-  std::size_t count = 100;
-  Duration patience = std::chrono::seconds(20);
-  Duration connect_timeout = std::chrono::seconds(5);
-  Pacing pacing{};
-  Duration hold_after_close{};    // keep the socket this long after the server's close
-  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
-  TlsClient tls;                  // null: cleartext
-  std::string path = "/large";    // a large response
+  FleetSpec fleet;
+  std::string path = "/large";  // a large response
   std::string host = "localhost";
   int receive_buffer = 4096;     // SO_RCVBUF, set before connect (the kernel doubles it)
   std::size_t read_size = 1024;  // bytes read per interval at most

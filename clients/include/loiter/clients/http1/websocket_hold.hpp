@@ -16,14 +16,7 @@ namespace loiter::clients {
 inline constexpr std::string_view kWebsocketHold = "websocket-hold";
 
 struct WebsocketHoldOptions {
-  tcp::endpoint target;
-  std::size_t count = 100;
-  Duration patience = std::chrono::seconds(20);
-  Duration connect_timeout = std::chrono::seconds(5);
-  Pacing pacing{};
-  Duration hold_after_close{};
-  std::size_t source_offset = 0;
-  TlsClient tls;                            // null: cleartext
+  FleetSpec fleet;
   Duration hold = std::chrono::seconds(4);  // from connect; then the client closes
   std::string path = "/ws";
   std::string host = "localhost";

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,9 @@ struct LoadOptions {
   Clock::time_point start =
       Clock::now();               // t0 of the timeline: request i is due at start + i / rate
   std::size_t source_offset = 0;  // first index given to source_for() (127.0.0.2 + …)
+  unsigned source_block = 0;      // sources from 127.<source_block>.0.2 on (FleetSpec's)
   bool allow_non_loopback = false;
+  std::optional<asio::ip::address> allowed_remote;  // the one remote allowed (FleetSpec's)
   // A request due before start + duration that is still unsent at start + duration +
   // send_grace is never sent (it stays requested, not dispatched).
   Duration send_grace = std::chrono::seconds(1);

@@ -29,14 +29,7 @@ inline constexpr std::string_view kTlsHelloTrickle = "tls-hello-trickle";
 inline constexpr std::string_view kTlsHandshakeSilent = "tls-handshake-silent";
 
 struct TlsStallOptions {
-  tcp::endpoint target;
-  std::size_t count = 100;
-  Duration patience = std::chrono::seconds(20);
-  Duration connect_timeout = std::chrono::seconds(5);
-  Pacing pacing{};
-  Duration hold_after_close{};    // keep the socket this long after the server's close
-  std::size_t source_offset = 0;  // connection i connects from source_for(source_offset + i)
-  TlsClient tls;  // tls-handshake-silent's TLS; the raw kinds speak plain TCP and ignore it
+  FleetSpec fleet;             // its tls: tls-handshake-silent's; the raw kinds speak plain TCP
   TlsSettings hello_settings;  // the raw kinds' ClientHello: its ALPN and SNI
   std::string hello;  // the ClientHello they send; empty: client_hello(hello_settings) at spawn
   Duration interval = std::chrono::seconds(1);  // tls-hello-trickle: between hello bytes

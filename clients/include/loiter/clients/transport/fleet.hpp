@@ -4,7 +4,7 @@
 // not yet started cost nothing. Each connection writes its record into `out[i]` as it
 // goes (so a caller may look at them while io runs); io_context::run() returns once every
 // connection has ended (each is bounded by its own patience). `out` must not be resized
-// while the fleet runs. When the fleet is split over client processes (share.hpp), only
+// while the fleet runs. When the fleet is split over client processes (`share`), only
 // this process's connections are spawned; the others' entries stay default records.
 #pragma once
 
@@ -12,8 +12,9 @@
 #include <functional>
 #include <vector>
 
-#include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/record.hpp"
+#include "loiter/clients/transport/asio.hpp"
+#include "loiter/clients/transport/share.hpp"
 
 namespace loiter::clients {
 
@@ -31,8 +32,9 @@ struct Slot {
 
 using ConnectionBody = std::function<awaitable<void>(Slot slot)>;
 
-void spawn_fleet(asio::io_context& io, std::size_t count, Pacing pacing, const ConnectionBody& body,
-                 std::vector<ConnectionRecord>& out);
+// Throws std::invalid_argument for an invalid share.
+void spawn_fleet(asio::io_context& io, std::size_t count, Pacing pacing, FleetShare share,
+                 const ConnectionBody& body, std::vector<ConnectionRecord>& out);
 
 // Follow-up sends and reads on an absolute timeline from the connection's own connect:
 // step k is due at connected + (k + phase) × interval. Connection i's phase is spread over

@@ -3,9 +3,7 @@
 // belongs to process i % parts. The fleet's timeline and each connection's source address
 // stay what they are in one process (both come from the connection's index); a process
 // spawns only its own connections, and leaves the others' records untouched.
-//
-// A property of the process, like the descriptor limit it answers to: set once in a forked
-// client process before any fleet is spawned; one process owning everything by default.
+// A value each fleet is given (FleetSpec::share); one process owning everything by default.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +20,6 @@ struct FleetShare {
 };
 
 // Throws std::invalid_argument unless part < parts.
-void set_fleet_share(FleetShare share);
-FleetShare fleet_share();
+void require_valid(FleetShare share);
 
 }  // namespace loiter::clients

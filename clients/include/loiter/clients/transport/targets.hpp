@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
 #include "loiter/clients/transport/asio.hpp"
 
@@ -12,24 +13,24 @@ namespace loiter::clients {
 // Throws std::invalid_argument naming the address unless it is in 127.0.0.0/8 or ::1,
 // or `allow_non_loopback` is set.
 void require_loopback(const tcp::endpoint& target, bool allow_non_loopback = false);
+// The same, also allowing `allowed_remote`: the one address off loopback the user named
+// (loiter check --allow-remote HOST).
+void require_loopback(const tcp::endpoint& target,
+                      const std::optional<asio::ip::address>& allowed_remote);
 
-// The one address off loopback this process may connect to besides loopback, because the
-// user named it (loiter check --allow-remote HOST); none by default. Set once, before any
-// client is spawned, like the fleet share.
-void allow_remote_target(const asio::ip::address& address);
-
-// Sources of this process's connections start at 127.<block>.0.2 instead of 127.0.0.2: each
-// shard of a run split over local processes (loiter check --shard k/K) connects from
-// addresses of its own, as it would from a machine of its own. 0 by default.
-void set_source_block(unsigned block);
+// The highest source block: sources start at 127.<block>.0.2 (source_for).
+inline constexpr unsigned kMaxSourceBlock = 255;
 
 // Connections per source address before the next one is used: well below the 28,232
 // ephemeral ports one source address has toward one destination.
 inline constexpr std::size_t kConnectionsPerSource = 16'000;
 
 // The source address for connection `index` toward `target`: 127.<block>.0.2 + index / 16,000
-// for an IPv4 loopback target (block 0 unless set_source_block said otherwise), ::1 for IPv6, unspecified (the kernel chooses) otherwise.
-asio::ip::address source_for(const tcp::endpoint& target, std::size_t index);
+// for an IPv4 loopback target, ::1 for IPv6, unspecified (the kernel chooses) otherwise. Each
+// shard of a run split over local processes (loiter check --shard k/K) has a block of its
+// own, so it connects from addresses of its own, as it would from a machine of its own.
+// `block` is at most kMaxSourceBlock (require_spawnable checks a fleet's).
+asio::ip::address source_for(const tcp::endpoint& target, std::size_t index, unsigned block = 0);
 
 // Binds an open, unconnected socket to `source` (port 0) when it is an address of the
 // target's family, as source_for gives it; does nothing for an unspecified one. An IPv4

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include "loiter/clients/transport/asio.hpp"
+#include "loiter/clients/transport/share.hpp"
 #include "loiter/clients/transport/tls.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
@@ -23,6 +25,13 @@ struct DriveContext {
   const Timing& timing;
   const ScenarioParameters& parameters;  // resolved: defaults filled in
   clients::TlsClient tls;                // the target's TLS (Target::tls); null: cleartext
+  // Which of every fleet's connections this process spawns: all, unless the run is split
+  // over client processes or shards.
+  clients::FleetShare share;
+  // Sources from 127.<source_block>.0.2 on: a shard's own (clients::source_for); 0 else.
+  unsigned source_block = 0;
+  // The server, when a shard was allowed to drive one off loopback (--allow-remote).
+  std::optional<clients::asio::ip::address> allowed_remote;
   // True once the user asked the run to stop (Ctrl-C): a scenario that winds down
   // (Scenario::winds_down) ends its schedule there; empty: never.
   std::function<bool()> stop_early;
