@@ -74,12 +74,8 @@ MergeBasis merge_basis(const ShardPlan& plan, const fs::path& observe) {
                     plan.target, plan.target_sha256));
   }
   MergeBasis basis{.scenario = find_scenario(plan.scenario),
-                   .target = choose_target({.name = plan.target,
-                                            .header_timeout = plan.header_timeout,
-                                            .body_timeout = plan.body_timeout,
-                                            .idle_timeout = plan.idle_timeout,
-                                            .send_timeout = plan.send_timeout,
-                                            .faults = {}}),
+                   .target = choose_target(
+                       {.name = plan.target, .settings = plan.settings, .faults = {}}),
                    .timing = timing(plan.scale),
                    .expected = {},
                    .watch = {}};
