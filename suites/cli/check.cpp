@@ -72,11 +72,8 @@ int list_scenarios_markdown() {
       if (c == '|') must += '\\';  // a pipe would end the cell
       must += c;
     }
-    const bool on_request =
-        scenario.on_request || std::ranges::find(suites::kOnlyOnRequest, scenario.family) !=
-                                   std::end(suites::kOnlyOnRequest);
     fmt::print("| `{}` | {} | {} | {} |\n", scenario.id, scenario.family, must,
-               on_request ? "on request" : "by default");
+               suites::runs_by_default(scenario.id) ? "by default" : "on request");
   }
   return kPassed;
 }
