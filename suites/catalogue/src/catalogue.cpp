@@ -85,8 +85,8 @@ CatalogueEntry entry_of(std::string_view line) {
   const auto words = words_of(line);
   if (words.size() != 4 || (words[2] != "http1" && words[2] != "h2") ||
       (words[3] != "default" && words[3] != "on-request")) {
-    throw std::logic_error(fmt::format(
-        "catalogue.txt: not 'id family http1|h2 default|on-request': '{}'", line));
+    throw std::logic_error(
+        fmt::format("catalogue.txt: not 'id family http1|h2 default|on-request': '{}'", line));
   }
   return {.id = words[0],
           .family = words[1],
