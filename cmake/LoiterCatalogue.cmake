@@ -1,44 +1,34 @@
-# The scenario catalogue as CMake sees it: "id:family" for each scenario, in catalogue
-# order. ctest needs the ids at configure time to give each scenario its own test and
-# labels; the unit test Catalogue.CMakeListMatchesTheCatalogue keeps this list honest.
-# Scenarios only run when named (never in a target's default gate): the soak (30 minutes by
-# default; its ctest gates are short runs added by hand).
-set(LOITER_ON_REQUEST soak)
-set(LOITER_CATALOGUE
-  silent:header
-  partial-header:header
-  header-trickle:header
-  header-lines:header
-  partial-body:body
-  body-trickle:body
-  idle-keepalive:keepalive
-  keepalive-reuse:keepalive
-  keepalive-partial:keepalive
-  rst-abort:abort
-  fin-close:abort
-  slow-reader:not-cut
-  long-response:not-cut
-  stream:not-cut
-  websocket:not-cut
-  reader-pause:send
-  idle-under-load:load
-  soak:load
-  held-capacity:capacity
-  tls-record-header:tls
-  tls-half-hello:tls
-  tls-hello-trickle:tls
-  tls-handshake-silent:tls
-  h2-partial-preface:h2
-  h2-no-settings-ack:h2
-  h2-idle:h2
-  h2-headers-no-end:h2
-  h2-data-trickle:h2
-  h2-zero-window:h2
-  h2-window-trickle:h2
-  h2-stream-reuse:h2
-  # The flood family (never in the default `loiter check` run; RUN_SERIAL as load is).
-  h2-rapid-reset:flood
-  h2-continuation-flood:flood
-  h2-settings-flood:flood
-  h2-ping-flood:flood
-)
+# The scenario catalogue as CMake sees it, read from its data file (catalogue.txt: id,
+# family, protocol, run; the binary embeds the same file). ctest needs the ids at configure
+# time to give each scenario its own test and labels. Sets:
+#   LOITER_CATALOGUE       "id:family" for each scenario, in catalogue order
+#   LOITER_ON_REQUEST      the ids only run when named (the floods, the soak)
+#   LOITER_DEFAULT_HTTP1   the ids of the default run on an HTTP/1.1 target (TLS too)
+#   LOITER_DEFAULT_H2      the ids of the default run on an [h2] target
+# In the source tree the file is suites/catalogue/catalogue.txt; installed, it is beside
+# this one.
+set(LOITER_CATALOGUE_FILE "${CMAKE_CURRENT_LIST_DIR}/../suites/catalogue/catalogue.txt")
+if(NOT EXISTS "${LOITER_CATALOGUE_FILE}")
+  set(LOITER_CATALOGUE_FILE "${CMAKE_CURRENT_LIST_DIR}/catalogue.txt")
+endif()
+file(STRINGS "${LOITER_CATALOGUE_FILE}" _loiter_catalogue_lines REGEX "^[^#]")
+set(LOITER_CATALOGUE "")
+set(LOITER_ON_REQUEST "")
+set(LOITER_DEFAULT_HTTP1 "")
+set(LOITER_DEFAULT_H2 "")
+foreach(_loiter_line IN LISTS _loiter_catalogue_lines)
+  string(REGEX MATCH "^([a-z0-9-]+) +([a-z0-9-]+) +(http1|h2) +(default|on-request) *$"
+         _loiter_match "${_loiter_line}")
+  if(NOT _loiter_match)
+    message(FATAL_ERROR "${LOITER_CATALOGUE_FILE}: not 'id family protocol run': "
+                        "'${_loiter_line}'")
+  endif()
+  list(APPEND LOITER_CATALOGUE "${CMAKE_MATCH_1}:${CMAKE_MATCH_2}")
+  if(CMAKE_MATCH_4 STREQUAL "on-request")
+    list(APPEND LOITER_ON_REQUEST "${CMAKE_MATCH_1}")
+  elseif(CMAKE_MATCH_3 STREQUAL "h2")
+    list(APPEND LOITER_DEFAULT_H2 "${CMAKE_MATCH_1}")
+  else()
+    list(APPEND LOITER_DEFAULT_HTTP1 "${CMAKE_MATCH_1}")
+  endif()
+endforeach()

@@ -25,6 +25,7 @@ install(FILES ${PROJECT_BINARY_DIR}/loiterConfig.cmake
               ${PROJECT_BINARY_DIR}/loiterConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/LoiterTargets.cmake
               ${PROJECT_SOURCE_DIR}/cmake/LoiterCatalogue.cmake
+              ${PROJECT_SOURCE_DIR}/suites/catalogue/catalogue.txt
         DESTINATION ${LOITER_CMAKE_INSTALL_DIR})
 
 # The Debian package (scripts/package), only as the top-level project (an includer's CPack

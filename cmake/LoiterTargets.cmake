@@ -9,9 +9,9 @@
 # <build>/junit/<name>.<id>.xml. A scenario the target
 # does not declare what it needs for is reported by ctest as skipped, its reason in the
 # output. A relative target file is taken from the calling CMakeLists.txt's directory.
-# Without SCENARIOS: the scenarios of the target's PROTOCOL (http1, the default: every family
-# but h2 and flood; h2: an [h2] target's family h2), as a run of `loiter check` skips the
-# others; the flood family is left out, as `loiter check` leaves it out.
+# Without SCENARIOS: the default run of the target's PROTOCOL (http1, the default; h2: an [h2]
+# target's), as the catalogue's data file says (suites/catalogue/catalogue.txt): what a run
+# of `loiter check` runs and does not skip; the floods and the soak are left out.
 include_guard(GLOBAL)
 
 function(loiter_add_target)
@@ -37,7 +37,8 @@ function(loiter_add_target)
      "${CMAKE_CURRENT_SOURCE_DIR}/${target}")
     set(target "${CMAKE_CURRENT_SOURCE_DIR}/${target}")
   endif()
-  # LOITER_CATALOGUE in this function's scope, wherever it is called from.
+  # LOITER_CATALOGUE and LOITER_DEFAULT_* in this function's scope, wherever it is called
+  # from.
   include(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/LoiterCatalogue.cmake)
   set(known "")
   foreach(entry IN LISTS LOITER_CATALOGUE)
@@ -48,15 +49,10 @@ function(loiter_add_target)
     if(ARG_SCENARIOS AND NOT id IN_LIST ARG_SCENARIOS)
       continue()
     endif()
-    # As in `loiter check`: the flood family only when named; the other protocol's skipped.
+    # As in `loiter check`: its default run, of the target's protocol (the other's skipped).
     if(NOT ARG_SCENARIOS)
-      if(family STREQUAL "flood" OR id IN_LIST LOITER_ON_REQUEST)
-        continue()
-      endif()
-      if((family STREQUAL "h2") AND NOT (ARG_PROTOCOL STREQUAL "h2"))
-        continue()
-      endif()
-      if(NOT (family STREQUAL "h2") AND ARG_PROTOCOL STREQUAL "h2")
+      string(TOUPPER "${ARG_PROTOCOL}" protocol)
+      if(NOT id IN_LIST LOITER_DEFAULT_${protocol})
         continue()
       endif()
     endif()

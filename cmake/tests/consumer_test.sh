@@ -33,13 +33,10 @@ cmake "${configure[@]}" >"$work/configure.log" || {
 cmake --build "$work/build" -j 2 >"$work/build.log" || {
   tail -40 "$work/build.log"; echo "consumer_test: building the example failed" >&2; exit 1; }
 
-# The catalogue's ids from cmake/LoiterCatalogue.cmake ("  id:family" lines; the h2 and
-# flood ids hold a digit and do not match: an HTTP/1.1 target skips them), less those only
-# run when named (LOITER_ON_REQUEST: the soak).
-catalogue="$source_dir/cmake/LoiterCatalogue.cmake"
-on_request=$(sed -n 's/^set(LOITER_ON_REQUEST \(.*\))$/\1/p' "$catalogue" | tr ' ' '\n' | sed 's/^/nginx./')
-expected=$(sed -n 's/^  \([a-z-]*\):[a-z-]*$/nginx.\1/p' "$catalogue" |
-  grep -v -x -F -e "${on_request:-nginx.}" | sort)
+# The default run of an HTTP/1.1 target, from the catalogue's data file (id family
+# protocol run): the http1 scenarios that run by default.
+expected=$(awk '!/^#/ && $3 == "http1" && $4 == "default" { print "nginx." $1 }' \
+  "$source_dir/suites/catalogue/catalogue.txt" | sort)
 listed=$(cd "$work/build" && ctest -N | sed -n 's/^ *Test *#[0-9]*: //p' | sort)
 if [ "$listed" != "$expected" ]; then
   echo "consumer_test ($mode): ctest -N lists other tests than the catalogue against nginx:" >&2

@@ -32,12 +32,12 @@ fixtures::Duration seconds(double s) {
   return std::chrono::duration_cast<fixtures::Duration>(std::chrono::duration<double>(s));
 }
 
-// "reference server header deadline, s (default 2)": the default as the bundled
-// reference.toml declares it.
-std::string deadline_help(std::string_view name, const std::optional<fixtures::Duration>& d) {
+// "header deadline, s: sugar for --set deadlines.header=S (the reference's: 2)".
+std::string deadline_help(std::string_view name, std::string_view key,
+                          const std::optional<fixtures::Duration>& d) {
   const auto fallback =
-      d ? fmt::format(" (default {})", std::chrono::duration<double>(*d).count()) : "";
-  return fmt::format("reference server {} deadline, s{}", name, fallback);
+      d ? fmt::format(" (the reference's: {})", std::chrono::duration<double>(*d).count()) : "";
+  return fmt::format("{} deadline, s: sugar for --set {}=S{}", name, key, fallback);
 }
 
 // A deadline in seconds: positive, and within the limit a target file has too.
@@ -72,11 +72,8 @@ int list_scenarios_markdown() {
       if (c == '|') must += '\\';  // a pipe would end the cell
       must += c;
     }
-    const bool on_request =
-        scenario.on_request || std::ranges::find(suites::kOnlyOnRequest, scenario.family) !=
-                                   std::end(suites::kOnlyOnRequest);
     fmt::print("| `{}` | {} | {} | {} |\n", scenario.id, scenario.family, must,
-               on_request ? "on request" : "by default");
+               suites::runs_by_default(scenario.id) ? "by default" : "on request");
   }
   return kPassed;
 }
@@ -103,13 +100,21 @@ std::optional<clients::Churn> churn_of(const CheckOptions& options) {
 
 }  // namespace
 
+std::vector<std::string> key_settings(const CheckOptions& options) {
+  std::vector<std::string> settings;
+  for (const auto& [key, value] : {std::pair{"deadlines.header", options.header_timeout},
+                                   std::pair{"deadlines.body", options.body_timeout},
+                                   std::pair{"deadlines.idle", options.idle_timeout},
+                                   std::pair{"promises.send_timeout", options.send_timeout}}) {
+    if (value) settings.push_back(fmt::format("{}={}", key, *value));
+  }
+  settings.insert(settings.end(), options.settings.begin(), options.settings.end());
+  return settings;
+}
+
 fixtures::Target chosen_target(const CheckOptions& options) {
-  return suites::choose_target({.name = options.target,
-                                .header_timeout = options.header_timeout,
-                                .body_timeout = options.body_timeout,
-                                .idle_timeout = options.idle_timeout,
-                                .send_timeout = options.send_timeout,
-                                .faults = options.faults});
+  return suites::choose_target(
+      {.name = options.target, .settings = key_settings(options), .faults = options.faults});
 }
 
 fixtures::Target chosen_target(const std::string& name) {
@@ -128,7 +133,7 @@ suites::ScenarioParameters parameters_of(const CheckOptions& options) {
 }
 
 void add_check_options(CLI::App& command, CheckOptions& options) {
-  const auto reference = fixtures::reference_target().deadlines;
+  const auto reference = fixtures::reference_target();
   command
       .add_option("--target", options.target,
                   "a bundled target (reference, reference-tls, nginx, ...) or a target file (TOML)")
@@ -141,17 +146,25 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option(
       "--fault", options.faults,
       "reference server fault switch to plant (repeatable), e.g. no-header-deadline");
+  command.add_option("--set", options.settings,
+                     "table.key=value: a key of the target file set before it is read "
+                     "(repeatable), e.g. deadlines.header=1, promises.send_timeout=3; the "
+                     "command's {table.key} placeholders take it too");
   command
       .add_option("--header-timeout", options.header_timeout,
-                  deadline_help("header", reference.header))
+                  deadline_help("header", "deadlines.header", reference.deadlines.header))
       ->check(kDeadlineSeconds);
-  command.add_option("--body-timeout", options.body_timeout, deadline_help("body", reference.body))
+  command
+      .add_option("--body-timeout", options.body_timeout,
+                  deadline_help("body", "deadlines.body", reference.deadlines.body))
       ->check(kDeadlineSeconds);
-  command.add_option("--idle-timeout", options.idle_timeout, deadline_help("idle", reference.idle))
+  command
+      .add_option("--idle-timeout", options.idle_timeout,
+                  deadline_help("idle", "deadlines.idle", reference.deadlines.idle))
       ->check(kDeadlineSeconds);
   command
       .add_option("--send-timeout", options.send_timeout,
-                  deadline_help("send", fixtures::reference_target().promises.send_timeout))
+                  deadline_help("send", "promises.send_timeout", reference.promises.send_timeout))
       ->check(kDeadlineSeconds);
   command
       .add_option("--count", options.count,

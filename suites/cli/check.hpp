@@ -18,7 +18,9 @@ struct CheckOptions {
   // the flood family.
   std::vector<std::string> families;
   std::vector<std::string> faults;       // reference server fault switches
-  std::optional<double> header_timeout;  // reference only; default: its reference.toml
+  std::vector<std::string> settings;     // --set table.key=value, the target file's keys
+  // Sugar for --set deadlines.header=S (body, idle; send: promises.send_timeout).
+  std::optional<double> header_timeout;
   std::optional<double> body_timeout;
   std::optional<double> idle_timeout;
   std::optional<double> send_timeout;
@@ -45,8 +47,11 @@ struct CheckOptions {
 
 void add_check_options(CLI::App& command, CheckOptions& options);
 
-// The target a check runs against: a reference target tuned by --fault and --*-timeout, or
-// a bundled one or a target file. Throws std::invalid_argument for a bad combination.
+// The key settings the command line gave: --header-timeout and the like as their --set
+// first, then each --set in order.
+std::vector<std::string> key_settings(const CheckOptions& options);
+// The target a check runs against: a bundled one or a target file with its key settings,
+// the reference server with its --fault too. Throws std::invalid_argument for a bad one.
 fixtures::Target chosen_target(const CheckOptions& options);
 // The target a name (bundled, reference-tls, reference-h2c) or target file stands for.
 fixtures::Target chosen_target(const std::string& name);

@@ -29,6 +29,47 @@ TEST(Catalogue, CMakeListMatchesTheCatalogue) {
   EXPECT_EQ(from_cmake, from_code);
 }
 
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> items;
+  for (std::size_t at = 0; at <= list.size();) {
+    const auto end = std::min(list.find(',', at), list.size());
+    if (end > at) items.push_back(list.substr(at, end - at));
+    at = end + 1;
+  }
+  return items;
+}
+
+// The catalogue's data file (read by CMake, embedded in loiter) names exactly the
+// catalogue's scenarios, in its order, with their families; h2 is the protocol of the
+// HTTP/2 families (h2, flood), http1 of the others; the floods and the soak run on request.
+TEST(CatalogueData, DataFileMatchesTheCatalogue) {
+  const auto& entries = catalogue_entries();
+  ASSERT_EQ(entries.size(), catalogue().size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto& scenario = catalogue()[i];
+    EXPECT_EQ(entries[i].id, scenario.id);
+    EXPECT_EQ(entries[i].family, scenario.family) << scenario.id;
+    const bool h2 = scenario.family == "h2" || scenario.family == "flood";
+    EXPECT_EQ(entries[i].protocol, h2 ? "h2" : "http1") << scenario.id;
+  }
+  EXPECT_FALSE(runs_by_default("soak"));
+  EXPECT_FALSE(runs_by_default("h2-rapid-reset"));
+  EXPECT_TRUE(runs_by_default("silent"));
+  EXPECT_FALSE(runs_by_default("no-such-scenario"));
+}
+
+// CMake's default run by protocol (what loiter_add_target registers without SCENARIOS) is
+// loiter check's default run, split by protocol.
+TEST(CatalogueData, CMakeDefaultRunIsCheckDefaultRun) {
+  std::vector<std::string> http1, h2;
+  for (const auto* scenario : choose_scenarios({}, 0)) {
+    const bool is_h2 = scenario->family == "h2" || scenario->family == "flood";
+    (is_h2 ? h2 : http1).emplace_back(scenario->id);
+  }
+  EXPECT_EQ(split(LOITER_DEFAULT_HTTP1_LIST), http1);
+  EXPECT_EQ(split(LOITER_DEFAULT_H2_LIST), h2);
+}
+
 // What a command line asks for: ids in their order, or the catalogue (less the load family
 // for the matrix); an unknown id and a count a scenario cannot take are usage errors.
 TEST(ChooseScenarios, TakesIdsInOrderOrTheCatalogueAndRefusesWhatCannotRun) {

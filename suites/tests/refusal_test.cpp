@@ -70,6 +70,30 @@ TEST(CliRefuses, AnUnknownFaultListingTheKnownOnes) {
   EXPECT_FALSE(fs::exists(tmp.path() / "runs"));
 }
 
+// --set of an unknown table or key, or of a value of the wrong type, is refused naming it,
+// before any server starts; so is --fault for a target that does not run the reference.
+TEST(CliRefuses, ASettingOfAnUnknownKeyOrTheWrongTypeNamingIt) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"check", "--set", "deadlines.headr=1"},
+       "reference.toml: unknown key 'deadlines.headr' (known here: header, body"},
+      {{"check", "--target", "nginx", "--set", "deadline.header=1"},
+       "nginx.toml: unknown key 'deadline' (known here: name,"},
+      {{"check", "--set", "deadlines.header=soon"},
+       "reference.toml: key 'deadlines.header': expected a positive number of seconds, got "
+       "\"soon\" (--set deadlines.header=soon)"},
+      {{"check", "--set", "deadlines.header"}, "--set deadlines.header: expected table.key=value"},
+      {{"check", "--header-timeout", "1", "--set", "deadlines.header=3"},
+       "--set deadlines.header=3: key 'deadlines.header' is set twice"},
+      {{"check", "--target", "nginx", "--fault", "no-header-deadline"},
+       "target 'nginx' does not run it"}};
+  for (const auto& [args, message] : cases) {
+    TempDir tmp;
+    EXPECT_EQ(loiter(tmp, args), 2) << args.back();
+    EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr(message));
+    EXPECT_FALSE(fs::exists(tmp.path() / "runs")) << "a run directory was made";
+  }
+}
+
 // A target command that never names {port} (and no fixed port) is refused with the fix.
 TEST(CliRefuses, ATargetThatIsNeverToldItsPort) {
   expect_target_refused("exec sleep 30", "",

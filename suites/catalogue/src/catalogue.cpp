@@ -5,6 +5,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "catalogue_text.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 #include "scenario_kit.hpp"
 #include "scenarios.hpp"
@@ -67,11 +68,66 @@ std::optional<std::string> count_problem(const Scenario& scenario, std::size_t c
 
 namespace {
 
-bool only_on_request(std::string_view family) {
-  return std::ranges::find(kOnlyOnRequest, family) != std::end(kOnlyOnRequest);
+// The words of a line, split at spaces.
+std::vector<std::string_view> words_of(std::string_view line) {
+  std::vector<std::string_view> words;
+  for (std::size_t at = 0; at < line.size();) {
+    const auto start = line.find_first_not_of(' ', at);
+    if (start == std::string_view::npos) break;
+    const auto end = std::min(line.find(' ', start), line.size());
+    words.push_back(line.substr(start, end - start));
+    at = end;
+  }
+  return words;
+}
+
+CatalogueEntry entry_of(std::string_view line) {
+  const auto words = words_of(line);
+  if (words.size() != 4 || (words[2] != "http1" && words[2] != "h2") ||
+      (words[3] != "default" && words[3] != "on-request")) {
+    throw std::logic_error(
+        fmt::format("catalogue.txt: not 'id family http1|h2 default|on-request': '{}'", line));
+  }
+  return {.id = words[0],
+          .family = words[1],
+          .protocol = words[2],
+          .by_default = words[3] == "default"};
+}
+
+// The scenarios of `family` a --family run takes: those of the default run, or all of them
+// when none is.
+std::vector<const Scenario*> family_run(std::string_view family) {
+  std::vector<const Scenario*> all, by_default;
+  for (const auto& scenario : catalogue()) {
+    if (scenario.family != family) continue;
+    all.push_back(&scenario);
+    if (runs_by_default(scenario.id)) by_default.push_back(&scenario);
+  }
+  return by_default.empty() ? all : by_default;
 }
 
 }  // namespace
+
+const std::vector<CatalogueEntry>& catalogue_entries() {
+  static const std::vector<CatalogueEntry> entries = [] {
+    std::vector<CatalogueEntry> read;
+    const auto text = detail::catalogue_text();
+    for (std::size_t at = 0; at < text.size();) {
+      const auto end = std::min(text.find('\n', at), text.size());
+      const auto line = text.substr(at, end - at);
+      if (!line.empty() && !line.starts_with('#')) read.push_back(entry_of(line));
+      at = end + 1;
+    }
+    return read;
+  }();
+  return entries;
+}
+
+bool runs_by_default(std::string_view id) {
+  const auto& entries = catalogue_entries();
+  const auto entry = std::ranges::find(entries, id, &CatalogueEntry::id);
+  return entry != entries.end() && entry->by_default;
+}
 
 std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& ids,
                                               std::size_t count, bool without_load,
@@ -79,15 +135,13 @@ std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& id
   std::vector<const Scenario*> chosen;
   if (ids.empty() && families.empty()) {
     for (const auto& scenario : catalogue()) {
-      if (only_on_request(scenario.family) || scenario.on_request) continue;
+      if (!runs_by_default(scenario.id)) continue;
       if (!without_load || scenario.family != "load") chosen.push_back(&scenario);
     }
   }
   for (const auto& family : families) {
     const auto before = chosen.size();
-    for (const auto& scenario : catalogue()) {
-      if (scenario.family == family && !scenario.on_request) chosen.push_back(&scenario);
-    }
+    for (const auto* scenario : family_run(family)) chosen.push_back(scenario);
     if (chosen.size() == before) {
       throw std::invalid_argument(
           fmt::format("unknown family '{}' (loiter check --list shows the scenarios)", family));

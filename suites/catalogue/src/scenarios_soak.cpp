@@ -100,7 +100,6 @@ Scenario soak_scenario() {
           .drive = drive_soak,
           .default_count = 0,
           .load_defaults = kSoakDefaults,
-          .on_request = true,
           .winds_down = true};
 }
 

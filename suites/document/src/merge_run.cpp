@@ -73,16 +73,12 @@ MergeBasis merge_basis(const ShardPlan& plan, const fs::path& observe) {
         fmt::format("the target file {} is not the one the shards ran with (SHA-256 {})",
                     plan.target, plan.target_sha256));
   }
-  MergeBasis basis{.scenario = find_scenario(plan.scenario),
-                   .target = choose_target({.name = plan.target,
-                                            .header_timeout = plan.header_timeout,
-                                            .body_timeout = plan.body_timeout,
-                                            .idle_timeout = plan.idle_timeout,
-                                            .send_timeout = plan.send_timeout,
-                                            .faults = {}}),
-                   .timing = timing(plan.scale),
-                   .expected = {},
-                   .watch = {}};
+  MergeBasis basis{
+      .scenario = find_scenario(plan.scenario),
+      .target = choose_target({.name = plan.target, .settings = plan.settings, .faults = {}}),
+      .timing = timing(plan.scale),
+      .expected = {},
+      .watch = {}};
   if (!basis.scenario) {
     throw std::invalid_argument(
         fmt::format("the shards ran scenario '{}', which this loiter "

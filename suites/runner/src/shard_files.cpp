@@ -37,13 +37,6 @@ clients::Duration from_seconds(double s) {
   return std::chrono::duration_cast<clients::Duration>(std::chrono::duration<double>(s));
 }
 
-json::value maybe(const std::optional<double>& v) { return v ? json::value(*v) : json::value(nullptr); }
-
-std::optional<double> maybe_from(const json::value& v) {
-  if (v.is_null()) return std::nullopt;
-  return json::value_to<double>(v);
-}
-
 json::value churn_to_json(const std::optional<clients::Churn>& churn) {
   if (!churn) return nullptr;
   return json::object{{"fresh", churn->fresh},
@@ -117,10 +110,7 @@ json::value plan_to_json(const ShardPlan& plan) {
   return json::object{{"scenario", plan.scenario},
                       {"target", plan.target},
                       {"target_sha256", plan.target_sha256},
-                      {"header_timeout", maybe(plan.header_timeout)},
-                      {"body_timeout", maybe(plan.body_timeout)},
-                      {"idle_timeout", maybe(plan.idle_timeout)},
-                      {"send_timeout", maybe(plan.send_timeout)},
+                      {"set", json::value_from(plan.settings)},
                       {"server", plan.server},
                       {"count", p.count},
                       {"load_rate", p.load_rate},
@@ -137,10 +127,7 @@ ShardPlan plan_from_json(const json::value& v) {
     ShardPlan plan{.scenario = std::string(o.at("scenario").as_string()),
                    .target = std::string(o.at("target").as_string()),
                    .target_sha256 = std::string(o.at("target_sha256").as_string()),
-                   .header_timeout = maybe_from(o.at("header_timeout")),
-                   .body_timeout = maybe_from(o.at("body_timeout")),
-                   .idle_timeout = maybe_from(o.at("idle_timeout")),
-                   .send_timeout = maybe_from(o.at("send_timeout")),
+                   .settings = json::value_to<std::vector<std::string>>(o.at("set")),
                    .server = std::string(o.at("server").as_string()),
                    .parameters = {},
                    .scale = json::value_to<double>(o.at("scale")),

@@ -42,6 +42,21 @@ TEST(Shard, ThePlanHashIsTheSameForAnyKAndChangesWithTheParameters) {
   EXPECT_NE(plan_hash(elsewhere), plan_hash(plan));
 }
 
+// A plan carries the target's key settings (--set and its sugar), in order: each shard and
+// the merge build the same target from them, and a shard set otherwise has another hash.
+TEST(Shard, ThePlanCarriesTheKeySettingsThroughItsJson) {
+  auto plan = a_plan();
+  plan.settings = {"deadlines.header=1", "promises.send_timeout=3"};
+  const auto back = plan_from_json(plan_to_json(plan));
+  EXPECT_EQ(back.settings, plan.settings);
+  EXPECT_EQ(plan_hash(back), plan_hash(plan));
+  EXPECT_NE(plan_hash(plan), plan_hash(a_plan()));
+  auto other = plan;
+  other.settings = {"deadlines.header=2", "promises.send_timeout=3"};
+  EXPECT_NE(plan_hash(other), plan_hash(plan));
+  EXPECT_TRUE(plan_from_json(plan_to_json(a_plan())).settings.empty());
+}
+
 // RFC 3339 UTC whole seconds, both ways; anything else is refused with the text named.
 TEST(Shard, StartTimesAreRfc3339UtcBothWays) {
   const auto t = parse_utc("2026-12-02T10:00:05Z");

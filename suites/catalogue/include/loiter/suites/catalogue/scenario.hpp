@@ -79,9 +79,6 @@ struct Scenario {
   // scenario is meant to be split over client processes (no regular traffic beside it).
   std::size_t most_count = kOneProcessCount;
   ScenarioParameters load_defaults{};  // load scenarios: rate, duration, pool
-  // Never in the default run nor in its family's (`--family load`): only asked for by id
-  // (the soak: 30 minutes by default).
-  bool on_request = false;
   // On the user's first Ctrl-C its clients stop taking new work (DriveContext::stop_early)
   // and finish what they began, and the run is judged on what ran (the soak: an overnight
   // run stopped after hours still says what it found); otherwise the clients stop at once
@@ -104,12 +101,25 @@ std::optional<std::string> count_problem(const Scenario& scenario, std::size_t c
 inline const clients::Churn kSoakChurn{
     .fresh = 0.05, .server_close = 0.02, .abort = 0.005, .replace_every = 1000, .abort_path = {}};
 
-// Families never in the default run: only asked for by family or by id (the floods).
-inline constexpr std::string_view kOnlyOnRequest[] = {"flood"};
+// One line of the catalogue's data file (suites/catalogue/catalogue.txt, embedded), which
+// CMake reads too (cmake/LoiterCatalogue.cmake): what each scenario is and whether it runs
+// by default. The test Catalogue.DataFileMatchesTheCatalogue holds it to catalogue().
+struct CatalogueEntry {
+  std::string_view id;
+  std::string_view family;
+  std::string_view protocol;  // "http1" (over TLS too) or "h2"
+  bool by_default = true;     // false: "on-request", only run when named
+};
 
-// The scenarios a command line asked for: the scenarios of `families` in catalogue order,
-// then `ids` in their order; with neither, the whole catalogue less the families only run
-// on request (kOnlyOnRequest), and less the load family with `without_load`. Throws
+// The data file's entries, in its order. Throws std::logic_error naming a malformed line.
+const std::vector<CatalogueEntry>& catalogue_entries();
+// True when the data file has the scenario in the default run (false when it lacks it).
+bool runs_by_default(std::string_view id);
+
+// The scenarios a command line asked for: the scenarios of `families` in catalogue order
+// (those of the default run, or all of a family none of which is: `--family flood` runs the
+// floods, `--family load` not the soak), then `ids` in their order; with neither, the
+// default run (runs_by_default), less the load family with `without_load`. Throws
 // std::invalid_argument for an unknown id or family, and when one cannot take `count`
 // connections (0: each its own default).
 std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& ids,

@@ -30,8 +30,9 @@ struct ShardPlan {
   std::string scenario;
   std::string target;         // as the command line named it: a bundled name or a file
   std::string target_sha256;  // of that file's bytes; empty for a bundled target
-  // A reference target's deadlines as the command line set them (s); unset: its defaults.
-  std::optional<double> header_timeout, body_timeout, idle_timeout, send_timeout;
+  // The target file's keys the command line set ("deadlines.header=1", --set and its
+  // sugar, in order): each shard and the merge build the same target from them.
+  std::vector<std::string> settings;
   std::string server;         // "host:port" the shards connect to
   ScenarioParameters parameters;  // resolved: count, regular traffic, churn
   double scale = 1.0;             // the timing's time-scale factor

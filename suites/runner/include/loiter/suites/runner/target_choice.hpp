@@ -14,19 +14,19 @@ namespace loiter::suites {
 // naming the file, key and problem, or the known targets, when `name` is not usable.
 fixtures::Target resolve_target(const std::string& name);
 
-// A target as a run names it: the reference targets (reference, reference-tls,
-// reference-h2c) tuned by deadlines and fault switches, or any other by name alone. What a
-// check is given on its command line, and what a sharded run's plan keeps of it.
+// A target as a run names it: a bundled name or a target file, its keys set (--set), and
+// the reference server's fault switches. What a check is given on its command line, and
+// what a sharded run's plan keeps of it.
 struct TargetChoice {
   std::string name = "reference";
-  // The reference server's deadlines (s); unset: as its reference.toml declares them.
-  std::optional<double> header_timeout, body_timeout, idle_timeout, send_timeout;
+  // "table.key=value" each, applied in order to the target file (fixtures::KeySetting).
+  std::vector<std::string> settings;
   std::vector<std::string> faults;  // the reference server's fault switches
 };
 
-// The target `choice` stands for. Throws std::invalid_argument for deadlines or faults given
-// to a target other than the reference ones (it declares its own in its target file), and
-// as resolve_target does.
+// The target `choice` stands for. Throws std::invalid_argument naming a setting refused
+// (an unknown table or key, a value of the wrong type), faults given to a target that does
+// not run the reference server, and as resolve_target does.
 fixtures::Target choose_target(const TargetChoice& choice);
 
 // $LOITER_TARGET, or "reference" when it is unset.
