@@ -16,12 +16,12 @@
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 #include "loiter/suites/document/run_head.hpp"
+#include "loiter/suites/document/run_plan.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/run.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "progress.hpp"
 #include "refusals.hpp"
-#include "run_one.hpp"
 #include "shard.hpp"
 
 namespace loiter::cli {
@@ -229,34 +229,26 @@ int run_check(const CheckOptions& options) {
   if (!options.shard.empty() || !options.start_at.empty() || !options.connect.empty()) {
     return run_shard(options);
   }
-  std::vector<const suites::Scenario*> scenarios;
-  suites::Timing timing;
-  fixtures::Target target;
+  suites::RunPlan plan;
   // Every input is refused here, before a server starts (exit 2); a --runs that cannot be
   // made too.
   std::optional<suites::RunDirectory> directory;
   refusing([&] {
-    target = chosen_target(options);
-    scenarios = suites::choose_scenarios(options.scenarios, options.count, /*without_load=*/false,
-                                         options.families);
-    timing = suites::timing();
+    plan.target = chosen_target(options);
+    plan.scenarios = suites::choose_scenarios(options.scenarios, options.count,
+                                              /*without_load=*/false, options.families);
+    plan.timing = suites::timing();
+    plan.parameters = parameters_of(options);
     for (const auto& [option, path] :
          {std::pair{"--json", options.json_path}, std::pair{"--junit", options.junit_path}}) {
       if (auto problem = output_path_problem(option, path)) throw std::invalid_argument(*problem);
     }
-    directory.emplace(options.runs_root, target.name);
+    directory.emplace(options.runs_root, plan.target.name);
   });
-  auto report = suites::run_head(LOITER_VERSION, target, suites::utc_now());
+  auto report = suites::run_head(LOITER_VERSION, plan.target, suites::utc_now());
   suites::install_interrupt_handlers();
-  Progress progress(scenarios.size());
-  const auto parameters = parameters_of(options);
-  for (const auto* scenario : scenarios) {
-    if (suites::interrupted()) break;
-    progress.start(scenario->id, target.name,
-                   expected_seconds(*scenario, target, timing, parameters));
-    report.scenarios.push_back(run_one(*scenario, target, timing, parameters, *directory));
-    progress.done(report.scenarios.back());
-  }
+  Progress progress(plan.scenarios.size());
+  suites::run_plan(plan, *directory, report, progress.of(plan));
   return finish_run(report, *directory, {.json = options.json_path, .junit = options.junit_path});
 }
 

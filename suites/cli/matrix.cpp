@@ -14,13 +14,13 @@
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 #include "loiter/suites/document/run_head.hpp"
+#include "loiter/suites/document/run_plan.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "loiter/suites/runner/target_install.hpp"
 #include "matrix_render.hpp"
 #include "progress.hpp"
 #include "refusals.hpp"
-#include "run_one.hpp"
 
 namespace loiter::cli {
 
@@ -63,14 +63,11 @@ void run_target(const fixtures::Target& target, suites::RunDirectory& directory,
                 const std::vector<const suites::Scenario*>& scenarios, const suites::Timing& timing,
                 const MatrixOptions& options, Progress& progress) {
   auto report = target_report(target, suites::target_version(target));
-  const suites::ScenarioParameters parameters{.count = options.count};  // the rest: defaults
-  for (const auto* scenario : scenarios) {
-    if (suites::interrupted()) break;
-    progress.start(scenario->id, target.name,
-                   expected_seconds(*scenario, target, timing, parameters));
-    report.scenarios.push_back(run_one(*scenario, target, timing, parameters, directory));
-    progress.done(report.scenarios.back());
-  }
+  const suites::RunPlan plan{.target = target,
+                             .scenarios = scenarios,
+                             .timing = timing,
+                             .parameters = {.count = options.count}};  // the rest: defaults
+  suites::run_plan(plan, directory, report, progress.of(plan));
   directory.write_report(report);
 }
 

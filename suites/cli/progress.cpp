@@ -75,4 +75,13 @@ void Progress::done(const reports::ScenarioReport& report) {
             << std::flush;
 }
 
+suites::RunProgress Progress::of(const suites::RunPlan& plan) {
+  return {.starting =
+              [this, &plan](const suites::Scenario& scenario) {
+                start(scenario.id, plan.target.name,
+                      expected_seconds(scenario, plan.target, plan.timing, plan.parameters));
+              },
+          .done = [this](const reports::ScenarioReport& report) { done(report); }};
+}
+
 }  // namespace loiter::cli

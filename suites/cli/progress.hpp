@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "loiter/reports/run_report.hpp"
+#include "loiter/suites/document/run_plan.hpp"
 #include "loiter/suites/runner/quiet_threads.hpp"
 #include "loiter/suites/runner/run.hpp"
 
@@ -34,6 +35,8 @@ class Progress {
   // recovery window), if known.
   void start(std::string_view scenario, std::string_view target, std::optional<double> expected_s);
   void done(const reports::ScenarioReport& report);
+  // start() and done() for each scenario of `plan` as run_plan runs it.
+  suites::RunProgress of(const suites::RunPlan& plan);
 
  private:
   std::string line() const;
