@@ -3,7 +3,9 @@
 # time to give each scenario its own test and labels. Sets:
 #   LOITER_CATALOGUE       "id:family" for each scenario, in catalogue order
 #   LOITER_ON_REQUEST      the ids only run when named (the floods, the soak)
-#   LOITER_DEFAULT_HTTP1   the ids of the default run on an HTTP/1.1 target (TLS too)
+#   LOITER_DEFAULT_HTTP1   the ids of the default run on a cleartext HTTP/1.1 target
+#   LOITER_DEFAULT_TLS     the ids of the default run on an HTTP/1.1 target over TLS ([tls]):
+#                          LOITER_DEFAULT_HTTP1 and the tls family, in catalogue order
 #   LOITER_DEFAULT_H2      the ids of the default run on an [h2] target
 # In the source tree the file is suites/catalogue/catalogue.txt; installed, it is beside
 # this one.
@@ -15,9 +17,10 @@ file(STRINGS "${LOITER_CATALOGUE_FILE}" _loiter_catalogue_lines REGEX "^[^#]")
 set(LOITER_CATALOGUE "")
 set(LOITER_ON_REQUEST "")
 set(LOITER_DEFAULT_HTTP1 "")
+set(LOITER_DEFAULT_TLS "")
 set(LOITER_DEFAULT_H2 "")
 foreach(_loiter_line IN LISTS _loiter_catalogue_lines)
-  string(REGEX MATCH "^([a-z0-9-]+) +([a-z0-9-]+) +(http1|h2) +(default|on-request) *$"
+  string(REGEX MATCH "^([a-z0-9-]+) +([a-z0-9-]+) +(http1|tls|h2) +(default|on-request) *$"
          _loiter_match "${_loiter_line}")
   if(NOT _loiter_match)
     message(FATAL_ERROR "${LOITER_CATALOGUE_FILE}: not 'id family protocol run': "
@@ -28,7 +31,10 @@ foreach(_loiter_line IN LISTS _loiter_catalogue_lines)
     list(APPEND LOITER_ON_REQUEST "${CMAKE_MATCH_1}")
   elseif(CMAKE_MATCH_3 STREQUAL "h2")
     list(APPEND LOITER_DEFAULT_H2 "${CMAKE_MATCH_1}")
+  elseif(CMAKE_MATCH_3 STREQUAL "tls")
+    list(APPEND LOITER_DEFAULT_TLS "${CMAKE_MATCH_1}")
   else()
     list(APPEND LOITER_DEFAULT_HTTP1 "${CMAKE_MATCH_1}")
+    list(APPEND LOITER_DEFAULT_TLS "${CMAKE_MATCH_1}")
   endif()
 endforeach()

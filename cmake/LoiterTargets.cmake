@@ -1,4 +1,4 @@
-# loiter_add_target(NAME <name> TARGET <bundled-name-or-target-file> [PROTOCOL http1|h2]
+# loiter_add_target(NAME <name> TARGET <bundled-name-or-target-file> [PROTOCOL http1|tls|h2]
 #                   [SCENARIOS <id>...] [LABELS <label>...] [TIMEOUT <seconds>])
 #
 # Registers the scenario catalogue against one target with ctest, in the calling project
@@ -6,12 +6,15 @@
 # <name>.<id>, labelled `scenario`, the scenario's family and <name> (plus LABELS). Each
 # runs `loiter check --target <target> --scenario <id>` (exit 0 passes, anything else
 # fails), its run directory under <build>/loiter-runs/<name>/<id>/, its JUnit XML in
-# <build>/junit/<name>.<id>.xml. A scenario the target
-# does not declare what it needs for is reported by ctest as skipped, its reason in the
-# output. A relative target file is taken from the calling CMakeLists.txt's directory.
-# Without SCENARIOS: the default run of the target's PROTOCOL (http1, the default; h2: an [h2]
-# target's), as the catalogue's data file says (suites/catalogue/catalogue.txt): what a run
-# of `loiter check` runs and does not skip; the floods and the soak are left out.
+# <build>/junit/<name>.<id>.xml. A scenario the target does not declare what it needs for
+# is reported by ctest as skipped, its reason in the output. A relative target file is taken
+# from the calling CMakeLists.txt's directory.
+# Without SCENARIOS: the default run of the target's PROTOCOL, as the catalogue's data file
+# says (suites/catalogue/catalogue.txt): what `loiter check` runs on it, without the
+# scenarios of other protocols, which could never run there; the floods and the soak are
+# left out. PROTOCOL is http1 (cleartext HTTP/1.1), tls (HTTP/1.1 over TLS: the http1
+# scenarios and the tls family) or h2 (HTTP/2, over TLS or not); without it, the target
+# file says: h2 if it has an [h2] table, else tls if it has [tls], else http1.
 include_guard(GLOBAL)
 
 function(loiter_add_target)
@@ -26,16 +29,16 @@ function(loiter_add_target)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 180)
   endif()
-  if(NOT ARG_PROTOCOL)
-    set(ARG_PROTOCOL http1)
-  elseif(NOT ARG_PROTOCOL MATCHES "^(http1|h2)$")
-    message(FATAL_ERROR "loiter_add_target(${ARG_NAME}): PROTOCOL is http1 or h2, not "
-                        "'${ARG_PROTOCOL}'")
-  endif()
   set(target "${ARG_TARGET}")
   if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${target}" AND NOT IS_DIRECTORY
      "${CMAKE_CURRENT_SOURCE_DIR}/${target}")
     set(target "${CMAKE_CURRENT_SOURCE_DIR}/${target}")
+  endif()
+  if(NOT ARG_PROTOCOL)
+    _loiter_target_protocol("${target}" ARG_PROTOCOL)
+  elseif(NOT ARG_PROTOCOL MATCHES "^(http1|tls|h2)$")
+    message(FATAL_ERROR "loiter_add_target(${ARG_NAME}): PROTOCOL is http1, tls or h2, not "
+                        "'${ARG_PROTOCOL}'")
   endif()
   # LOITER_CATALOGUE and LOITER_DEFAULT_* in this function's scope, wherever it is called
   # from.
@@ -65,6 +68,35 @@ function(loiter_add_target)
                           "(the catalogue: ${known})")
     endif()
   endforeach()
+endfunction()
+
+# The protocol a target file declares: h2 with an [h2] table, tls with [tls], else http1.
+# A bundled target's file is looked for beside loiter's sources (add_subdirectory) or in
+# the installed share/loiter/targets; not found, http1.
+function(_loiter_target_protocol target out)
+  set(file "")
+  if(EXISTS "${target}" AND NOT IS_DIRECTORY "${target}")
+    set(file "${target}")
+  else()
+    set(here "${CMAKE_CURRENT_FUNCTION_LIST_DIR}")
+    foreach(dir IN ITEMS "${here}/../fixtures/targets" "${here}/../../../share/loiter/targets"
+                         "${here}/../../../../share/loiter/targets")
+      if(EXISTS "${dir}/${target}.toml")
+        set(file "${dir}/${target}.toml")
+        break()
+      endif()
+    endforeach()
+  endif()
+  set(protocol http1)
+  if(file)
+    file(STRINGS "${file}" tables REGEX "^[ \t]*\\[(tls|h2)\\][ \t]*(#.*)?$")
+    if(tables MATCHES "\\[h2\\]")
+      set(protocol h2)
+    elseif(tables MATCHES "\\[tls\\]")
+      set(protocol tls)
+    endif()
+  endif()
+  set(${out} ${protocol} PARENT_SCOPE)
 endfunction()
 
 # One ctest test: one scenario against one target, one `loiter check` process; ARGN are

@@ -1,4 +1,5 @@
-// report.html: the page around the plots — header, summary table, one section per scenario.
+// report.html: the page around the plots — header, what failed and why, summary table, one
+// section per scenario.
 #include "loiter/reports/html.hpp"
 
 #include <fmt/format.h>
@@ -55,20 +56,43 @@ void summary(const RunReport& report, std::ostream& out) {
   fmt::print(out, "</table>\n");
 }
 
+void findings_list(const ScenarioReport& s, std::ostream& out) {
+  fmt::print(out, "<ul class=\"findings\">\n");
+  for (const auto& f : s.findings) {
+    const auto klass = to_string(f.klass);
+    fmt::print(out, "<li class=\"finding-{0}\"><span class=\"finding-class\">{0}</span> {1}</li>\n",
+               klass, escape_html(text(f)));
+  }
+  fmt::print(out, "</ul>\n");
+}
+
+// The page opens with what failed and why: each failed scenario (or harness error), a link
+// to its section, and its findings (an error's note); or one line saying nothing failed.
+void failures(const RunReport& report, std::ostream& out) {
+  std::vector<const ScenarioReport*> failed;
+  for (const auto& s : report.scenarios) {
+    if (s.status == Status::fail || s.status == Status::error) failed.push_back(&s);
+  }
+  if (failed.empty()) {
+    if (!report.scenarios.empty()) fmt::print(out, "<p class=\"pass\">Nothing failed.</p>\n");
+    return;
+  }
+  fmt::print(out, "<section id=\"failed\"><h2 class=\"fail\">What failed ({} of {})</h2>\n",
+             failed.size(), report.scenarios.size());
+  for (const auto* s : failed) {
+    fmt::print(out, "<h3><a href=\"#s-{0}\">{0}</a> <span class=\"{1}\">{1}</span></h3>\n",
+               escape_html(s->id), to_string(s->status));
+    if (!s->note.empty()) fmt::print(out, "<p>{}</p>\n", escape_html(s->note));
+    if (!s->findings.empty()) findings_list(*s, out);
+  }
+  fmt::print(out, "</section>\n<h2>Every scenario</h2>\n");
+}
+
 void section(const ScenarioReport& s, std::ostream& out) {
   fmt::print(out, "<section id=\"s-{0}\"><h2>{0} <span class=\"{1}\">{1}</span></h2>\n",
              escape_html(s.id), to_string(s.status));
   if (!s.note.empty()) fmt::print(out, "<p>{}</p>\n", escape_html(s.note));
-  if (!s.findings.empty()) {
-    fmt::print(out, "<ul class=\"findings\">\n");
-    for (const auto& f : s.findings) {
-      const auto klass = to_string(f.klass);
-      fmt::print(out,
-                 "<li class=\"finding-{0}\"><span class=\"finding-class\">{0}</span> {1}</li>\n",
-                 klass, escape_html(text(f)));
-    }
-    fmt::print(out, "</ul>\n");
-  }
+  if (!s.findings.empty()) findings_list(s, out);
   for (const auto& plot : s.plots) {
     fmt::print(out, "{}\n", svg::render_plot(plot, svg_id(s.id, plot.id)));
   }
@@ -142,6 +166,10 @@ void render_html(const RunReport& report, std::ostream& out) {
     if (!line.empty()) fmt::print(out, "<p>{}</p>\n", escape_html(line));
   }
   if (!report.not_run.empty()) fmt::print(out, "<p>not run: {}</p>\n", escape_html(report.not_run));
+  if (const auto line = left_out_line(report); !line.empty()) {
+    fmt::print(out, "<p>{}</p>\n", escape_html(line));
+  }
+  failures(report, out);
   summary(report, out);
   for (const auto& scenario : report.scenarios) section(scenario, out);
   fmt::print(out, "</body></html>\n");

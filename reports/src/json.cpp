@@ -120,6 +120,16 @@ json::value to_json(const RunReport& report) {
   if (!report.not_run.empty()) document["not_run"] = report.not_run;
   document["started_at"] = report.started_at;
   document["scenarios"] = std::move(scenarios);
+  if (!report.left_out.empty()) {
+    json::array left_out;
+    for (const auto& group : report.left_out) {
+      json::array ids;
+      for (const auto& id : group.ids) ids.emplace_back(id);
+      left_out.push_back(
+          json::object{{"protocol", group.protocol}, {"why", group.why}, {"ids", std::move(ids)}});
+    }
+    document["left_out"] = std::move(left_out);
+  }
   return document;
 }
 
@@ -142,6 +152,19 @@ RunReport run_report_from_json(const json::value& document) {
                    .scenarios = {}};
   for (const auto& scenario : array(object, "scenarios", "report")) {
     report.scenarios.push_back(scenario_from_json(scenario, schema == kSentenceSchema));
+  }
+  if (object.contains("left_out")) {
+    for (const auto& value : array(object, "left_out", "report")) {
+      const auto& entry = object_of(value, "left_out");
+      LeftOut group{.protocol = text(entry, "protocol", "left_out"),
+                    .why = text(entry, "why", "left_out"),
+                    .ids = {}};
+      for (const auto& id : array(entry, "ids", "left_out")) {
+        if (!id.is_string()) throw std::runtime_error("left_out: key 'ids' must hold strings");
+        group.ids.emplace_back(id.get_string());
+      }
+      report.left_out.push_back(std::move(group));
+    }
   }
   return report;
 }

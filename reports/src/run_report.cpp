@@ -1,5 +1,8 @@
-// Names of the run document's enumerations, and figure look-up.
+// Names of the run document's enumerations, the left-out line, and figure look-up.
 #include "loiter/reports/run_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <array>
 
@@ -48,6 +51,16 @@ std::string over(const RunReport& report) {
   if (report.target_protocol == "h2c") return " over h2c";
   if (report.target_protocol == "h2") return " over HTTP/2 and TLS";
   return report.target_tls ? " over TLS" : "";
+}
+
+std::string left_out_line(const RunReport& report) {
+  std::string line;
+  for (const auto& group : report.left_out) {
+    line += fmt::format("{}{} {} scenario{} ({}): {}", line.empty() ? "" : "; ", group.ids.size(),
+                        group.protocol, group.ids.size() == 1 ? "" : "s",
+                        fmt::join(group.ids, ", "), group.why);
+  }
+  return line.empty() ? line : "not for this target: " + line;
 }
 
 std::optional<double> figure(const ScenarioReport& scenario, std::string_view group,

@@ -79,7 +79,32 @@ TEST(Html, ShowsATlsTargetsDeclaration) {
   EXPECT_THAT(out.str(), HasSubstr("<h1>loiter 0.1.0 against nginx-tls over TLS ("));
   EXPECT_THAT(out.str(), HasSubstr("<p>TLS: ALPN http/1.1, SNI none, handshake deadline none, "
                                    "header deadline from connect</p>"));
-  EXPECT_THAT(page(), Not(HasSubstr("TLS")));
+  EXPECT_THAT(page(), Not(HasSubstr("TLS: ALPN")));
+}
+
+// The page opens with what failed and why: each failed scenario linked to its section, with
+// its findings, before the summary table; the scenarios another protocol's target would run
+// are named in one line.
+TEST(Html, OpensWithWhatFailedAndWhy) {
+  const auto html = page();
+  const auto failed = html.find("<section id=\"failed\">");
+  ASSERT_NE(failed, std::string::npos);
+  EXPECT_LT(failed, html.find("<table>"));
+  EXPECT_THAT(html, HasSubstr(R"(<h3><a href="#s-silent-again">silent-again</a>)"));
+  const auto finding = html.find("100/100 connections still open", failed);
+  EXPECT_LT(finding, html.find("<table>"));
+  EXPECT_THAT(html, HasSubstr("not for this target: 2 HTTP/1.1 over TLS scenarios "
+                              "(tls-half-hello, tls-handshake-silent): the target does not speak "
+                              "TLS (no [tls] in its target file); 1 HTTP/2 scenario (h2-idle)"));
+}
+
+TEST(Html, SaysNothingFailedWhenNothingDid) {
+  auto report = testing::sample_report();
+  std::erase_if(report.scenarios, [](const ScenarioReport& s) { return s.status == Status::fail; });
+  std::ostringstream out;
+  render_html(report, out);
+  EXPECT_THAT(out.str(), HasSubstr("Nothing failed."));
+  EXPECT_THAT(out.str(), Not(HasSubstr("id=\"failed\"")));
 }
 
 }  // namespace

@@ -64,7 +64,13 @@ RunReport sample_report() {
                         .note = "not judged",
                         .findings = {},
                         .figures = {closure}},
-                   }};
+                   },
+          .left_out = {{.protocol = "HTTP/1.1 over TLS",
+                        .why = "the target does not speak TLS (no [tls] in its target file)",
+                        .ids = {"tls-half-hello", "tls-handshake-silent"}},
+                       {.protocol = "HTTP/2",
+                        .why = "the target does not speak HTTP/2 (no [h2] in its target file)",
+                        .ids = {"h2-idle"}}}};
 }
 
 RunReport sample_tls_report() {

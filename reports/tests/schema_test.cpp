@@ -29,6 +29,9 @@ Written written_keys(const json::value& document) {
   if (const auto* tls = document.as_object().if_contains("target_tls")) {
     keys_of(*tls, "TargetTls", written);
   }
+  if (const auto* left_out = document.as_object().if_contains("left_out")) {
+    for (const auto& group : left_out->as_array()) keys_of(group, "LeftOut", written);
+  }
   for (const auto& scenario : document.at("scenarios").as_array()) {
     keys_of(scenario, "Scenario", written);
     for (const auto& finding : scenario.at("findings").as_array()) {

@@ -246,6 +246,11 @@ int run_check(const CheckOptions& options) {
     directory.emplace(options.runs_root, plan.target.name);
   });
   auto report = suites::run_head(LOITER_VERSION, plan.target, suites::utc_now());
+  // The default run names the scenarios of another protocol once, instead of a skip each;
+  // a scenario or family asked for by name is run (and skipped, with its reason).
+  if (options.scenarios.empty() && options.families.empty()) {
+    plan.scenarios = suites::leave_out_other_protocols(plan.scenarios, plan.target, report);
+  }
   suites::install_interrupt_handlers();
   Progress progress(plan.scenarios.size());
   suites::run_plan(plan, *directory, report, progress.of(plan));

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "self_test.hpp"
 
@@ -41,7 +42,8 @@ std::vector<std::string> split(const std::string& list) {
 
 // The catalogue's data file (read by CMake, embedded in loiter) names exactly the
 // catalogue's scenarios, in its order, with their families; h2 is the protocol of the
-// HTTP/2 families (h2, flood), http1 of the others; the floods and the soak run on request.
+// HTTP/2 families (h2, flood), tls of the tls family (over TLS only), http1 of the others;
+// the floods and the soak run on request.
 TEST(CatalogueData, DataFileMatchesTheCatalogue) {
   const auto& entries = catalogue_entries();
   ASSERT_EQ(entries.size(), catalogue().size());
@@ -50,7 +52,8 @@ TEST(CatalogueData, DataFileMatchesTheCatalogue) {
     EXPECT_EQ(entries[i].id, scenario.id);
     EXPECT_EQ(entries[i].family, scenario.family) << scenario.id;
     const bool h2 = scenario.family == "h2" || scenario.family == "flood";
-    EXPECT_EQ(entries[i].protocol, h2 ? "h2" : "http1") << scenario.id;
+    EXPECT_EQ(entries[i].protocol, h2 ? "h2" : scenario.family == "tls" ? "tls" : "http1")
+        << scenario.id;
   }
   EXPECT_FALSE(runs_by_default("soak"));
   EXPECT_FALSE(runs_by_default("h2-rapid-reset"));
@@ -59,15 +62,62 @@ TEST(CatalogueData, DataFileMatchesTheCatalogue) {
 }
 
 // CMake's default run by protocol (what loiter_add_target registers without SCENARIOS) is
-// loiter check's default run, split by protocol.
-TEST(CatalogueData, CMakeDefaultRunIsCheckDefaultRun) {
-  std::vector<std::string> http1, h2;
-  for (const auto* scenario : choose_scenarios({}, 0)) {
-    const bool is_h2 = scenario->family == "h2" || scenario->family == "flood";
-    (is_h2 ? h2 : http1).emplace_back(scenario->id);
+// loiter check's default run, less the scenarios whose protocol the target does not speak:
+// a cleartext target gets no tls nor h2 scenario, a TLS one the tls family too.
+TEST(CatalogueData, CMakeDefaultRunIsCheckDefaultRunOfEachProtocol) {
+  fixtures::Target cleartext, over_tls, h2c;
+  over_tls.tls = fixtures::Tls{};
+  h2c.h2 = fixtures::H2{};
+  const auto runs_on = [](const fixtures::Target& target) {
+    std::vector<std::string> ids;
+    for (const auto* scenario : choose_scenarios({}, 0)) {
+      if (!protocol_unmet(scenario->id, target)) ids.emplace_back(scenario->id);
+    }
+    return ids;
+  };
+  EXPECT_EQ(split(LOITER_DEFAULT_HTTP1_LIST), runs_on(cleartext));
+  EXPECT_EQ(split(LOITER_DEFAULT_TLS_LIST), runs_on(over_tls));
+  EXPECT_EQ(split(LOITER_DEFAULT_H2_LIST), runs_on(h2c));
+  EXPECT_THAT(runs_on(cleartext), ::testing::Not(::testing::Contains("tls-half-hello")));
+  EXPECT_THAT(runs_on(over_tls), ::testing::Contains("tls-half-hello"));
+  EXPECT_THAT(runs_on(over_tls), ::testing::Contains("silent"));
+  EXPECT_THAT(runs_on(h2c), ::testing::Not(::testing::Contains("silent")));
+}
+
+// A default run on a cleartext target leaves the TLS and HTTP/2 scenarios out, named once
+// by protocol with the reason, instead of a skip each; on an h2c target, the HTTP/1.1 ones.
+TEST(CatalogueData, ADefaultRunLeavesOtherProtocolsOutByName) {
+  fixtures::Target cleartext, h2c;
+  h2c.h2 = fixtures::H2{};
+  reports::RunReport report;
+  const auto kept = leave_out_other_protocols(choose_scenarios({}, 0), cleartext, report);
+  ASSERT_EQ(report.left_out.size(), 2u);
+  EXPECT_EQ(report.left_out[0].protocol, "HTTP/1.1 over TLS");
+  EXPECT_EQ(report.left_out[0].ids, (std::vector<std::string>{"tls-record-header", "tls-half-hello",
+                                                              "tls-hello-trickle",
+                                                              "tls-handshake-silent"}));
+  EXPECT_THAT(report.left_out[0].why, ::testing::HasSubstr("no [tls]"));
+  EXPECT_EQ(report.left_out[1].protocol, "HTTP/2");
+  EXPECT_EQ(kept.size() + 4 + report.left_out[1].ids.size(), choose_scenarios({}, 0).size());
+  reports::RunReport on_h2c;
+  const auto h2_kept = leave_out_other_protocols(choose_scenarios({}, 0), h2c, on_h2c);
+  ASSERT_EQ(on_h2c.left_out.size(), 2u);
+  EXPECT_EQ(on_h2c.left_out[0].protocol, "HTTP/1.1");
+  EXPECT_EQ(h2_kept.size(), split(LOITER_DEFAULT_H2_LIST).size());
+}
+
+// A scenario's protocol need is among its own: where protocol_unmet names one, the
+// scenario's unmet_need names the same.
+TEST(CatalogueData, AProtocolNeedIsTheScenariosOwn) {
+  fixtures::Target cleartext, h2c;
+  h2c.h2 = fixtures::H2{};
+  for (const auto& scenario : catalogue()) {
+    for (const auto* target : {&cleartext, &h2c}) {
+      if (const auto need = protocol_unmet(scenario.id, *target)) {
+        EXPECT_EQ(scenario.unmet_need(*target), need) << scenario.id;
+      }
+    }
   }
-  EXPECT_EQ(split(LOITER_DEFAULT_HTTP1_LIST), http1);
-  EXPECT_EQ(split(LOITER_DEFAULT_H2_LIST), h2);
 }
 
 // What a command line asks for: ids in their order, or the catalogue (less the load family

@@ -83,10 +83,10 @@ std::vector<std::string_view> words_of(std::string_view line) {
 
 CatalogueEntry entry_of(std::string_view line) {
   const auto words = words_of(line);
-  if (words.size() != 4 || (words[2] != "http1" && words[2] != "h2") ||
+  if (words.size() != 4 || (words[2] != "http1" && words[2] != "tls" && words[2] != "h2") ||
       (words[3] != "default" && words[3] != "on-request")) {
     throw std::logic_error(
-        fmt::format("catalogue.txt: not 'id family http1|h2 default|on-request': '{}'", line));
+        fmt::format("catalogue.txt: not 'id family http1|tls|h2 default|on-request': '{}'", line));
   }
   return {.id = words[0],
           .family = words[1],
@@ -127,6 +127,15 @@ bool runs_by_default(std::string_view id) {
   const auto& entries = catalogue_entries();
   const auto entry = std::ranges::find(entries, id, &CatalogueEntry::id);
   return entry != entries.end() && entry->by_default;
+}
+
+std::optional<std::string> protocol_unmet(std::string_view id, const fixtures::Target& target) {
+  const auto& entries = catalogue_entries();
+  const auto entry = std::ranges::find(entries, id, &CatalogueEntry::id);
+  if (entry == entries.end()) return std::nullopt;
+  if (entry->protocol == "h2") return kit::need_h2(target);
+  if (auto need = kit::need_http1(target)) return need;
+  return entry->protocol == "tls" ? kit::need_tls(target) : std::nullopt;
 }
 
 std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& ids,

@@ -73,6 +73,11 @@ Need need_h2(const Target& target) {
   return std::string("the target does not speak HTTP/2 (no [h2] in its target file)");
 }
 
+Need need_tls(const Target& target) {
+  if (target.tls) return std::nullopt;
+  return std::string("the target does not speak TLS (no [tls] in its target file)");
+}
+
 Need first_unmet(std::initializer_list<Need> needs) {
   for (const auto& need : needs) {
     if (need) return need;

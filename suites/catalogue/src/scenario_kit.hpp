@@ -33,6 +33,7 @@ Need first_unmet(std::initializer_list<Need> needs);
 // that speaks HTTP/2 ([h2]: h2c, or h2 over TLS). The h2 family needs [h2] (need_h2).
 Need need_http1(const Target& target);
 Need need_h2(const Target& target);
+Need need_tls(const Target& target);
 
 // The endings a declared promise allows: 408+close for 408; for a plain close, close or
 // 408+close (a 408 before the close, as RFC 9110 recommends, keeps the promise).

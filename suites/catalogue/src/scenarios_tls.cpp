@@ -19,11 +19,6 @@ using namespace kit;
 // No HTTP can answer a handshake: the server closes, or sends an alert and closes.
 const Endings kHandshakeEndings = {ends::closed, ends::alert};
 
-Need need_tls(const Target& target) {
-  if (target.tls) return std::nullopt;
-  return std::string("the target does not speak TLS (no [tls] in its target file)");
-}
-
 Need needs_stall_at(const Target& target, Stall stall) {
   if (auto need = need_tls(target)) return need;
   return stall_deadline(target, stall).unmet;

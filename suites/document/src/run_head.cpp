@@ -1,6 +1,7 @@
 // The run document's head, from the target as loiter ran it.
 #include "loiter/suites/document/run_head.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "loiter/suites/judge/in_units.hpp"
@@ -24,6 +25,38 @@ reports::RunReport run_head(std::string loiter_version, std::string address,
           .target = std::move(address),
           .started_at = std::move(started_at),
           .scenarios = {}};
+}
+
+namespace {
+
+std::string protocol_name(std::string_view protocol) {
+  if (protocol == "h2") return "HTTP/2";
+  if (protocol == "tls") return "HTTP/1.1 over TLS";
+  return "HTTP/1.1";
+}
+
+}  // namespace
+
+std::vector<const Scenario*> leave_out_other_protocols(std::vector<const Scenario*> scenarios,
+                                                       const fixtures::Target& target,
+                                                       reports::RunReport& report) {
+  std::vector<const Scenario*> kept;
+  const auto& entries = catalogue_entries();
+  for (const auto* scenario : scenarios) {
+    const auto why = protocol_unmet(scenario->id, target);
+    if (!why) {
+      kept.push_back(scenario);
+      continue;
+    }
+    const auto entry = std::ranges::find(entries, scenario->id, &CatalogueEntry::id);
+    const auto protocol = protocol_name(entry->protocol);
+    auto group = std::ranges::find(report.left_out, protocol, &reports::LeftOut::protocol);
+    if (group == report.left_out.end()) {
+      group = report.left_out.insert(report.left_out.end(), {.protocol = protocol, .why = *why});
+    }
+    group->ids.emplace_back(scenario->id);
+  }
+  return kept;
 }
 
 std::string target_protocol(const fixtures::Target& target) {

@@ -85,6 +85,16 @@ struct TargetTls {
   bool operator==(const TargetTls&) const = default;
 };
 
+// Scenarios of the default run that the target's protocol could never run (a cleartext
+// target and the TLS scenarios; an HTTP/1.1 target and the HTTP/2 ones): not run, named
+// once, not counted as skipped.
+struct LeftOut {
+  std::string protocol;          // what they speak: "HTTP/1.1", "HTTP/1.1 over TLS", "HTTP/2"
+  std::string why;               // "the target does not speak TLS (no [tls] in its target file)"
+  std::vector<std::string> ids;  // in catalogue order
+  bool operator==(const LeftOut&) const = default;
+};
+
 struct RunReport {
   std::string loiter_version;
   std::string target;
@@ -97,12 +107,17 @@ struct RunReport {
   std::string not_run;     // why the target was not run at all (then no scenarios)
   std::string started_at;  // UTC, ISO 8601
   std::vector<ScenarioReport> scenarios;
+  std::vector<LeftOut> left_out;  // of the default run, by protocol; empty: none
   bool operator==(const RunReport&) const = default;
 };
 
 // How a title says what loiter spoke to the target: " over h2c", " over HTTP/2 and TLS",
 // " over TLS", or nothing (cleartext HTTP/1.1).
 std::string over(const RunReport& report);
+
+// "not for this target: 4 HTTP/1.1 over TLS scenarios (tls-record-header, ...): the target
+// does not speak TLS (...); 12 HTTP/2 ..."; empty when nothing was left out.
+std::string left_out_line(const RunReport& report);
 
 // The figure `value` of group `group` in a scenario, if present and measured.
 std::optional<double> figure(const ScenarioReport& scenario, std::string_view group,

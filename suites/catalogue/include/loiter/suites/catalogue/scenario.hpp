@@ -107,7 +107,7 @@ inline const clients::Churn kSoakChurn{
 struct CatalogueEntry {
   std::string_view id;
   std::string_view family;
-  std::string_view protocol;  // "http1" (over TLS too) or "h2"
+  std::string_view protocol;  // "http1" (over TLS too), "tls" (over TLS only) or "h2"
   bool by_default = true;     // false: "on-request", only run when named
 };
 
@@ -115,6 +115,12 @@ struct CatalogueEntry {
 const std::vector<CatalogueEntry>& catalogue_entries();
 // True when the data file has the scenario in the default run (false when it lacks it).
 bool runs_by_default(std::string_view id);
+
+// Why `target` does not speak the protocol of scenario `id` (its data file's column: http1
+// needs a target without [h2], tls one with [tls] and without [h2], h2 one with [h2]), or
+// nullopt when it does (or the id is unknown). The scenario's unmet_need says it too,
+// among its other needs.
+std::optional<std::string> protocol_unmet(std::string_view id, const fixtures::Target& target);
 
 // The scenarios a command line asked for: the scenarios of `families` in catalogue order
 // (those of the default run, or all of a family none of which is: `--family flood` runs the

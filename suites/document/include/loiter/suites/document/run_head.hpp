@@ -4,9 +4,11 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/reports/run_report.hpp"
+#include "loiter/suites/catalogue/scenario.hpp"
 
 namespace loiter::suites {
 
@@ -18,6 +20,12 @@ reports::RunReport run_head(std::string loiter_version, const fixtures::Target& 
 // A run against a server loiter did not start and knows only by its address (drive).
 reports::RunReport run_head(std::string loiter_version, std::string address,
                             std::string started_at);
+
+// Of a default run's `scenarios`, those the target's protocol can run (protocol_unmet);
+// the others are named in `report.left_out`, by protocol, instead of a skip each.
+std::vector<const Scenario*> leave_out_other_protocols(std::vector<const Scenario*> scenarios,
+                                                       const fixtures::Target& target,
+                                                       reports::RunReport& report);
 
 // A TLS target's declaration as the run document carries it; nullopt for a cleartext one.
 std::optional<reports::TargetTls> target_tls(const fixtures::Target& target);
