@@ -160,7 +160,8 @@ std::string render(const K8sJobPlan& plan, const std::string& format) {
 }  // namespace
 
 void add_k8s_job_options(CLI::App& command, K8sJobOptions& options) {
-  command.add_option("--image", options.image, "the container image, with loiter on its PATH")
+  command.add_option("--image", options.image, "the container image, with loiter on its PATH and uid 10001 to run it "
+                     "(examples/container/build makes one from loiter's Debian package)")
       ->required();
   command.add_option("--shards", options.shards, "K: shards, one pod each")
       ->required()

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <boost/json.hpp>
+#include <cstdint>
 
 namespace loiter::cli {
 
@@ -13,6 +14,7 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::string_view kRuns = "/runs";
+constexpr std::int64_t kImageUser = 10001;
 constexpr std::string_view kShardContainer = "shard";
 
 json::object labels(const K8sJobPlan& plan, std::string_view component) {
@@ -54,6 +56,15 @@ json::object container(const K8sJobPlan& plan, std::string_view name,
   if (!requests.empty()) out["resources"] = json::object{{"requests", std::move(requests)}};
   out["volumeMounts"] = json::array{json::object{{"name", "runs"}, {"mountPath", kRuns}}};
   return out;
+}
+
+// The image (examples/container/Containerfile) runs loiter as uid and gid 10001: the pods
+// insist on a user that is not root, and fsGroup makes the claim at /runs theirs to write.
+json::object pod_security() {
+  return {{"runAsNonRoot", true},
+          {"runAsUser", kImageUser},
+          {"runAsGroup", kImageUser},
+          {"fsGroup", kImageUser}};
 }
 
 json::array runs_volume(const K8sJobPlan& plan) {
@@ -134,6 +145,7 @@ std::vector<std::string> merge_arguments(const K8sJobPlan& plan) {
 json::value shard_job(const K8sJobPlan& plan) {
   const json::object pod{
       {"restartPolicy", "Never"},
+      {"securityContext", pod_security()},
       {"topologySpreadConstraints", spread(plan)},
       {"containers", json::array{container(plan, kShardContainer, shard_arguments(plan))}},
       {"volumes", runs_volume(plan)}};
@@ -155,6 +167,7 @@ json::value shard_job(const K8sJobPlan& plan) {
 json::value merge_job(const K8sJobPlan& plan) {
   const json::object pod{
       {"restartPolicy", "Never"},
+      {"securityContext", pod_security()},
       {"containers", json::array{container(plan, "merge", merge_arguments(plan))}},
       {"volumes", runs_volume(plan)}};
   return json::object{

@@ -115,6 +115,20 @@ TEST_F(K8sJob, ShardJobIsAnIndexedJobOfKPodsThatNeverRetries) {
   EXPECT_EQ(docs[1].at("spec").at("completions"), 1);
 }
 
+// Both Jobs' pods run as the image's unprivileged user (examples/container/Containerfile:
+// uid and gid 10001), never as root, and own the claim they write to (fsGroup).
+TEST_F(K8sJob, PodsRunAsTheImagesUnprivilegedUser) {
+  const auto docs = documents(with({"--shards", "2", "--scenario", "silent"}));
+  ASSERT_EQ(docs.size(), 2u);
+  for (const auto& job : docs) {
+    const auto& security = job.at("spec").at("template").at("spec").at("securityContext");
+    EXPECT_EQ(security.at("runAsNonRoot"), true);
+    EXPECT_EQ(security.at("runAsUser"), 10001);
+    EXPECT_EQ(security.at("runAsGroup"), 10001);
+    EXPECT_EQ(security.at("fsGroup"), 10001);
+  }
+}
+
 // Each shard runs `loiter check ... --shard $(JOB_COMPLETION_INDEX)/K --start-at T`, with
 // the user's scenario options and --allow-remote naming the host it connects to.
 TEST_F(K8sJob, ShardArgumentsCarryTheIndexTheStartAndTheScenarioOptions) {
