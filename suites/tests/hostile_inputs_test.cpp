@@ -260,7 +260,9 @@ TEST_P(EveryOption, EndsCleanlyWhateverItIsGiven) {
   const auto runs = run_batch(argvs, paths.root, kRunTimeout, kAtOnce);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     expect_clean(runs[i]);
-    if (must_refuse[i]) EXPECT_EQ(runs[i].status, 2) << "not refused: " << shown(runs[i]);
+    if (must_refuse[i]) {
+      EXPECT_EQ(runs[i].status, 2) << "not refused: " << shown(runs[i]);
+    }
   }
   // No server or client of the accepted runs outlives its run.
   for (const auto& entry : fs::directory_iterator("/proc")) {
@@ -273,8 +275,8 @@ TEST_P(EveryOption, EndsCleanlyWhateverItIsGiven) {
 INSTANTIATE_TEST_SUITE_P(HostileInputs, EveryOption,
                          ::testing::Values("check", "matrix", "report", "compare", "drive",
                                            "targets", "merge", "observe", "k8s-job"),
-                         [](const auto& info) {
-                           auto name = info.param;
+                         [](const auto& param) {
+                           auto name = param.param;
                            std::erase(name, '-');
                            return name;
                          });
