@@ -4,6 +4,7 @@
 // in front ("--load-rate: nan is not a positive number up to 10000000").
 #pragma once
 
+#include <CLI/Error.hpp>
 #include <CLI/Validators.hpp>
 #include <optional>
 
