@@ -13,6 +13,7 @@
 #include "finish.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/reports/number_text.hpp"
 #include "loiter/suites/document/server_watch.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/watch_loop.hpp"
@@ -78,7 +79,8 @@ int observe(const ObserveOptions& options, const fixtures::Probe& probe, suites:
   header.loiter_version = LOITER_VERSION;
   header.started = std::chrono::system_clock::now();
   suites::ServerWatchWriter writer(options.out, header);
-  fmt::print("observing {} for {} s: {}\n", what, options.duration, options.out);
+  fmt::print("observing {} for {} s: {}\n", what, reports::plain_number(options.duration),
+             options.out);
   std::fflush(stdout);
   const auto end = suites::watch_server(
       probe, static_cast<pid_t>(header.pid),
