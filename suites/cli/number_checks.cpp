@@ -6,6 +6,7 @@
 
 #include <CLI/TypeTools.hpp>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "loiter/reports/number_text.hpp"
