@@ -50,7 +50,7 @@ const CLI::Validator kDeadlineSeconds(
       constexpr double kMost = 1e6;
       double value = 0;
       if (!CLI::detail::lexical_cast(text, value) || !(value > 0)) {
-        return "not a positive number of seconds";
+        return fmt::format("'{}' is not a positive number of seconds", text);
       }
       return value > kMost ? fmt::format("{} s is beyond the limit of {:.0f} s", text, kMost) : "";
     },

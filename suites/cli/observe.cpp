@@ -30,7 +30,7 @@ const CLI::Validator kWatchSeconds(
     [](std::string& text) -> std::string {
       double value = 0;
       if (!CLI::detail::lexical_cast(text, value) || !(value > 0)) {
-        return "not a positive number of seconds";
+        return fmt::format("'{}' is not a positive number of seconds", text);
       }
       return value > kLongestWatch
                  ? fmt::format("{} s is beyond a week ({:.0f} s)", text, kLongestWatch)
