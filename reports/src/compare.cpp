@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "loiter/reports/number_text.hpp"
+
 namespace loiter::reports {
 
 namespace {
@@ -17,7 +19,7 @@ std::string shown(const std::optional<double>& value, std::string_view unit,
   if (!value) return "-";
   if (unit == "s")
     return sign.empty() ? fmt::format("{:.3f}", *value) : fmt::format("{:+.3f}", *value);
-  return sign.empty() ? fmt::format("{:.6g}", *value) : fmt::format("{:+.6g}", *value);
+  return sign.empty() ? plain_number(*value) : signed_number(*value);
 }
 
 // FDs the server still held above its baseline once the clients were done.

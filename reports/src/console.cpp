@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "loiter/reports/number_text.hpp"
+
 namespace loiter::reports {
 
 namespace {
@@ -26,7 +28,7 @@ std::string format_value(const std::optional<double>& value, std::string_view un
   if (!value) return "-";
   if (unit == "s") return fmt::format("{:.3f}", *value);
   if (unit == "ms" || unit == "MiB") return fmt::format("{:.2f}", *value);
-  return fmt::format("{:g}", *value);
+  return plain_number(*value);
 }
 
 // "closure min/median/max 1.000/1.002/1.004 s"

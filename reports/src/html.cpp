@@ -6,6 +6,7 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
+#include "loiter/reports/number_text.hpp"
 #include "svg_plot.hpp"
 
 namespace loiter::reports {
@@ -34,7 +35,7 @@ std::string figures_text(const ScenarioReport& scenario) {
       const auto shown = !value               ? std::string("-")
                          : group.unit == "s"  ? fmt::format("{:.3f}", *value)
                          : group.unit == "ms" ? fmt::format("{:.2f}", *value)
-                                              : fmt::format("{:g}", *value);
+                                              : plain_number(*value);
       values += (values.empty() ? "" : "/") + shown;
     }
     text += fmt::format("{}{} {} {}{}{}", text.empty() ? "" : "; ", group.name, names, values,
@@ -148,7 +149,7 @@ std::string tls_line(const std::optional<TargetTls>& tls) {
   return fmt::format("TLS: ALPN {}, SNI {}, handshake deadline {}, header deadline from {}",
                      tls->alpn.empty() ? "none" : fmt::format("{}", fmt::join(tls->alpn, " ")),
                      tls->server_name.empty() ? "none" : tls->server_name,
-                     tls->handshake_s ? fmt::format("{:g} s", *tls->handshake_s) : "none",
+                     tls->handshake_s ? plain_number(*tls->handshake_s) + " s" : "none",
                      tls->header_from);
 }
 

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "loiter/reports/number_text.hpp"
+
 namespace loiter::reports {
 
 namespace {
@@ -66,8 +68,8 @@ std::pair<long long, long long> endings(const ScenarioReport& s, Fits fits) {
 std::vector<std::string> closure_parts(const ScenarioReport& s, double deadline) {
   std::vector<std::string> parts;
   const auto median = figure(s, "closure", "median");
-  parts.push_back(median ? fmt::format("{:.2f} s / {:g} s", *median, deadline)
-                         : fmt::format("none closed / {:g} s", deadline));
+  parts.push_back(median ? fmt::format("{:.2f} s / {} s", *median, plain_number(deadline))
+                         : fmt::format("none closed / {} s", plain_number(deadline)));
   const auto [saw_408, _] = endings(s, [](const auto& label) { return label.starts_with("408"); });
   if (saw_408 > 0) parts.emplace_back("408");
   const auto [open, all] = endings(s, [](const auto& label) { return label == "open"; });

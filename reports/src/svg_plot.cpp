@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "loiter/reports/html.hpp"
+#include "loiter/reports/number_text.hpp"
 #include "svg_scale.hpp"
 
 namespace loiter::reports::svg {
@@ -33,14 +34,15 @@ std::string axes(const Frame& frame, const std::vector<double>& xs, const std::v
   std::string out;
   for (double v : ys) {
     out += fmt::format(
-        R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" class="grid"/><text x="{:.1f}" y="{:.1f}" class="yt">{:g}</text>)",
-        kLeft, frame.py(v), kLeft + frame.width, frame.py(v), kLeft - 4, frame.py(v) + 4, v);
+        R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" class="grid"/><text x="{:.1f}" y="{:.1f}" class="yt">{}</text>)",
+        kLeft, frame.py(v), kLeft + frame.width, frame.py(v), kLeft - 4, frame.py(v) + 4,
+        plain_number(v));
   }
   for (double v : xs) {
     out += fmt::format(
-        R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" class="grid"/><text x="{:.1f}" y="{:.1f}" class="xt">{:g}</text>)",
+        R"(<line x1="{:.1f}" y1="{:.1f}" x2="{:.1f}" y2="{:.1f}" class="grid"/><text x="{:.1f}" y="{:.1f}" class="xt">{}</text>)",
         frame.px(v), kTop, frame.px(v), kTop + frame.height, frame.px(v), kTop + frame.height + 14,
-        v);
+        plain_number(v));
   }
   out += fmt::format(R"(<rect x="{}" y="{}" width="{:.1f}" height="{:.1f}" class="frame"/>)", kLeft,
                      kTop, frame.width, frame.height);

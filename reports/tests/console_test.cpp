@@ -25,6 +25,20 @@ TEST(Console, ATlsTargetIsRunOverTlsInTheHeaderLine) {
   EXPECT_THAT(out.str(), ::testing::StartsWith("loiter 0.1.0 against nginx-tls over TLS ("));
 }
 
+// A large figure in whole digits, a small one in decimals: never "1.71173e+06".
+TEST(Console, FiguresNeverInScientificNotation) {
+  RunReport report{.loiter_version = "0.1.0", .target = "nginx"};
+  report.scenarios.push_back(
+      {.id = "soak",
+       .figures = {{.name = "RSS", .unit = "KiB", .values = {{"peak", 1711734.0}}},
+                   {.name = "rate", .unit = "", .values = {{"lost", 0.0000123}}}}});
+  std::ostringstream out;
+  render_console(report, out);
+  EXPECT_THAT(out.str(), ::testing::HasSubstr("RSS peak 1711734 KiB"));
+  EXPECT_THAT(out.str(), ::testing::HasSubstr("rate lost 0.0000123"));
+  EXPECT_THAT(out.str(), ::testing::Not(::testing::ContainsRegex("[0-9]e[+-][0-9]")));
+}
+
 TEST(Console, ColoursOnlyWhenAsked) {
   std::ostringstream plain, coloured;
   render_console(testing::sample_report(), plain);

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "finish.hpp"
+#include "loiter/reports/number_text.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/document/report.hpp"
@@ -21,6 +22,7 @@
 #include "loiter/suites/runner/run.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "progress.hpp"
+#include "number_checks.hpp"
 #include "refusals.hpp"
 #include "shard.hpp"
 
@@ -36,7 +38,9 @@ fixtures::Duration seconds(double s) {
 std::string deadline_help(std::string_view name, std::string_view key,
                           const std::optional<fixtures::Duration>& d) {
   const auto fallback =
-      d ? fmt::format(" (the reference's: {})", std::chrono::duration<double>(*d).count()) : "";
+      d ? fmt::format(" (the reference's: {})",
+                      reports::plain_number(std::chrono::duration<double>(*d).count()))
+        : "";
   return fmt::format("{} deadline, s: sugar for --set {}=S{}", name, key, fallback);
 }
 
@@ -46,7 +50,7 @@ const CLI::Validator kDeadlineSeconds(
       constexpr double kMost = 1e6;
       double value = 0;
       if (!CLI::detail::lexical_cast(text, value) || !(value > 0)) {
-        return "not a positive number of seconds";
+        return fmt::format("'{}' is not a positive number of seconds", text);
       }
       return value > kMost ? fmt::format("{} s is beyond the limit of {:.0f} s", text, kMost) : "";
     },
@@ -78,23 +82,36 @@ int list_scenarios_markdown() {
   return kPassed;
 }
 
+// Why the churn shares cannot be (together more than all the requests), or nullopt.
+std::optional<std::string> churn_problem(const clients::Churn& churn) {
+  if (churn.fresh + churn.server_close + churn.abort <= 1.0) return std::nullopt;
+  using reports::plain_number;
+  return fmt::format(
+      "--churn-fresh {} + --churn-server-close {} + --churn-abort {} exceed 1: each is a share "
+      "of the requests, together at most all of them (unset: the soak's {}, {}, {})",
+      plain_number(churn.fresh), plain_number(churn.server_close), plain_number(churn.abort),
+      plain_number(suites::kSoakChurn.fresh), plain_number(suites::kSoakChurn.server_close),
+      plain_number(suites::kSoakChurn.abort));
+}
+
+// The soak's default churn with what the command line set.
+clients::Churn churn_with(const CheckOptions& options) {
+  auto churn = suites::kSoakChurn;
+  churn.fresh = options.churn_fresh.value_or(churn.fresh);
+  churn.server_close = options.churn_server_close.value_or(churn.server_close);
+  churn.abort = options.churn_abort.value_or(churn.abort);
+  churn.replace_every = options.churn_replace_every.value_or(churn.replace_every);
+  return churn;
+}
+
 // The soak's churn: its default with what the command line set; nullopt when it set none.
 std::optional<clients::Churn> churn_of(const CheckOptions& options) {
   if (!options.churn_fresh && !options.churn_server_close && !options.churn_abort &&
       !options.churn_replace_every) {
     return std::nullopt;
   }
-  auto churn = suites::kSoakChurn;
-  churn.fresh = options.churn_fresh.value_or(churn.fresh);
-  churn.server_close = options.churn_server_close.value_or(churn.server_close);
-  churn.abort = options.churn_abort.value_or(churn.abort);
-  churn.replace_every = options.churn_replace_every.value_or(churn.replace_every);
-  if (churn.fresh + churn.server_close + churn.abort > 1.0) {
-    throw std::invalid_argument(fmt::format(
-        "--churn-fresh {} + --churn-server-close {} + --churn-abort {} exceed 1 (shares of the "
-        "requests)",
-        churn.fresh, churn.server_close, churn.abort));
-  }
+  const auto churn = churn_with(options);
+  if (auto problem = churn_problem(churn)) throw std::invalid_argument(*problem);
   return churn;
 }
 
@@ -177,18 +194,18 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command
       .add_option("--load-rate", options.load_rate,
                   "idle-under-load, soak: regular requests per second (default 5000; soak 15000)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number(kMostLoadRate));
   command
       .add_option("--load-duration", options.load_duration,
                   "idle-under-load, soak: seconds of regular traffic (default 25; soak 1800, "
                   "at most a week)")
-      ->check(CLI::Range(0.5, 7 * 24 * 3600.0));
+      ->check(number_between(0.5, kMostLoadDuration));
   command
       .add_option("--load-connections", options.load_connections,
                   "idle-under-load, soak: keep-alive connections of the regular traffic "
                   "(default 32)")
       ->check(CLI::Range(1, 1000));
-  const auto share = CLI::Range(0.0, 1.0);
+  const auto share = number_between(0, 1);
   command
       .add_option("--churn-fresh", options.churn_fresh,
                   "soak: share of requests sent on a fresh connection the client closes after "
@@ -208,6 +225,10 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                   "soak: the client replaces each kept-alive connection after this many "
                   "requests (default 1000; 0: never)")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1'000'000'000}));
+  // Conflicting options, refused as the command line is parsed (exit 2), naming them.
+  command.callback([&options] {
+    if (auto problem = churn_problem(churn_with(options))) throw CLI::ValidationError(*problem);
+  });
   command.add_option("--json", options.json_path, "also write the run document (report.json) here");
   command.add_option("--junit", options.junit_path,
                      "also write a JUnit XML report here: a testsuite for the target, a testcase "

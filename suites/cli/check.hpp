@@ -11,6 +11,11 @@
 
 namespace loiter::cli {
 
+// The regular traffic's limits (check, k8s-job): requests per second of the whole run (all
+// shards), and seconds (a week, as a soak).
+inline constexpr double kMostLoadRate = 10'000'000;
+inline constexpr double kMostLoadDuration = 7 * 24 * 3600.0;
+
 struct CheckOptions {
   std::string target = "reference";
   std::vector<std::string> scenarios;    // empty: the whole catalogue

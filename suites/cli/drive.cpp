@@ -20,6 +20,7 @@
 #include "loiter/suites/document/run_directory.hpp"
 #include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
+#include "number_checks.hpp"
 #include "refusals.hpp"
 
 namespace loiter::cli {
@@ -27,6 +28,11 @@ namespace loiter::cli {
 namespace {
 
 using std::chrono::steady_clock;
+
+// The most connections opened a second, and the longest pause, interval or patience, s (as
+// a target file's deadlines).
+constexpr double kMostRate = 1'000'000;
+constexpr double kMostSeconds = 1'000'000;
 
 // Runs the clients until they are all done or the user interrupts; a line per second.
 std::vector<clients::ConnectionRecord> drive_clients(const clients::ClientKind& kind,
@@ -139,21 +145,21 @@ void add_drive_options(CLI::App& command, DriveOptions& options) {
       ->check(CLI::Range(1, 19'000));
   command.add_option("--rate", options.rate, "connections opened per second")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number(kMostRate));
   command
       .add_option("--patience", options.patience, "how long each client waits for the server, s")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number(kMostSeconds));
   command
       .add_option("--interval", options.interval,
                   "paced kinds (header-trickle, header-lines, body-trickle, slow-reader): "
                   "between sends (or reads), s; default the kind's own")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number(kMostSeconds));
   command
       .add_option("--pause", options.pause,
                   "keepalive-partial: from the first response to the half head; reader-pause: "
                   "how long it reads nothing, s; default the kind's own")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number(kMostSeconds));
   command.add_option("--path", options.path,
                      "the path a kind requests (default its own: /health, /large, ...); "
                      "{bytes} in it becomes a size the kernel's buffers cannot hold "

@@ -1,6 +1,7 @@
 // The exit codes of every command. A command returns its verdict's code (0, 1, 130); an
-// error it throws is mapped once, in main: a Refusal (refusals.hpp) 2, anything else
-// (fixtures::HarnessError, a file that cannot be written) 3.
+// error it throws is mapped once (error_exit.hpp): a bad input (a Refusal, refusals.hpp; any
+// std::invalid_argument; a target file's error) 2, anything else (fixtures::HarnessError, a
+// file that cannot be written) 3.
 #pragma once
 
 namespace loiter::cli {

@@ -17,8 +17,10 @@
 #include "exit_codes.hpp"
 #include "host_port.hpp"
 #include "k8s_manifest.hpp"
+#include "number_checks.hpp"
 #include "refusals.hpp"
 #include "loiter/fixtures/target/target.hpp"
+#include "loiter/reports/number_text.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 #include "loiter/suites/runner/run.hpp"
 #include "loiter/suites/runner/shard_files.hpp"
@@ -95,9 +97,9 @@ std::vector<std::string> scenario_options(const K8sJobOptions& options) {
   std::vector<std::string> out;
   if (options.count != 0) out.insert(out.end(), {"--count", std::to_string(options.count)});
   if (options.load_rate > 0)
-    out.insert(out.end(), {"--load-rate", fmt::format("{}", options.load_rate)});
+    out.insert(out.end(), {"--load-rate", reports::plain_number(options.load_rate, 17)});
   if (options.load_duration > 0) {
-    out.insert(out.end(), {"--load-duration", fmt::format("{}", options.load_duration)});
+    out.insert(out.end(), {"--load-duration", reports::plain_number(options.load_duration, 17)});
   }
   if (options.load_connections != 0) {
     out.insert(out.end(), {"--load-connections", std::to_string(options.load_connections)});
@@ -198,9 +200,9 @@ void add_k8s_job_options(CLI::App& command, K8sJobOptions& options) {
                   "scenario's limit for one run)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{10'000'000}));
   command.add_option("--load-rate", options.load_rate, "regular requests per second (all shards)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number(kMostLoadRate));
   command.add_option("--load-duration", options.load_duration, "seconds of regular traffic")
-      ->check(CLI::Range(0.5, 7 * 24 * 3600.0));
+      ->check(number_between(0.5, kMostLoadDuration));
   command
       .add_option("--load-connections", options.load_connections,
                   "keep-alive connections of the regular traffic")

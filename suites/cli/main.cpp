@@ -13,38 +13,32 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <functional>
-#include <iostream>
 
 #include "check.hpp"
 #include "drive.hpp"
+#include "error_exit.hpp"
 #include "exit_codes.hpp"
 #include "k8s_job.hpp"
 #include "matrix.hpp"
 #include "merge.hpp"
 #include "observe.hpp"
-#include "refusals.hpp"
 #include "report_command.hpp"
 #include "targets.hpp"
 
 namespace {
 
 // The command's own exit code, or its error's, said on stderr: the one place errors become
-// exit codes (exit_codes.hpp).
+// exit codes (error_exit.hpp).
 int exit_code_of(const std::function<int()>& command) {
   try {
     return command();
-  } catch (const loiter::cli::Refusal& e) {
-    std::cerr << "loiter: " << e.what() << "\n";
-    return loiter::cli::kUsage;
-  } catch (const std::exception& e) {  // fixtures::HarnessError, a file, a limit
-    std::cerr << "loiter: " << e.what() << "\n";
-    return loiter::cli::kInfrastructure;
+  } catch (...) {
+    return loiter::cli::exit_code_of_error(std::current_exception());
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line parsed and its command run; returns the exit code.
+int run_command_line(int argc, char** argv) {
   CLI::App app{"loiter — adversarial connection-lifecycle tests for HTTP servers", "loiter"};
   app.require_subcommand(1);
   app.footer(
@@ -131,5 +125,12 @@ int main(int argc, char** argv) {
     if (k8s_job_command->parsed()) return loiter::cli::run_k8s_job(k8s_job);
     return loiter::cli::kUsage;
   };
-  return exit_code_of(run);
+  return run();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  loiter::cli::exit_on_terminate();
+  return exit_code_of([&] { return run_command_line(argc, argv); });
 }

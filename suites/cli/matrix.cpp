@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <optional>
 
 #include "finish.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
@@ -107,7 +108,9 @@ int run_matrix(const MatrixOptions& options) {
   std::vector<fixtures::Target> targets;
   std::vector<const suites::Scenario*> scenarios;
   suites::Timing timing;
-  refusing([&] {  // every input, before any server starts (exit 2)
+  std::optional<suites::RunDirectory> made;
+  // Every input, before any server starts (exit 2); a --runs that cannot be made too.
+  refusing([&] {
     for (const auto& name : options.targets.empty() ? default_targets() : options.targets) {
       targets.push_back(suites::resolve_target(name));
     }
@@ -117,8 +120,9 @@ int run_matrix(const MatrixOptions& options) {
     if (auto problem = output_path_problem("--junit", options.junit_path)) {
       throw Refusal(*problem);
     }
+    made.emplace(options.runs_root, "matrix");
   });
-  const suites::RunDirectory directory(options.runs_root, "matrix");
+  const auto& directory = *made;
   suites::install_interrupt_handlers();
   std::size_t runnable = 0;
   for (const auto& target : targets) {

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <filesystem>
+#include <iostream>
 
 #include "finish.hpp"
 #include "loiter/suites/document/merge_run.hpp"
@@ -14,6 +16,7 @@
 #include "loiter/suites/document/run_directory.hpp"
 #include "loiter/suites/document/run_head.hpp"
 #include "loiter/suites/judge/in_units.hpp"
+#include "number_checks.hpp"
 #include "refusals.hpp"
 
 namespace loiter::cli {
@@ -22,9 +25,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The verdict's lines on stdout, and why on stderr too (as every exit 3 says).
 int incomplete(const std::string& what, const std::vector<std::string>& problems) {
   fmt::print("INCOMPLETE  {}: not judged\n", what);
   for (const auto& p : problems) fmt::print("  - {}\n", p);
+  std::fflush(stdout);
+  std::cerr << fmt::format("loiter: {}: incomplete, not judged: {}{}\n", what,
+                           problems.empty() ? std::string("no reason given") : problems.front(),
+                           problems.size() > 1 ? fmt::format(" (and {} more)", problems.size() - 1)
+                                               : std::string());
   return kInfrastructure;
 }
 
@@ -52,7 +61,7 @@ void add_merge_options(CLI::App& command, MergeOptions& options) {
   command
       .add_option("--start-tolerance", options.start_tolerance,
                   "seconds a shard may start its clients late against the shared start")
-      ->check(CLI::Range(0.0, 3600.0))
+      ->check(number_between(0, 3600))
       ->capture_default_str();
   command.add_option("--json", options.json_path, "also write the run document (report.json) here");
   command.add_option("--junit", options.junit_path, "also write a JUnit XML report here");
@@ -64,9 +73,15 @@ void add_merge_options(CLI::App& command, MergeOptions& options) {
 }
 
 int run_merge(const MergeOptions& options) {
-  for (const auto& dir : options.shards) {
-    if (!fs::is_directory(dir)) throw Refusal(dir + " is not a shard directory");
-  }
+  refusing([&] {  // before any shard is read (exit 2)
+    for (const auto& dir : options.shards) {
+      if (!fs::is_directory(dir)) throw Refusal(dir + " is not a shard directory");
+    }
+    for (const auto& [option, path] :
+         {std::pair{"--json", options.json_path}, std::pair{"--junit", options.junit_path}}) {
+      if (auto problem = output_path_problem(option, path)) throw Refusal(*problem);
+    }
+  });
   const auto tolerance = std::chrono::duration_cast<clients::Duration>(
       std::chrono::duration<double>(options.start_tolerance));
   auto read = suites::read_shards({options.shards.begin(), options.shards.end()}, tolerance);

@@ -13,6 +13,7 @@
 #include "finish.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/reports/number_text.hpp"
 #include "loiter/suites/document/server_watch.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/watch_loop.hpp"
@@ -29,7 +30,7 @@ const CLI::Validator kWatchSeconds(
     [](std::string& text) -> std::string {
       double value = 0;
       if (!CLI::detail::lexical_cast(text, value) || !(value > 0)) {
-        return "not a positive number of seconds";
+        return fmt::format("'{}' is not a positive number of seconds", text);
       }
       return value > kLongestWatch
                  ? fmt::format("{} s is beyond a week ({:.0f} s)", text, kLongestWatch)
@@ -78,7 +79,8 @@ int observe(const ObserveOptions& options, const fixtures::Probe& probe, suites:
   header.loiter_version = LOITER_VERSION;
   header.started = std::chrono::system_clock::now();
   suites::ServerWatchWriter writer(options.out, header);
-  fmt::print("observing {} for {} s: {}\n", what, options.duration, options.out);
+  fmt::print("observing {} for {} s: {}\n", what, reports::plain_number(options.duration),
+             options.out);
   std::fflush(stdout);
   const auto end = suites::watch_server(
       probe, static_cast<pid_t>(header.pid),

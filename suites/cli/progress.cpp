@@ -59,9 +59,12 @@ void Progress::start_ticker() {
     std::mutex mutex;
     std::condition_variable_any never_notified;
     std::unique_lock lock(mutex);
-    while (!stop.stop_requested()) {
-      std::cerr << "\r\x1b[K" << line() << std::flush;
-      never_notified.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; });
+    try {
+      while (!stop.stop_requested()) {
+        std::cerr << "\r\x1b[K" << line() << std::flush;
+        never_notified.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; });
+      }
+    } catch (...) {  // a progress line that cannot be made (memory): the run goes on without
     }
   });
 }

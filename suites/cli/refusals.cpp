@@ -4,7 +4,9 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <linux/magic.h>
 #include <signal.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,6 +25,14 @@ namespace {
 bool is_run_directory(const fs::path& dir) {
   std::error_code ignored;
   return fs::is_directory(dir / "records", ignored) && fs::is_directory(dir / "timeline", ignored);
+}
+
+// /proc and /sys: their files take no report, yet root may open one for writing
+// (/proc/version), and only the write at the end of the run would fail.
+bool kernel_file_system(const fs::path& dir) {
+  struct statfs about {};
+  return ::statfs(dir.c_str(), &about) == 0 &&
+         (about.f_type == PROC_SUPER_MAGIC || about.f_type == SYSFS_MAGIC);
 }
 
 // Opens the file as it will be written, without changing it: appending to one that exists,
@@ -51,6 +61,10 @@ std::optional<std::string> output_path_problem(std::string_view option, const st
   const auto dir = path.parent_path();
   if (!fs::is_directory(dir, ignored)) {
     return problem(fmt::format("its directory {} does not exist", dir.string()));
+  }
+  if (kernel_file_system(dir)) {
+    return problem(fmt::format("{} is the kernel's (proc or sysfs): no file can be written there",
+                               dir.string()));
   }
   if (is_run_directory(dir)) {
     return problem(fmt::format(

@@ -13,6 +13,7 @@
 #include "loiter/reports/junit.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 #include "matrix_render.hpp"
+#include "number_checks.hpp"
 #include "refusals.hpp"
 
 namespace loiter::cli {
@@ -46,19 +47,25 @@ void add_compare_options(CLI::App& command, CompareOptions& options) {
   command
       .add_option("--closure-max-plus", t.closure_max_plus_s,
                   "closure max may grow by this many seconds")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(non_negative_number());
   command
       .add_option("--p99-factor", t.p99_factor,
                   "p99 may grow to max(baseline × factor, baseline + margin)")
-      ->capture_default_str();
-  command.add_option("--p99-plus-ms", t.p99_plus_ms, "the p99 margin, ms")->capture_default_str();
+      ->capture_default_str()
+      ->check(positive_number());
+  command.add_option("--p99-plus-ms", t.p99_plus_ms, "the p99 margin, ms")
+      ->capture_default_str()
+      ->check(non_negative_number());
   command
       .add_option("--fds-after-plus", t.fds_after_plus,
                   "FDs above baseline after recovery may grow by this many")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(non_negative_number());
   command
       .add_option("--rss-peak-factor", t.rss_peak_factor, "RSS peak may grow to baseline × factor")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(positive_number());
   command.add_flag("--require-same-target", options.require_same_target,
                    "exit 2 when the runs are of different targets (default: a warning)");
 }

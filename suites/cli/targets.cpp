@@ -10,6 +10,7 @@
 
 #include "finish.hpp"
 #include "loiter/fixtures/target/target_file.hpp"
+#include "loiter/reports/number_text.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "refusals.hpp"
 
@@ -18,7 +19,7 @@ namespace loiter::cli {
 namespace {
 
 std::string seconds(const std::optional<fixtures::Duration>& d) {
-  return d ? fmt::format("{:g} s", std::chrono::duration<double>(*d).count()) : "none";
+  return d ? reports::plain_number(std::chrono::duration<double>(*d).count()) + " s" : "none";
 }
 
 // "TLS (ALPN http/1.1, SNI none, handshake deadline none, header deadline from connect)".
