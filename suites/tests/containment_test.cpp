@@ -70,27 +70,21 @@ std::vector<pid_t> descendants(pid_t root) {
   return found;
 }
 
-// The processes a test recorded: SIGKILLed by PID when the test ends, whatever happened.
-struct Recorded {
-  std::vector<pid_t> pids;
-  ~Recorded() {
-    for (const pid_t pid : pids) {
-      if (alive(pid)) ::kill(pid, SIGKILL);
-    }
-  }
-};
-
-// The command line of `pid`, its arguments joined by spaces; empty once it is gone.
+// The command line of `pid`, its arguments joined by spaces and its program without its
+// directory ("sh -c ..."); empty once it is gone.
 std::string command_of(pid_t pid) {
   std::ifstream in(fs::path("/proc") / std::to_string(pid) / "cmdline");
   std::string text((std::istreambuf_iterator<char>(in)), {});
+  const auto slash = text.rfind('/', text.find_first_of(std::string_view(" \0", 2)));
+  if (slash != std::string::npos) text.erase(0, slash + 1);
   std::ranges::replace(text, '\0', ' ');
   return text;
 }
 
-// Waits, at most `timeout`, until processes below loiter run each of `commands` (a part of
-// their command line): the server has started all the test kills loiter for. Returns every
-// live process below loiter then (its container's keeper first), nothing if it did not.
+// Waits, at most `timeout`, until processes below loiter run each of `commands` (how their
+// command line starts: a shell about to exec a program is not that program yet): the server
+// has started all the test kills loiter for. Returns every live process below loiter then
+// (its container's keeper first), nothing if it did not.
 std::vector<pid_t> wait_for_processes(pid_t loiter, const std::vector<std::string>& commands,
                                       std::chrono::milliseconds timeout) {
   std::vector<pid_t> found;
@@ -98,8 +92,8 @@ std::vector<pid_t> wait_for_processes(pid_t loiter, const std::vector<std::strin
     found = descendants(loiter);
     std::erase_if(found, [](pid_t pid) { return !alive(pid); });
     return std::ranges::all_of(commands, [&](const std::string& command) {
-      return std::ranges::any_of(
-          found, [&](pid_t pid) { return command_of(pid).find(command) != std::string::npos; });
+      return std::ranges::any_of(found,
+                                 [&](pid_t pid) { return command_of(pid).starts_with(command); });
     });
   };
   // Polling /proc: no event tells a fork or an exec to another process.
@@ -118,6 +112,20 @@ std::vector<pid_t> survivors(const std::vector<pid_t>& pids, std::chrono::millis
       "no survivors", timeout, 10ms);
   return left;
 }
+
+// The processes a test recorded, its container's keeper first. When the test ends, whatever
+// happened, those still running after a few seconds (the keeper's own kill) are SIGKILLed by
+// PID, each with every process below it (a test that failed early recorded only some).
+// Declared before loiter's Child, so loiter dies first and a watchdog can do its work.
+struct Recorded {
+  std::vector<pid_t> pids;
+  ~Recorded() {
+    for (const pid_t pid : survivors(pids, 5s)) {
+      for (const pid_t below : descendants(pid)) ::kill(below, SIGKILL);
+      ::kill(pid, SIGKILL);
+    }
+  }
+};
 
 // The reference server with 1 s deadlines, started by `wrapper` ({server}: its command).
 fs::path write_target(const fs::path& dir, const std::string& name, const std::string& shell) {
@@ -230,10 +238,10 @@ class Containment : public ::testing::TestWithParam<Mode> {
                                 const std::vector<std::string>& commands) {
     TempDir tmp;
     hand_over(tmp);
+    Recorded recorded;
     Child loiter_process(loiter({"check", "--target", target, "--scenario", "silent", "--count",
                                  "50", "--runs", (tmp.path() / "runs").string()}),
                          tmp.path() / "out");
-    Recorded recorded;
     recorded.pids = wait_for_processes(loiter_process.pid(), commands, 20s);
     ASSERT_GT(recorded.pids.size(), commands.size()) << read_text(tmp.path() / "out");
     EXPECT_EQ(containment_seen(loiter_process.pid(), recorded.pids[0]), GetParam().containment)
@@ -256,7 +264,7 @@ TEST_P(Containment, KillNineOfLoiterLeavesNoShellWrappedServer) {
   TempDir tmp;
   hand_over(tmp);  // the target file
   kill_loiter_mid_scenario(write_target(tmp.path(), "wrapped", shell_wrapped()).string(),
-                           {"/bin/sh -c", "loiter-reference-server --host"});
+                           {"sh -c", "loiter-reference-server --host"});
 }
 
 // A daemon detached with setsid dies with loiter (the keeper, the shell's sleep, the daemon).
