@@ -161,7 +161,7 @@ std::string containment_seen(pid_t loiter, pid_t keeper) {
 
 // How loiter runs for one containment.
 struct Mode {
-  std::string label;                // the test's name: "asNobody"
+  std::string label;                // the test's name: "userNamespaceAsNobody"
   std::string containment;          // what provenance names: "user-namespace"
   std::vector<std::string> prefix;  // the command that execs loiter (same PID)
   int may = 0;                      // clone flags this containment needs of the test's host
