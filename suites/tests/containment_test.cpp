@@ -35,10 +35,20 @@ using testing::Child;
 using testing::read_text;
 using testing::TempDir;
 
+// /proc/`pid`/`name`; empty once the process is gone (one that exits mid-read fails the
+// read with ESRCH, which libstdc++ throws).
+std::string proc_file(pid_t pid, const char* name) {
+  try {
+    std::ifstream in(fs::path("/proc") / std::to_string(pid) / name);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
 // State and parent of `pid` from /proc; nullopt once it is gone.
 std::optional<std::pair<char, pid_t>> state_and_parent(pid_t pid) {
-  std::ifstream in(fs::path("/proc") / std::to_string(pid) / "stat");
-  std::string text((std::istreambuf_iterator<char>(in)), {});
+  const std::string text = proc_file(pid, "stat");
   const auto close = text.rfind(')');
   if (close == std::string::npos) return std::nullopt;
   char state = '?';
@@ -73,8 +83,7 @@ std::vector<pid_t> descendants(pid_t root) {
 // The command line of `pid`, its arguments joined by spaces and its program without its
 // directory ("sh -c ..."); empty once it is gone.
 std::string command_of(pid_t pid) {
-  std::ifstream in(fs::path("/proc") / std::to_string(pid) / "cmdline");
-  std::string text((std::istreambuf_iterator<char>(in)), {});
+  std::string text = proc_file(pid, "cmdline");
   const auto slash = text.rfind('/', text.find_first_of(std::string_view(" \0", 2)));
   if (slash != std::string::npos) text.erase(0, slash + 1);
   std::ranges::replace(text, '\0', ' ');
