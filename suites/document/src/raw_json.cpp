@@ -168,6 +168,7 @@ json::value provenance_to_json(const fixtures::Provenance& p) {
                       {"server_cpus", json::array(p.server_cpus.begin(), p.server_cpus.end())},
                       {"client_cpus", json::array(p.client_cpus.begin(), p.client_cpus.end())},
                       {"online_cpus", p.online_cpus},
+                      {"containment", p.containment},
                       {"server_processes", p.server_processes},
                       {"server_threads", p.server_threads},
                       {"loiter_version", p.loiter_version},
