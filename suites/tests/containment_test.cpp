@@ -3,8 +3,8 @@
 // normal run against the detaching server names the daemon in a leftover-process finding;
 // each under every containment: a PID namespace (loiter as root, as CI runs it), a user
 // namespace (loiter without CAP_SYS_ADMIN: setpriv drops it from the bounding set, so
-// clone(CLONE_NEWPID) fails as an unprivileged user's does; and loiter as nobody where the
-// build tree is reachable for it), and a watchdog (LOITER_CONTAINMENT=watchdog: namespaces
+// clone(CLONE_NEWPID) fails as an unprivileged user's does; and loiter as nobody, run from a
+// copy any user may execute), and a watchdog (LOITER_CONTAINMENT=watchdog: namespaces
 // refused). The processes are found by loiter's PID,
 // from /proc, before the kill; never by name.
 #include <gmock/gmock.h>
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cli_run.hpp"
+#include "loiter/fixtures/os/temp_directory.hpp"
 #include "loiter/testing/wait.hpp"
 
 namespace loiter::suites {
@@ -197,13 +198,36 @@ const Mode kModes[] = {
      .prefix = {"/usr/bin/env", "LOITER_CONTAINMENT=watchdog"}},
 };
 
+// loiter and its reference server (found beside it) copied where any user may run them:
+// a build tree under a private directory (CI's `mktemp -d`) is not reachable for nobody.
+// The copy is made once and removed when the test process exits.
+const std::string& reachable_loiter() {
+  static const fixtures::TempDirectory dir("loiter-any-user-");
+  static const std::string copy = [] {
+    using fs::perms;
+    fs::permissions(dir.path(), perms::owner_all | perms::group_read | perms::group_exec |
+                                    perms::others_read | perms::others_exec);
+    const fs::path loiter = LOITER_BINARY;
+    for (const auto* name : {"loiter-reference-server", ""}) {
+      const auto from = *name == '\0' ? loiter : loiter.parent_path() / name;
+      fs::copy_file(from, dir.path() / from.filename());
+    }
+    return (dir.path() / loiter.filename()).string();
+  }();
+  return copy;
+}
+
+// The loiter binary a mode runs: the build's own, or for another user the reachable copy.
+std::string loiter_binary(uid_t user) { return user == 0 ? LOITER_BINARY : reachable_loiter(); }
+
 // Whether a child of this process may unshare `flags` (0: nothing asked) as `user`, and
-// execute loiter as that user (a build tree under a private directory is not reachable).
+// execute loiter as that user.
 bool may(int flags, uid_t user) {
+  const auto binary = loiter_binary(user);  // before the fork: it may copy
   const pid_t child = ::fork();
   if (child == 0) {  // system calls only: the test has threads
     if (user != 0 && (::setresgid(user, user, user) != 0 || ::setresuid(user, user, user) != 0 ||
-                      ::access(LOITER_BINARY, X_OK) != 0)) {
+                      ::access(binary.c_str(), X_OK) != 0)) {
       ::_exit(1);
     }
     ::_exit(flags == 0 || ::unshare(flags) == 0 ? 0 : 1);
@@ -222,7 +246,8 @@ class Containment : public ::testing::TestWithParam<Mode> {
     if (GetParam().user != 0 && ::geteuid() != 0) GTEST_SKIP() << "needs root to change user";
     if (!may(GetParam().may, GetParam().user)) {
       GTEST_SKIP() << "here loiter cannot make a " << GetParam().containment << " as user "
-                   << GetParam().user << " (or cannot reach " << LOITER_BINARY << ")";
+                   << GetParam().user << " (or cannot run " << loiter_binary(GetParam().user)
+                   << ")";
     }
   }
 
@@ -235,7 +260,7 @@ class Containment : public ::testing::TestWithParam<Mode> {
   // loiter's command line for `args` in this mode.
   std::vector<std::string> loiter(const std::vector<std::string>& args) const {
     auto argv = GetParam().prefix;
-    argv.push_back(LOITER_BINARY);
+    argv.push_back(loiter_binary(GetParam().user));
     argv.insert(argv.end(), args.begin(), args.end());
     return argv;
   }
