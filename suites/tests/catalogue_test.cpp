@@ -106,6 +106,29 @@ TEST(CatalogueData, ADefaultRunLeavesOtherProtocolsOutByName) {
   EXPECT_EQ(h2_kept.size(), split(LOITER_DEFAULT_H2_LIST).size());
 }
 
+// Each of loiter's own ctest gates (suites/CMakeLists.txt) registers only scenarios its
+// target can run: none its target file rules out, so the test command lists no skip that
+// could never run.
+TEST(CatalogueData, GatesRegisterNothingTheirTargetRulesOut) {
+  const std::string gates = LOITER_GATES;
+  std::size_t checked = 0;
+  for (std::size_t at = 0; at < gates.size();) {
+    const auto end = std::min(gates.find('|', at), gates.size());
+    const auto gate = gates.substr(at, end - at);
+    at = end + 1;
+    const auto colon = gate.find(':');
+    ASSERT_NE(colon, std::string::npos) << gate;
+    const auto target = resolve_target(gate.substr(0, colon));
+    for (const auto& id : split(gate.substr(colon + 1))) {
+      const auto* scenario = find_scenario(id);
+      ASSERT_NE(scenario, nullptr) << id;
+      EXPECT_EQ(scenario->unmet_need(target), std::nullopt) << target.name << "." << id;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 50u);
+}
+
 // A scenario's protocol need is among its own: where protocol_unmet names one, the
 // scenario's unmet_need names the same.
 TEST(CatalogueData, AProtocolNeedIsTheScenariosOwn) {
