@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include "loiter/reports/number_text.hpp"
 
 namespace loiter::reports {
 
@@ -24,26 +23,6 @@ std::string_view colour_of(Status status) {
   return "";
 }
 
-std::string format_value(const std::optional<double>& value, std::string_view unit) {
-  if (!value) return "-";
-  if (unit == "s") return fmt::format("{:.3f}", *value);
-  if (unit == "ms" || unit == "MiB") return fmt::format("{:.2f}", *value);
-  return plain_number(*value);
-}
-
-// "closure min/median/max 1.000/1.002/1.004 s"
-std::string format_group(const FigureGroup& group) {
-  std::string names;
-  std::string values;
-  for (const auto& [name, value] : group.values) {
-    const char* separator = names.empty() ? "" : "/";
-    names += fmt::format("{}{}", separator, name);
-    values += fmt::format("{}{}", separator, format_value(value, group.unit));
-  }
-  return fmt::format("{} {} {}{}{}", group.name, names, values, group.unit.empty() ? "" : " ",
-                     group.unit);
-}
-
 std::string status_label(Status status, ConsoleStyle style) {
   std::string label = fmt::format("{:<5}", fmt::format("{}", to_string(status)));
   for (auto& c : label) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -61,7 +40,7 @@ void render_console(const RunReport& report, std::ostream& out, ConsoleStyle sty
   int passed = 0, failed = 0, skipped = 0, observed = 0;
   for (const auto& scenario : report.scenarios) {
     std::string line = fmt::format("{} {:<16}", status_label(scenario.status, style), scenario.id);
-    for (const auto& group : scenario.figures) line += "  " + format_group(group);
+    for (const auto& group : scenario.figures) line += "  " + group_text(group);
     if (!scenario.note.empty()) line += fmt::format("  ({})", scenario.note);
     fmt::print(out, "{}\n", line);
     passed += scenario.status == Status::pass;

@@ -26,20 +26,11 @@ svg.plot{display:block;margin:10px 0;background:#fff}
 .legend,.mark{font-size:11px}.empty{font-size:13px;fill:#999;text-anchor:middle}
 )";
 
+// Every figure group of the scenario, "; " between them.
 std::string figures_text(const ScenarioReport& scenario) {
   std::string text;
   for (const auto& group : scenario.figures) {
-    std::string names, values;
-    for (const auto& [name, value] : group.values) {
-      names += (names.empty() ? "" : "/") + name;
-      const auto shown = !value               ? std::string("-")
-                         : group.unit == "s"  ? fmt::format("{:.3f}", *value)
-                         : group.unit == "ms" ? fmt::format("{:.2f}", *value)
-                                              : plain_number(*value);
-      values += (values.empty() ? "" : "/") + shown;
-    }
-    text += fmt::format("{}{} {} {}{}{}", text.empty() ? "" : "; ", group.name, names, values,
-                        group.unit.empty() ? "" : " ", group.unit);
+    text += (text.empty() ? "" : "; ") + group_text(group);
   }
   return text;
 }

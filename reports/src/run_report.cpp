@@ -1,10 +1,13 @@
-// Names of the run document's enumerations, the left-out line, and figure look-up.
+// Names of the run document's enumerations, figures and the left-out line as text, and
+// figure look-up.
 #include "loiter/reports/run_report.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <array>
+
+#include "loiter/reports/number_text.hpp"
 
 namespace loiter::reports {
 
@@ -51,6 +54,24 @@ std::string over(const RunReport& report) {
   if (report.target_protocol == "h2c") return " over h2c";
   if (report.target_protocol == "h2") return " over HTTP/2 and TLS";
   return report.target_tls ? " over TLS" : "";
+}
+
+std::string figure_value_text(const std::optional<double>& value, std::string_view unit) {
+  if (!value) return "-";
+  if (unit == "s") return fmt::format("{:.3f}", *value);
+  if (unit == "ms" || unit == "MiB") return fmt::format("{:.2f}", *value);
+  return plain_number(*value);
+}
+
+std::string group_text(const FigureGroup& group) {
+  std::string names, values;
+  for (const auto& [name, value] : group.values) {
+    const char* separator = names.empty() ? "" : "/";
+    names += fmt::format("{}{}", separator, name);
+    values += fmt::format("{}{}", separator, figure_value_text(value, group.unit));
+  }
+  return fmt::format("{} {} {}{}{}", group.name, names, values, group.unit.empty() ? "" : " ",
+                     group.unit);
 }
 
 std::string left_out_line(const RunReport& report) {

@@ -115,6 +115,12 @@ struct RunReport {
 // " over TLS", or nothing (cleartext HTTP/1.1).
 std::string over(const RunReport& report);
 
+// A figure as a reader reads it, by its unit: "1.002" (s), "0.56" (ms, MiB), "-" when not
+// measured, else plain_number ("1711734").
+std::string figure_value_text(const std::optional<double>& value, std::string_view unit);
+// "closure min/median/max 1.000/1.002/1.004 s": a group's names and values, and its unit.
+std::string group_text(const FigureGroup& group);
+
 // "not for this target: 4 HTTP/1.1 over TLS scenarios (tls-record-header, ...): the target
 // does not speak TLS (...); 12 HTTP/2 ..."; empty when nothing was left out.
 std::string left_out_line(const RunReport& report);
