@@ -1,0 +1,104 @@
+// The survey document: what `loiter survey` measured a server to do with stalled clients,
+// as plain data. It is the interface between measuring (suites/survey) and everything that
+// reads a survey: the console table, survey.html, survey.json, the drafted target file
+// (--write) and the comparison of two surveys (`loiter compare`). Nothing here measures.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loiter::reports {
+
+inline constexpr std::string_view kSurveySchema = "loiter-survey/1";
+
+// A measured time over the probe's connections that agreed, seconds.
+struct Spread {
+  double min = 0;
+  double median = 0;
+  double max = 0;
+  bool operator==(const Spread&) const = default;
+};
+
+// How many of a probe's connections ended one way ("408+close", "close", "reset", "open":
+// still open when the probe's wait ran out).
+struct EndingCount {
+  std::string ending;
+  std::size_t count = 0;
+  bool operator==(const EndingCount&) const = default;
+};
+
+// One probe's answer: a few connections of one client kind, each timed from its own origin.
+// Measure ids are stable (compare and --write look them up):
+//   header-silent        a connection that sends nothing (over TLS: no ClientHello), from connect
+//   header-partial       a request head stopped halfway, from connect
+//   header-bytes         the head trickled a byte at a time (interval below header-partial)
+//   header-lines         the head trickled a whole header line at a time
+//   body-partial         a body stopped halfway, from the end of the head
+//   body-trickle         the body trickled a byte at a time, from the end of the head
+//   idle                 a kept-alive connection left idle, from the last response
+//   idle-reused          the same connection reused at intervals below `idle`: from connect?
+//   next-head            a second head stopped halfway, from its first byte
+//   send-stopped         a reader that stops reading a large response, from when the writes stalled
+//   send-slow            a reader that reads slowly but steadily, from the request
+//   tls-handshake        a ClientHello stopped halfway, from connect
+//   tls-hello-trickle    the ClientHello trickled a byte at a time
+//   tls-header-from      a head stopped halfway after a handshake begun late, from connect
+//   h2-preface           the connection preface stopped partway, from connect
+//   h2-settings-ack      the server's SETTINGS never acknowledged, from connect
+//   h2-idle              an idle connection after one answered stream, from that answer
+//   h2-headers-no-end    a HEADERS frame whose header block never ends, from connect
+struct SurveyMeasure {
+  std::string id;         // one of the ids above
+  std::string title;      // "a silent connection": what was probed, for a person
+  std::string kind;       // the client kind used ("silent", "header-trickle", ...)
+  std::string from;       // what `seconds` runs from: "connect", "end of head", ...
+  std::string interval;   // a paced probe: its pace ("a byte every 0.90 s"); empty otherwise
+  std::size_t connections = 0;  // probed
+  // The connections the figure stands for: those that ended the most common way (`ending`),
+  // and where it is a time, within the probe's slack of the median.
+  std::size_t agreed = 0;
+  // The time to the server's ending over the agreeing connections; nullopt where they were
+  // still open when the wait ran out ("none within 120 s": a result, not an error).
+  std::optional<Spread> seconds;
+  std::string ending;                // the agreeing connections' ending: "408+close", "open", ...
+  std::vector<EndingCount> endings;  // every ending seen, most common first
+  // A progress probe: whether the progress extended the deadline its stalled twin met
+  // (header-bytes against header-partial, ...); nullopt: not a progress probe, or nothing
+  // to compare against.
+  std::optional<bool> extends;
+  // idle-reused: "connect" or "last-response"; next-head: "first-byte", "last-response" or
+  // "never"; tls-header-from: "connect" or "handshake"; h2-idle: the GOAWAY's code
+  // ("NO_ERROR", or "none" when it closed without one). Empty otherwise.
+  std::string runs_from;
+  std::string exposure;  // what it exposes, for a person: "a byte every 1.90 s holds ..."
+  std::string note;      // anything else a reader needs ("the listener held them in SYN_RECV")
+  // Why nothing was measured ("no echo path: give --echo PATH"); the rest is empty then.
+  std::string not_measured;
+  bool operator==(const SurveyMeasure&) const = default;
+};
+
+struct Survey {
+  std::string schema = std::string(kSurveySchema);
+  std::string loiter_version;
+  std::string target;       // the target's name, or the --connect endpoint's text
+  std::string endpoint;     // "127.0.0.1:8080"
+  std::string protocol;     // "http1", "tls" or "h2" (h2c or h2 over TLS: see `tls`)
+  bool tls = false;
+  std::string started;      // UTC, "2026-12-03T11:00:00Z"
+  double duration = 0;      // seconds the whole survey took
+  std::size_t connections = 0;  // per probe
+  double max_wait = 0;      // the cap on every wait, seconds
+  double slack = 0;         // how far apart two times may be and still agree, seconds
+  std::vector<SurveyMeasure> measures;  // in the order they are shown
+  std::vector<std::string> problems;    // what went wrong around the survey (not the server)
+  bool interrupted = false;             // stopped by the user: the measures are partial
+  bool operator==(const Survey&) const = default;
+};
+
+// The measure with this id, or nullptr.
+const SurveyMeasure* find_measure(const Survey& survey, std::string_view id);
+
+}  // namespace loiter::reports
