@@ -1,0 +1,179 @@
+// The survey's reading of records: each rule on canned records, so each can fail.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "read_probe.hpp"
+
+namespace loiter::suites::survey {
+namespace {
+
+using clients::ConnectionRecord;
+using clients::Ending;
+using namespace std::chrono_literals;
+
+clients::Duration s(double seconds) {
+  return std::chrono::duration_cast<clients::Duration>(std::chrono::duration<double>(seconds));
+}
+
+ConnectionRecord ended(Ending ending, double at) {
+  ConnectionRecord record;
+  record.kind = "silent";
+  record.ending = ending;
+  record.ended_at = s(at);
+  return record;
+}
+
+ConnectionRecord with_408(double at) {
+  auto record = ended(Ending::close, at);
+  record.responses.push_back({.status = 408, .started = s(at), .complete = s(at)});
+  return record;
+}
+
+const MeasureHead kHead{.id = "header-partial", .title = "a head", .kind = "partial-header",
+                        .from = "connect"};
+
+TEST(Summarize, TakesTheServersEndingAndItsSpreadAndCountsWhoAgrees) {
+  const std::vector<Timed> timed = {{"408+close", 2.00}, {"408+close", 2.01}, {"408+close", 2.02},
+                                    {"408+close", 3.50}, {"open", std::nullopt}};
+  const auto m = summarize(kHead, timed, 0.25);
+  EXPECT_EQ(m.ending, "408+close");
+  ASSERT_TRUE(m.seconds);
+  EXPECT_DOUBLE_EQ(m.seconds->min, 2.00);
+  EXPECT_DOUBLE_EQ(m.seconds->max, 3.50);
+  EXPECT_NEAR(m.seconds->median, 2.015, 1e-6);
+  EXPECT_EQ(m.agreed, 3u);  // 3.50 is past the slack of the median
+  EXPECT_EQ(m.connections, 5u);
+  ASSERT_EQ(m.endings.size(), 2u);
+  EXPECT_EQ(m.endings[0].ending, "408+close");
+  EXPECT_EQ(m.endings[0].count, 4u);
+}
+
+TEST(Summarize, OpenEverywhereIsAResultWithoutATime) {
+  const auto m = summarize(kHead, {{"open", std::nullopt}, {"open", std::nullopt}}, 0.25);
+  EXPECT_EQ(m.ending, "open");
+  EXPECT_FALSE(m.seconds);
+  EXPECT_EQ(m.agreed, 2u);
+}
+
+TEST(Summarize, AMajorityStillOpenOutweighsOneClose) {
+  const auto m =
+      summarize(kHead, {{"open", std::nullopt}, {"open", std::nullopt}, {"close", 1.0}}, 0.25);
+  EXPECT_EQ(m.ending, "open");
+}
+
+TEST(ReadProbe, TimesFromEachOrigin) {
+  auto record = with_408(2.5);
+  record.sends.push_back({.at = s(0.5), .bytes = 10});
+  EXPECT_EQ(from_connect(record).ending, "408+close");
+  EXPECT_DOUBLE_EQ(*from_connect(record).seconds, 2.5);
+  EXPECT_DOUBLE_EQ(*from_first_send(record).seconds, 2.0);
+  EXPECT_FALSE(from_connect(ended(Ending::open, 120)).seconds);
+}
+
+reports::SurveyMeasure measured(std::string ending, std::optional<double> median) {
+  reports::SurveyMeasure m{.id = "x", .interval = "a byte every 0.90 s", .ending = ending};
+  if (median) m.seconds = reports::Spread{*median, *median, *median};
+  return m;
+}
+
+TEST(JudgeProgress, ExtendsWhenStillOpenOrEndedPastTheStalledDeadline) {
+  const auto stalled = measured("408+close", 2.0);
+  auto open = measured("open", std::nullopt);
+  judge_progress(open, stalled, "a request head", 0.25, 120);
+  EXPECT_EQ(open.extends, true);
+  EXPECT_THAT(open.exposure, testing::HasSubstr("a byte every 0.90 s holds a request head open "
+                                                "for as long as the client likes"));
+  auto later = measured("408+close", 6.0);
+  judge_progress(later, stalled, "a request head", 0.25, 120);
+  EXPECT_EQ(later.extends, true);
+  auto same = measured("408+close", 2.1);
+  judge_progress(same, stalled, "a request head", 0.25, 120);
+  EXPECT_EQ(same.extends, false);
+  EXPECT_TRUE(same.exposure.empty());
+  auto nothing = measured("408+close", 2.0);
+  judge_progress(nothing, measured("open", std::nullopt), "a request head", 0.25, 120);
+  EXPECT_FALSE(nothing.extends);
+}
+
+// keepalive-partial: first response whole at 0.1 s, half head sent at 0.9 s.
+ConnectionRecord next_head(double ended_at) {
+  auto record = ended(Ending::close, ended_at);
+  record.responses.push_back({.status = 200, .started = s(0.05), .complete = s(0.1)});
+  record.sends = {{.at = s(0.0), .bytes = 40}, {.at = s(0.9), .bytes = 20}};
+  record.requests = 1;
+  return record;
+}
+
+TEST(ReadNextHead, TellsFirstByteFromLastResponseFromNever) {
+  const MeasureHead head{.id = "next-head"};
+  std::vector<ConnectionRecord> first_byte(3, next_head(2.9));
+  EXPECT_EQ(read_next_head(head, first_byte, 2.0, 2.0, 0.25).runs_from, "first-byte");
+  std::vector<ConnectionRecord> last_response(3, next_head(2.1));
+  EXPECT_EQ(read_next_head(head, last_response, 2.0, 2.0, 0.25).runs_from, "last-response");
+  auto open = next_head(120);
+  open.ending = Ending::open;
+  std::vector<ConnectionRecord> never(3, open);
+  EXPECT_EQ(read_next_head(head, never, 2.0, 2.0, 0.25).runs_from, "never");
+}
+
+ConnectionRecord reused(std::size_t answered, double ended_at) {
+  auto record = ended(Ending::close, ended_at);
+  for (std::size_t i = 0; i < answered; ++i) {
+    record.responses.push_back(
+        {.status = 200, .started = s(1.2 * static_cast<double>(i)), .complete = s(1.2 * static_cast<double>(i) + 0.01)});
+  }
+  record.requests = answered;
+  return record;
+}
+
+TEST(ReadIdleReused, EndedBeforeItsLastRequestMeansIdleFromConnect) {
+  const MeasureHead head{.id = "idle-reused"};
+  std::vector<ConnectionRecord> from_connect_records(3, reused(2, 2.0));
+  const auto early = read_idle_reused(head, from_connect_records, 4, 0.25);
+  EXPECT_EQ(early.runs_from, "connect");
+  EXPECT_NEAR(early.seconds->median, 2.0, 1e-6);
+  std::vector<ConnectionRecord> healthy(3, reused(4, 5.61));
+  const auto good = read_idle_reused(head, healthy, 4, 0.25);
+  EXPECT_EQ(good.runs_from, "last-response");
+  EXPECT_NEAR(good.seconds->median, 2.0, 1e-6);
+}
+
+TEST(SendStopped, TimesTheServersCloseFromTheStalledWrites) {
+  auto record = ended(Ending::open, 120);
+  record.source = "127.0.0.2:4000";
+  record.pause = clients::ReadPause{.from = s(0.1), .until = s(120), .filled = s(0.3)};
+  ServerCloses closes{{"127.0.0.2:4000", {.seconds = 2.4, .ending = "close"}}};
+  const auto timed = send_stopped({record}, closes);
+  ASSERT_EQ(timed.size(), 1u);
+  EXPECT_EQ(timed[0].ending, "close");
+  EXPECT_NEAR(*timed[0].seconds, 2.1, 1e-6);
+  EXPECT_EQ(send_stopped({record}, {}).front().ending, "open");
+}
+
+TEST(ReadSendSlow, ACutFromTheRequestDespiteProgressDoesNotExtend) {
+  const MeasureHead head{.id = "send-slow"};
+  auto cut = ended(Ending::close, 2.05);
+  cut.sends.push_back({.at = s(0.0), .bytes = 60});
+  cut.responses.push_back({.status = 200, .started = s(0.01)});
+  EXPECT_EQ(read_send_slow(head, {cut, cut, cut}, 2.0, 0.25, 120).extends, false);
+  auto whole = ended(Ending::close, 10);
+  whole.responses.push_back({.status = 200, .started = s(0.01), .complete = s(8.0)});
+  EXPECT_EQ(read_send_slow(head, {whole, whole}, 2.0, 0.25, 120).extends, true);
+  auto quick = whole;
+  quick.responses.front().complete = s(1.0);
+  EXPECT_FALSE(read_send_slow(head, {quick}, 2.0, 0.25, 120).extends);
+}
+
+TEST(ReadH2Idle, NamesTheGoawaysCodeOrNone) {
+  const MeasureHead head{.id = "h2-idle"};
+  auto record = ended(Ending::close, 2.1);
+  record.responses.push_back({.status = 200, .started = s(0.05), .complete = s(0.1)});
+  EXPECT_EQ(read_h2_idle(head, {record}, 0.25).runs_from, "none");
+  record.h2 = clients::H2Record{};
+  record.h2->goaway = clients::H2Goaway{.at = s(2.1), .code = 0};
+  EXPECT_EQ(read_h2_idle(head, {record}, 0.25).runs_from, "NO_ERROR");
+  EXPECT_EQ(h2_error_name(11), "ENHANCE_YOUR_CALM");
+}
+
+}  // namespace
+}  // namespace loiter::suites::survey

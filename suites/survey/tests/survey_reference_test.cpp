@@ -1,0 +1,145 @@
+// The survey against the reference server, healthy and with each planted fault it must
+// name: every case starts its own server (stopped by ServerUnderTest's destructor, also
+// when an assertion fails) and surveys it with a short cap on every wait.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/fixtures/target/target.hpp"
+#include "loiter/suites/survey/survey_run.hpp"
+
+namespace loiter::suites {
+namespace {
+
+using namespace std::chrono_literals;
+using reports::Survey;
+using reports::SurveyMeasure;
+
+// The cap on every wait: past the 2 s deadlines by three times, short enough for a test.
+constexpr auto kMaxWait = 7s;
+
+Survey survey_of(const std::vector<std::string>& faults) {
+  const auto target = fixtures::reference_target({.faults = faults});
+  fixtures::ServerUnderTest server(target);
+  SurveyRequest request{.target = target.name,
+                        .host = server.host(),
+                        .port = server.port(),
+                        .echo = "/echo",
+                        .large = "/large?bytes={bytes}",
+                        .connections = 3,
+                        .max_wait = kMaxWait};
+  return run_survey(request);
+}
+
+// Every measure on one line each, for a failure's message.
+std::string described(const Survey& survey) {
+  std::string text;
+  for (const auto& m : survey.measures) {
+    text += m.id + ": " + m.ending;
+    if (m.seconds) text += " " + std::to_string(m.seconds->median) + " s";
+    for (const auto& e : m.endings) text += " [" + e.ending + " x" + std::to_string(e.count) + "]";
+    if (m.extends) text += *m.extends ? " extends" : " does-not-extend";
+    if (!m.runs_from.empty()) text += " from " + m.runs_from;
+    if (!m.not_measured.empty()) text += " not measured: " + m.not_measured;
+    text += "\n";
+  }
+  return text;
+}
+
+const SurveyMeasure& measure(const Survey& survey, std::string_view id) {
+  const auto* m = reports::find_measure(survey, id);
+  if (m == nullptr) throw std::runtime_error("no measure " + std::string(id));
+  return *m;
+}
+
+testing::AssertionResult near(const SurveyMeasure& m, double seconds) {
+  if (!m.seconds) return testing::AssertionFailure() << m.id << ": no time (" << m.ending << ")";
+  if (std::abs(m.seconds->median - seconds) > 0.5) {
+    return testing::AssertionFailure() << m.id << ": " << m.seconds->median << " s, not ~"
+                                       << seconds;
+  }
+  return testing::AssertionSuccess();
+}
+
+TEST(SurveyReference, FindsEveryDeclaredDeadlineAndAnswer) {
+  const auto survey = survey_of({});
+  SCOPED_TRACE(described(survey));
+  EXPECT_EQ(survey.protocol, "http1");
+  EXPECT_TRUE(near(measure(survey, "header-silent"), 2.0));
+  EXPECT_TRUE(near(measure(survey, "header-partial"), 2.0));
+  EXPECT_EQ(measure(survey, "header-partial").ending, "408+close");
+  EXPECT_EQ(measure(survey, "header-partial").agreed, 3u);
+  EXPECT_EQ(measure(survey, "header-bytes").extends, false);
+  EXPECT_EQ(measure(survey, "header-lines").extends, false);
+  EXPECT_TRUE(near(measure(survey, "body-partial"), 2.0));
+  EXPECT_EQ(measure(survey, "body-partial").ending, "408+close");
+  EXPECT_EQ(measure(survey, "body-trickle").extends, false);
+  EXPECT_TRUE(near(measure(survey, "idle"), 2.0));
+  EXPECT_EQ(measure(survey, "idle-reused").runs_from, "last-response");
+  EXPECT_EQ(measure(survey, "next-head").runs_from, "first-byte");
+  EXPECT_TRUE(near(measure(survey, "send-stopped"), 2.0));
+  for (const auto& m : survey.measures) EXPECT_EQ(m.exposure, "") << m.id;
+}
+
+struct Planted {
+  std::string fault;
+  std::function<void(const Survey&)> named;
+};
+
+class SurveyFault : public testing::TestWithParam<Planted> {};
+
+TEST_P(SurveyFault, NamesThePlantedBehaviour) {
+  const auto survey = survey_of({GetParam().fault});
+  SCOPED_TRACE(described(survey));
+  GetParam().named(survey);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Reference, SurveyFault,
+    testing::Values(
+        Planted{"no-header-deadline",
+                [](const Survey& s) {
+                  EXPECT_EQ(measure(s, "header-silent").ending, "open");
+                  EXPECT_EQ(measure(s, "header-partial").ending, "open");
+                  EXPECT_THAT(measure(s, "header-partial").exposure,
+                              testing::HasSubstr("for as long as the client likes"));
+                }},
+        Planted{"deadline-resets-on-progress",
+                [](const Survey& s) {
+                  EXPECT_EQ(measure(s, "header-bytes").extends, true);
+                  EXPECT_THAT(measure(s, "header-bytes").exposure,
+                              testing::HasSubstr("holds a request head open"));
+                }},
+        Planted{"deadline-resets-per-line",
+                [](const Survey& s) {
+                  EXPECT_EQ(measure(s, "header-lines").extends, true);
+                  EXPECT_EQ(measure(s, "header-bytes").extends, false);
+                }},
+        Planted{"idle-from-connect",
+                [](const Survey& s) { EXPECT_EQ(measure(s, "idle-reused").runs_from, "connect"); }},
+        Planted{"next-request-never-timed-out",
+                [](const Survey& s) {
+                  EXPECT_EQ(measure(s, "next-head").runs_from, "never");
+                  EXPECT_THAT(measure(s, "next-head").exposure, testing::HasSubstr("never"));
+                }},
+        Planted{"no-408-on-body-timeout",
+                [](const Survey& s) {
+                  EXPECT_EQ(measure(s, "body-partial").ending, "close");
+                  EXPECT_TRUE(near(measure(s, "body-partial"), 2.0));
+                }},
+        Planted{"no-send-deadline",
+                [](const Survey& s) {
+                  EXPECT_EQ(measure(s, "send-stopped").ending, "open");
+                  EXPECT_THAT(measure(s, "send-stopped").exposure,
+                              testing::HasSubstr("stops reading"));
+                }}),
+    [](const testing::TestParamInfo<Planted>& param) {
+      std::string name = param.param.fault;
+      std::ranges::replace(name, '-', '_');
+      return name;
+    });
+
+}  // namespace
+}  // namespace loiter::suites
