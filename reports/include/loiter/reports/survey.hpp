@@ -80,6 +80,19 @@ struct SurveyMeasure {
   bool operator==(const SurveyMeasure&) const = default;
 };
 
+// The server's processes (the one loiter started, or --pid's tree): descriptors and memory
+// before the first probe, at their peak, and once the probes' connections were gone.
+struct SurveyServer {
+  int pid = 0;
+  std::size_t fds_before = 0;
+  std::size_t fds_peak = 0;
+  std::size_t fds_after = 0;
+  bool fds_back = true;  // back to fds_before within the wait after the last probe
+  double rss_before_mib = 0;
+  double rss_peak_mib = 0;
+  bool operator==(const SurveyServer&) const = default;
+};
+
 struct Survey {
   std::string schema = std::string(kSurveySchema);
   std::string loiter_version;
@@ -93,6 +106,7 @@ struct Survey {
   double max_wait = 0;      // the cap on every wait, seconds
   double slack = 0;         // how far apart two times may be and still agree, seconds
   std::vector<SurveyMeasure> measures;  // in the order they are shown
+  std::optional<SurveyServer> server;   // nullopt: --connect without --pid
   std::vector<std::string> problems;    // what went wrong around the survey (not the server)
   bool interrupted = false;             // stopped by the user: the measures are partial
   bool operator==(const Survey&) const = default;
