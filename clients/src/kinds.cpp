@@ -121,7 +121,7 @@ constexpr ClientKind with_path(std::string_view name) {
 
 std::span<const ClientKind> client_kinds() {
   static const auto table = [] {
-    std::array<ClientKind, 25> kinds{
+    std::array<ClientKind, 26> kinds{
         kind<SilentOptions, spawn_silent>(kSilent),
         with_path<PartialHeaderOptions, spawn_partial_header>(kPartialHeader),
         kind<HT, spawn_header_trickle, Takes<HT>{.interval = &HT::interval, .path = &HT::path}>(
@@ -151,6 +151,10 @@ std::span<const ClientKind> client_kinds() {
         tls_kind<spawn_tls_half_hello>(kTlsHalfHello),
         tls_kind<spawn_tls_hello_trickle>(kTlsHelloTrickle),
         tls_kind<spawn_tls_handshake_silent>(kTlsHandshakeSilent),
+        // The handshake begun `pause` after connect, then half a head (over TLS).
+        kind<TlsStallOptions, spawn_tls_late_head,
+             Takes<TlsStallOptions>{.pause = &TlsStallOptions::delay,
+                                    .path = &TlsStallOptions::path}>(kTlsLateHead),
         // HTTP/2 with prior knowledge (h2c), or over TLS with ALPN h2.
         h2_kind<spawn_h2_partial_preface>(kH2PartialPreface),
         h2_kind<spawn_h2_no_settings_ack>(kH2NoSettingsAck),

@@ -10,6 +10,7 @@
 #include "loiter/clients/http1/idle_keepalive.hpp"
 #include "loiter/clients/http1/silent.hpp"
 #include "loiter/clients/load/load.hpp"
+#include "loiter/clients/tls/tls_stall.hpp"
 #include "tls_peer.hpp"
 
 namespace loiter::clients {
@@ -143,6 +144,35 @@ TEST(Tls, LoadOverTlsAnswersEveryRequest) {
   EXPECT_EQ(result.requested, 50u);
   EXPECT_EQ(result.succeeded, 50u);
   EXPECT_TRUE(result.errors.empty());
+}
+
+// tls-late-head: the handshake only `delay` after connect, then half a head, then nothing:
+// the peer sees the handshake and the half head, the record when the handshake completed.
+TEST(TlsLateHead, BeginsItsHandshakeLateThenSendsHalfAHead) {
+  TlsPeer peer({.close_after = std::chrono::duration_cast<std::chrono::milliseconds>(scaled(600ms))});
+  TlsStallOptions options{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
+                          .delay = scaled(300ms)};
+  options.fleet.tls = tls_client();
+  const auto record = drive(spawn_tls_late_head, options).at(0);
+  ASSERT_TRUE(record.tls);
+  ASSERT_TRUE(record.tls->handshake_done);
+  EXPECT_GE(*record.tls->handshake_done, scaled(300ms));
+  ASSERT_EQ(record.sends.size(), 1u);
+  EXPECT_EQ(record.requests, 0u);
+  EXPECT_EQ(record.ending, Ending::close);
+  EXPECT_TRUE(near(record.ended_at, scaled(600ms)));
+  const auto seen = peer.connections().at(0);
+  EXPECT_TRUE(seen.handshake_done);
+  EXPECT_TRUE(seen.received.starts_with("GET /health HTTP/1.1\r\n"));
+  EXPECT_EQ(seen.received.find("\r\n\r\n"), std::string::npos);  // never the whole head
+}
+
+TEST(TlsLateHead, RefusesToRunWithoutTls) {
+  TlsPeer peer({});
+  asio::io_context io;
+  std::vector<ConnectionRecord> records;
+  EXPECT_THROW(spawn_tls_late_head(io, {.fleet = {.target = peer.endpoint()}}, records),
+               std::invalid_argument);
 }
 
 }  // namespace

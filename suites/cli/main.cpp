@@ -4,7 +4,8 @@
 // `loiter matrix` runs it against every installed bundled real server, one table.
 // `loiter report` renders a stored run again, `loiter compare` gates a run against a
 // baseline, `loiter drive` runs one client kind against a server the user started.
-// `loiter targets` lists the bundled targets, or shows what one target file declares.
+// `loiter survey` measures what a server does with stalled clients and drafts its target
+// file. `loiter targets` lists the bundled targets, or shows what one target file declares.
 // `loiter check --shard k/K` runs one share of a run split over machines, `loiter merge`
 // judges the shards as one run, `loiter observe` watches a server on its own machine (the
 // server's side of a sharded run).
@@ -23,6 +24,7 @@
 #include "merge.hpp"
 #include "observe.hpp"
 #include "report_command.hpp"
+#include "survey.hpp"
 #include "targets.hpp"
 
 namespace {
@@ -52,6 +54,7 @@ int run_command_line(int argc, char** argv) {
       "  loiter check --target nginx --scenario soak  # 30 min at 15,000/s with churn: leaks?\n"
       "  loiter check --scenario soak --load-duration 20 --load-rate 5000   # a short soak\n"
       "  loiter check --list\n"
+      "  loiter survey --target nginx --write mine.toml   # measure the deadlines, draft a file\n"
       "  loiter targets                               # the bundled targets (cleartext, TLS)\n"
       "  loiter targets ./mine.toml                   # what your target file declares\n"
       "  loiter matrix                                # every installed real server, one table\n"
@@ -89,6 +92,10 @@ int run_command_line(int argc, char** argv) {
   auto* drive_command =
       app.add_subcommand("drive", "run one client kind against a server you started (loopback)");
   loiter::cli::add_drive_options(*drive_command, drive);
+  loiter::cli::SurveyOptions survey;
+  auto* survey_command = app.add_subcommand(
+      "survey", "measure what a server does with stalled clients; draft its target file");
+  loiter::cli::add_survey_options(*survey_command, survey);
   loiter::cli::TargetsOptions targets;
   auto* targets_command = app.add_subcommand(
       "targets", "list the bundled targets, or show what a target (file) declares");
@@ -119,6 +126,7 @@ int run_command_line(int argc, char** argv) {
     if (report_command->parsed()) return loiter::cli::run_report(report);
     if (compare_command->parsed()) return loiter::cli::run_compare(compare);
     if (drive_command->parsed()) return loiter::cli::run_drive(drive);
+    if (survey_command->parsed()) return loiter::cli::run_survey_command(survey);
     if (targets_command->parsed()) return loiter::cli::run_targets(targets);
     if (merge_command->parsed()) return loiter::cli::run_merge(merge);
     if (observe_command->parsed()) return loiter::cli::run_observe(observe);

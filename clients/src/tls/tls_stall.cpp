@@ -3,6 +3,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "loiter/clients/http1/requests.hpp"
 #include "loiter/clients/http1/steps.hpp"
 #include "loiter/clients/tls/client_hello.hpp"
 
@@ -83,6 +84,21 @@ awaitable<void> tls_handshake_silent_connection(Shared<TlsStallOptions> options,
   Connection::hold_until_closed(std::move(connection), until);
 }
 
+awaitable<void> tls_late_head_connection(Shared<TlsStallOptions> options, Slot slot) {
+  auto connection =
+      connection_for(co_await asio::this_coro::executor, *options, slot, kTlsLateHead);
+  const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/false);
+  if (!connected) co_return;
+  const auto until = connection.connected() + options->fleet.patience;
+  co_await connection.pause_until(connection.connected() + options->delay);
+  // A server that ended the connection meanwhile fails the handshake, which records how.
+  if (!co_await connection.handshake(until)) co_return;
+  co_await connection.send(
+      partial_head({.path = options->path, .host = "localhost"}, StallPoint::mid_header_value),
+      until);
+  Connection::hold_until_closed(std::move(connection), until);
+}
+
 void spawn_tls_record_header(asio::io_context& io, const TlsStallOptions& options,
                              std::vector<ConnectionRecord>& out) {
   spawn_kind(io, with_hello(options), &tls_record_header_connection, out);
@@ -104,6 +120,14 @@ void spawn_tls_handshake_silent(asio::io_context& io, const TlsStallOptions& opt
     throw std::invalid_argument("tls-handshake-silent needs the fleet's TLS (options.fleet.tls)");
   }
   spawn_kind(io, options, &tls_handshake_silent_connection, out);
+}
+
+void spawn_tls_late_head(asio::io_context& io, const TlsStallOptions& options,
+                         std::vector<ConnectionRecord>& out) {
+  if (!options.fleet.tls) {
+    throw std::invalid_argument("tls-late-head needs the fleet's TLS (options.fleet.tls)");
+  }
+  spawn_kind(io, options, &tls_late_head_connection, out);
 }
 
 }  // namespace loiter::clients

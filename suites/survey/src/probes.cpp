@@ -391,6 +391,30 @@ std::vector<Probe> http1_second(const ProbeContext& c, const reports::Survey& fi
       probes.push_back(std::move(p));
     }
   }
+  if (r.tls && !r.h2) {
+    MeasureHead head{.id = "tls-header-from",
+                     .title = "half a head after a handshake begun late",
+                     .kind = std::string(clients::kTlsLateHead),
+                     .from = "connect"};
+    const auto handshake = median_of(first, "tls-handshake");
+    if (!header) {
+      probes.push_back(not_run(head, no_twin("header-partial", first)));
+    } else {
+      // Begun late, but well within the handshake deadline (if there is one).
+      const double delay = std::min(handshake.value_or(*header), *header) / 2;
+      head.interval = fmt::format("the handshake begun {} after connect", seconds_text(delay));
+      auto options = options_for<clients::TlsStallOptions>(c);
+      options.delay = seconds(delay);
+      options.path = r.health;
+      auto p = probe(head);
+      p.spawn = spawner(options, &clients::spawn_tls_late_head);
+      p.read = [head, slack = c.slack, header = *header](const Records& records,
+                                                         const ServerSide&) {
+        return read_header_from(head, records, header, slack);
+      };
+      probes.push_back(std::move(p));
+    }
+  }
   if (r.tls) {
     MeasureHead head{.id = "tls-hello-trickle",
                      .title = "a ClientHello trickled a byte at a time",

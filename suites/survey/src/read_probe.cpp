@@ -304,6 +304,30 @@ reports::SurveyMeasure read_send_slow(const MeasureHead& head,
   return measure;
 }
 
+reports::SurveyMeasure read_header_from(const MeasureHead& head,
+                                        const std::vector<ConnectionRecord>& records,
+                                        double header, double slack) {
+  auto measure = summarize(head, each(records, from_connect), slack);
+  if (!measure.seconds) return measure;
+  std::vector<double> after_handshake;
+  for (const auto& record : records) {
+    const auto t = from_connect(record);
+    if (t.seconds && t.ending == measure.ending && record.tls && record.tls->handshake_done) {
+      after_handshake.push_back(*t.seconds - in_seconds(*record.tls->handshake_done));
+    }
+  }
+  const double tolerance = std::max(slack, header / 10);
+  if (std::abs(measure.seconds->median - header) <= tolerance) {
+    measure.runs_from = "connect";
+  } else if (!after_handshake.empty() &&
+             std::abs(median_of(after_handshake) - header) <= tolerance) {
+    measure.runs_from = "handshake";
+  } else {
+    measure.runs_from = "other";
+  }
+  return measure;
+}
+
 reports::SurveyMeasure read_h2_idle(const MeasureHead& head,
                                     const std::vector<ConnectionRecord>& records, double slack) {
   auto measure = summarize(head, each(records, from_first_response), slack);

@@ -107,6 +107,13 @@ reports::SurveyMeasure read_send_slow(const MeasureHead& head,
                                       const std::vector<clients::ConnectionRecord>& records,
                                       double send, double slack, double max_wait);
 
+// tls-header-from: half a head after a handshake begun late. runs_from "connect" when it was
+// ended `header` s after the connect, "handshake" when `header` s after the handshake's
+// end; "other" otherwise (and nothing when it was never ended).
+reports::SurveyMeasure read_header_from(const MeasureHead& head,
+                                        const std::vector<clients::ConnectionRecord>& records,
+                                        double header, double slack);
+
 // h2-idle: the idle close after one answered stream, from that answer; runs_from names the
 // GOAWAY's code ("NO_ERROR", ...) or "none" when the server closed without one.
 reports::SurveyMeasure read_h2_idle(const MeasureHead& head,

@@ -31,7 +31,7 @@ constexpr std::array kOrder = {"header-silent", "header-partial", "header-bytes"
                                "header-lines",  "body-partial",   "body-trickle",
                                "idle",          "idle-reused",    "next-head",
                                "send-stopped",  "send-slow",      "tls-handshake",
-                               "tls-hello-trickle", "h2-preface", "h2-settings-ack",
+                               "tls-hello-trickle", "tls-header-from", "h2-preface", "h2-settings-ack",
                                "h2-headers-no-end", "h2-idle"};
 
 double in_seconds(std::chrono::nanoseconds d) {

@@ -20,12 +20,17 @@ using reports::SurveyMeasure;
 // The cap on every wait: past the 2 s deadlines by three times, short enough for a test.
 constexpr auto kMaxWait = 7s;
 
-Survey survey_of(const std::vector<std::string>& faults) {
-  const auto target = fixtures::reference_target({.faults = faults});
+enum class Over { http1, tls, h2c };
+
+Survey survey_of(const std::vector<std::string>& faults, Over over = Over::http1) {
+  const auto target = fixtures::reference_target(
+      {.faults = faults, .tls = over == Over::tls, .h2c = over == Over::h2c});
   fixtures::ServerUnderTest server(target);
   SurveyRequest request{.target = target.name,
                         .host = server.host(),
                         .port = server.port(),
+                        .tls = over == Over::tls,
+                        .h2 = over == Over::h2c,
                         .echo = "/echo",
                         .large = "/large?bytes={bytes}",
                         .connections = 3,
@@ -83,15 +88,42 @@ TEST(SurveyReference, FindsEveryDeclaredDeadlineAndAnswer) {
   for (const auto& m : survey.measures) EXPECT_EQ(m.exposure, "") << m.id;
 }
 
+// reference-tls: its handshake deadline (1 s) from connect, and its header deadline (2 s)
+// from connect too, through the handshake.
+TEST(SurveyReference, FindsTheHandshakeDeadlineAndWhereTheHeaderDeadlineRunsFrom) {
+  const auto survey = survey_of({}, Over::tls);
+  SCOPED_TRACE(described(survey));
+  EXPECT_EQ(survey.protocol, "tls");
+  EXPECT_TRUE(near(measure(survey, "tls-handshake"), 1.0));
+  EXPECT_EQ(measure(survey, "tls-hello-trickle").extends, false);
+  EXPECT_EQ(measure(survey, "tls-header-from").runs_from, "connect");
+  EXPECT_TRUE(near(measure(survey, "header-partial"), 2.0));
+  EXPECT_EQ(measure(survey, "header-partial").ending, "408+close");
+}
+
+// reference-h2c: no preface deadline of its own (the header deadline covers it), the idle
+// GOAWAY(NO_ERROR) 2 s after the last stream.
+TEST(SurveyReference, FindsTheHttp2Deadlines) {
+  const auto survey = survey_of({}, Over::h2c);
+  SCOPED_TRACE(described(survey));
+  EXPECT_EQ(survey.protocol, "h2");
+  EXPECT_TRUE(near(measure(survey, "h2-preface"), 2.0));
+  EXPECT_TRUE(near(measure(survey, "h2-headers-no-end"), 2.0));
+  EXPECT_TRUE(near(measure(survey, "h2-idle"), 2.0));
+  EXPECT_EQ(measure(survey, "h2-idle").runs_from, "NO_ERROR");
+  EXPECT_EQ(reports::find_measure(survey, "header-bytes"), nullptr);  // HTTP/1.1 only
+}
+
 struct Planted {
   std::string fault;
   std::function<void(const Survey&)> named;
+  Over over = Over::http1;
 };
 
 class SurveyFault : public testing::TestWithParam<Planted> {};
 
 TEST_P(SurveyFault, NamesThePlantedBehaviour) {
-  const auto survey = survey_of({GetParam().fault});
+  const auto survey = survey_of({GetParam().fault}, GetParam().over);
   SCOPED_TRACE(described(survey));
   GetParam().named(survey);
 }
@@ -134,7 +166,13 @@ INSTANTIATE_TEST_SUITE_P(
                   EXPECT_EQ(measure(s, "send-stopped").ending, "open");
                   EXPECT_THAT(measure(s, "send-stopped").exposure,
                               testing::HasSubstr("stops reading"));
-                }}),
+                }},
+        Planted{"handshake-deadline-resets-on-progress",
+                [](const Survey& s) { EXPECT_EQ(measure(s, "tls-hello-trickle").extends, true); },
+                Over::tls},
+        Planted{"idle-without-goaway",
+                [](const Survey& s) { EXPECT_EQ(measure(s, "h2-idle").runs_from, "none"); },
+                Over::h2c}),
     [](const testing::TestParamInfo<Planted>& param) {
       std::string name = param.param.fault;
       std::ranges::replace(name, '-', '_');

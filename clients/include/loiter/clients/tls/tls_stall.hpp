@@ -11,6 +11,11 @@
 // (bytes_received), not decoded: their ending is the close that follows.
 //   tls-handshake-silent completes the handshake over the fleet's TLS (options.tls), then
 //                       sends nothing, like silent after the handshake.
+//   tls-late-head        connects, starts the handshake (the fleet's TLS) only `delay`
+//                       later, completes it, then sends half a request head and nothing
+//                       more: a header deadline that runs from connect ends it `header` after
+//                       the connect, one that runs from the handshake `header` after that
+//                       (record.tls->handshake_done says when).
 #pragma once
 
 #include <cstddef>
@@ -27,22 +32,26 @@ inline constexpr std::string_view kTlsRecordHeader = "tls-record-header";
 inline constexpr std::string_view kTlsHalfHello = "tls-half-hello";
 inline constexpr std::string_view kTlsHelloTrickle = "tls-hello-trickle";
 inline constexpr std::string_view kTlsHandshakeSilent = "tls-handshake-silent";
+inline constexpr std::string_view kTlsLateHead = "tls-late-head";
 
 struct TlsStallOptions {
   FleetSpec fleet;             // its tls: tls-handshake-silent's; the raw kinds speak plain TCP
   TlsSettings hello_settings;  // the raw kinds' ClientHello: its ALPN and SNI
   std::string hello;  // the ClientHello they send; empty: client_hello(hello_settings) at spawn
   Duration interval = std::chrono::seconds(1);  // tls-hello-trickle: between hello bytes
+  Duration delay = std::chrono::seconds(1);     // tls-late-head: connect to the handshake
+  std::string path = "/health";                 // tls-late-head: its half head's path
 };
 
 awaitable<void> tls_record_header_connection(Shared<TlsStallOptions> options, Slot slot);
 awaitable<void> tls_half_hello_connection(Shared<TlsStallOptions> options, Slot slot);
 awaitable<void> tls_hello_trickle_connection(Shared<TlsStallOptions> options, Slot slot);
 awaitable<void> tls_handshake_silent_connection(Shared<TlsStallOptions> options, Slot slot);
+awaitable<void> tls_late_head_connection(Shared<TlsStallOptions> options, Slot slot);
 
 // Each spawns options.count connections of its kind on `io`; run `io` to collect them into
 // `out`. The raw kinds make the ClientHello once for the fleet (client_hello.hpp throws
-// std::runtime_error if it cannot be made). tls-handshake-silent throws
+// std::runtime_error if it cannot be made). tls-handshake-silent and tls-late-head throw
 // std::invalid_argument without options.tls.
 void spawn_tls_record_header(asio::io_context& io, const TlsStallOptions& options,
                              std::vector<ConnectionRecord>& out);
@@ -52,5 +61,7 @@ void spawn_tls_hello_trickle(asio::io_context& io, const TlsStallOptions& option
                              std::vector<ConnectionRecord>& out);
 void spawn_tls_handshake_silent(asio::io_context& io, const TlsStallOptions& options,
                                 std::vector<ConnectionRecord>& out);
+void spawn_tls_late_head(asio::io_context& io, const TlsStallOptions& options,
+                         std::vector<ConnectionRecord>& out);
 
 }  // namespace loiter::clients

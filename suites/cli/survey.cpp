@@ -1,0 +1,278 @@
+// `loiter survey`: starts the target's server (or takes --connect's), measures it with
+// suites/survey, and shows and stores what it found.
+#include "survey.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "exit_codes.hpp"
+#include "host_port.hpp"
+#include "loiter/fixtures/os/loopback.hpp"
+#include "loiter/fixtures/probe/probe.hpp"
+#include "loiter/fixtures/probe/sampler.hpp"
+#include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/reports/survey_json.hpp"
+#include "loiter/reports/survey_render.hpp"
+#include "loiter/suites/catalogue/timing.hpp"
+#include "loiter/suites/document/report.hpp"
+#include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
+#include "loiter/suites/runner/target_choice.hpp"
+#include "loiter/suites/survey/survey_run.hpp"
+#include "number_checks.hpp"
+#include "refusals.hpp"
+#include "survey_draft.hpp"
+
+namespace loiter::cli {
+
+namespace {
+
+// The most connections a probe, and the longest wait, s.
+constexpr std::size_t kMostConnections = 1000;
+constexpr double kMostWait = 86'400;
+// How long the server's descriptors may take to come back once the probes are done.
+constexpr auto kFdsBackWithin = std::chrono::seconds(5);
+
+std::chrono::nanoseconds seconds(double s) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
+}
+
+// The options that only --connect takes, refused for a target loiter starts.
+void refuse_connect_only(const SurveyOptions& options) {
+  for (const auto& [given, name] :
+       {std::pair{options.pid.has_value(), "--pid"}, std::pair{options.tls, "--tls"},
+        std::pair{options.h2, "--h2"}, std::pair{!options.sni.empty(), "--sni"},
+        std::pair{!options.health.empty(), "--health"}, std::pair{!options.echo.empty(), "--echo"},
+        std::pair{!options.large.empty(), "--large"},
+        std::pair{!options.allow_remote.empty(), "--allow-remote"}}) {
+    if (given) {
+      throw std::invalid_argument(fmt::format(
+          "{} goes with --connect; a target's server is started by loiter and its file says "
+          "that",
+          name));
+    }
+  }
+}
+
+void check_path(std::string_view option, const std::string& path) {
+  if (!path.empty() && path.front() != '/') {
+    throw std::invalid_argument(fmt::format("{} '{}' must start with '/'", option, path));
+  }
+}
+
+// The request for a server the user started.
+suites::SurveyRequest connect_request(const SurveyOptions& options,
+                                      std::optional<fixtures::Target>& file) {
+  const auto [host, port] = split_host_port(options.connect);
+  suites::SurveyRequest request{.target = options.connect, .host = host, .port = port};
+  if (!fixtures::is_loopback(host)) {
+    if (options.allow_remote.empty() || options.allow_remote != host) {
+      throw std::invalid_argument(fmt::format(
+          "refusing {}: loiter only targets loopback unless --allow-remote names the host ({})",
+          options.connect, host));
+    }
+    request.allow_remote = true;
+  }
+  if (options.pid) {
+    if (auto problem = pid_problem(*options.pid)) throw std::invalid_argument(*problem);
+  }
+  if (!options.target.empty()) {  // a file that says what the server offers
+    file = suites::choose_target({.name = options.target, .settings = options.settings});
+    request.target = file->name;
+  }
+  request.tls = options.tls || (file && file->tls);
+  request.h2 = options.h2 || (file && file->h2);
+  if (file && file->tls) {
+    request.alpn = file->tls->alpn;
+    request.server_name = file->tls->server_name;
+  } else if (request.tls && request.h2) {
+    request.alpn = {"h2"};
+  }
+  if (!options.sni.empty()) request.server_name = options.sni;
+  const auto path_of = [&](const std::string& given, const std::optional<std::string>& declared,
+                           std::string fallback) {
+    if (!given.empty()) return given;
+    if (file) return declared.value_or(std::string());
+    return fallback;
+  };
+  request.health = path_of(options.health, file ? file->paths.health : std::nullopt, "/health");
+  request.echo = path_of(options.echo, file ? file->paths.echo : std::nullopt, "");
+  request.large = path_of(options.large, file ? file->paths.large : std::nullopt, "");
+  if (request.health.empty()) request.health = "/";
+  return request;
+}
+
+// The request for the server loiter started for `target`.
+suites::SurveyRequest started_request(const fixtures::Target& target,
+                                      const fixtures::ServerUnderTest& server) {
+  suites::SurveyRequest request{.target = target.name,
+                                .host = server.host(),
+                                .port = server.port(),
+                                .tls = target.tls.has_value(),
+                                .h2 = target.h2.has_value(),
+                                .health = target.paths.health.value_or("/"),
+                                .echo = target.paths.echo.value_or(""),
+                                .large = target.paths.large.value_or("")};
+  if (target.tls) {
+    request.alpn = target.tls->alpn;
+    request.server_name = target.tls->server_name;
+  }
+  return request;
+}
+
+// The survey, with the server's FDs and RSS where a probe of its processes is given.
+reports::Survey surveyed(suites::SurveyRequest request, const SurveyOptions& options,
+                         const fixtures::Probe* probe) {
+  request.connections = options.connections;
+  request.max_wait = seconds(options.max_wait);
+  request.slack = suites::timing().slack;
+  request.loiter_version = LOITER_VERSION;
+  request.started = suites::utc_now();
+  request.cancelled = [] { return suites::interrupted(); };
+  request.told = [](std::string_view line) { std::cerr << line << "\n"; };
+  if (probe == nullptr) return suites::run_survey(request);
+  const auto before = probe->sample();
+  std::optional<fixtures::Sampler> sampler(std::in_place, *probe);
+  auto survey = suites::run_survey(request);
+  const auto timeline = sampler->stop();
+  sampler.reset();
+  reports::SurveyServer server{.pid = static_cast<int>(probe->root()),
+                               .fds_before = before.fds,
+                               .rss_before_mib = static_cast<double>(before.rss_kib) / 1024};
+  for (const auto& s : timeline) {
+    server.fds_peak = std::max(server.fds_peak, s.sample.fds);
+    server.rss_peak_mib = std::max(server.rss_peak_mib, static_cast<double>(s.sample.rss_kib) / 1024);
+  }
+  const auto back = fixtures::wait_for_fds_at_most(
+      *probe, before.fds, std::chrono::milliseconds(300),
+      std::chrono::duration_cast<std::chrono::milliseconds>(kFdsBackWithin));
+  server.fds_after = back.last_fds;
+  server.fds_back = back.recovered;
+  survey.server = server;
+  return survey;
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
+}
+
+}  // namespace
+
+void add_survey_options(CLI::App& command, SurveyOptions& options) {
+  command.add_option("--target", options.target,
+                     "the server to start and survey: a bundled target or a target file (only "
+                     "its command, readiness and paths are used); with --connect, a file that "
+                     "says what the running server offers (paths, [tls], [h2]); default reference");
+  command.add_option("--set", options.settings,
+                     "table.key=value: a key of the target file set before it is read "
+                     "(repeatable), e.g. deadlines.header=1");
+  command.add_option("--fault", options.faults,
+                     "reference server fault switch to plant (repeatable): see it named");
+  command.add_option("--connect", options.connect,
+                     "survey a server already running, HOST:PORT (loopback only)");
+  command.add_option("--pid", options.pid, "with --connect: the server's PID, for its FDs and RSS");
+  command.add_option("--allow-remote", options.allow_remote,
+                     "with --connect: the one host off loopback loiter may survey");
+  command.add_flag("--tls", options.tls, "with --connect: speak TLS (no certificate check)");
+  command.add_flag("--h2", options.h2,
+                   "with --connect: HTTP/2 (h2c with prior knowledge; with --tls, ALPN h2)");
+  command.add_option("--sni", options.sni, "with --tls: the server name sent");
+  command.add_option("--health", options.health,
+                     "with --connect: a path answering 200 to a GET (default /health)");
+  command.add_option("--echo", options.echo,
+                     "with --connect: a path that reads a POST body (the body probes)");
+  command.add_option("--large", options.large,
+                     "with --connect: a response larger than the kernel's buffers (the send "
+                     "probes); {bytes} in it becomes the size needed");
+  command.add_option("--connections", options.connections, "connections per probe")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, kMostConnections));
+  command.add_option("--max-wait", options.max_wait,
+                     "the cap on every wait, s: a deadline not met within it is reported as "
+                     "\"none within\"")
+      ->capture_default_str()
+      ->check(positive_number(kMostWait));
+  command.add_option("--runs", options.runs_root,
+                     "where the run directory is made (survey.json, survey.html)")
+      ->capture_default_str();
+  command.add_option("--json", options.json_path, "also write survey.json here");
+  command.add_option("--write", options.write_path,
+                     "write a draft target file with every measured value (a comment on each)");
+  command.footer(
+      "What it measures, a few connections per probe, each timed from its own origin:\n"
+      "the header deadline (silent, half a head) and how it ends, whether a byte or a whole\n"
+      "line at a time extends it, the body deadline and a body trickle, the idle deadline and\n"
+      "where it runs from, a second head's deadline, the send deadline of a stopped reader and\n"
+      "of a slow one; over TLS the handshake; over HTTP/2 the preface, SETTINGS, a header\n"
+      "block never ended, the idle GOAWAY. It judges nothing: it says what the server does.\n"
+      "\nExamples:\n"
+      "  loiter survey                                   # the reference server\n"
+      "  loiter survey --target nginx --write nginx-draft.toml\n"
+      "  loiter survey --target reference --fault deadline-resets-on-progress --max-wait 20\n"
+      "  loiter survey --connect 127.0.0.1:8080 --pid 1234 --echo /upload --large /big.iso\n"
+      "  loiter survey --connect 127.0.0.1:8443 --tls --sni localhost\n"
+      "  loiter survey --connect 127.0.0.1:8080 --h2      # h2c with prior knowledge\n"
+      "  loiter compare loiter-runs/A-nginx-survey loiter-runs/B-nginx-survey  # what changed");
+}
+
+int run_survey_command(const SurveyOptions& options) {
+  std::optional<suites::SurveyRequest> request;
+  std::optional<fixtures::Target> target;
+  std::optional<suites::RunDirectory> directory;
+  refusing([&] {
+    if (options.connect.empty()) {
+      refuse_connect_only(options);
+      target = suites::choose_target({.name = options.target.empty() ? "reference" : options.target,
+                                      .settings = options.settings,
+                                      .faults = options.faults});
+    } else {
+      if (!options.faults.empty()) {
+        throw std::invalid_argument("--fault plants a bug in a server loiter starts, not with "
+                                    "--connect");
+      }
+      check_path("--health", options.health);
+      check_path("--echo", options.echo);
+      check_path("--large", options.large);
+      request = connect_request(options, target);
+    }
+    for (const auto& [option, path] :
+         {std::pair{"--json", options.json_path}, std::pair{"--write", options.write_path}}) {
+      if (auto problem = output_path_problem(option, path)) throw std::invalid_argument(*problem);
+    }
+    directory.emplace(options.runs_root, (target ? target->name : std::string("connect")) +
+                                             "-survey");
+  });
+  suites::install_interrupt_handlers();
+  reports::Survey survey;
+  if (request) {
+    std::optional<fixtures::Probe> probe;
+    if (options.pid) probe.emplace(static_cast<pid_t>(*options.pid));
+    survey = surveyed(*request, options, probe ? &*probe : nullptr);
+  } else {
+    fixtures::ServerUnderTest server(
+        *target, {.log_dir = directory->server_dir("survey"),
+                  .cancelled = [] { return suites::interrupted(); }});
+    const auto probe = server.probe();
+    survey = surveyed(started_request(*target, server), options, &probe);
+    server.stop();
+  }
+  render_survey_console(survey, std::cout);
+  write_text(directory->path() / "survey.json", reports::survey_text(survey));
+  {
+    std::ofstream html(directory->path() / "survey.html");
+    reports::render_survey_html(survey, html);
+  }
+  if (!options.json_path.empty()) write_text(options.json_path, reports::survey_text(survey));
+  if (!options.write_path.empty()) {
+    write_text(options.write_path, draft_target_text(survey, target, options.target));
+    std::cout << fmt::format("draft target file: {}\n", options.write_path);
+  }
+  std::cout << fmt::format("run directory: {}\n", directory->path().string());
+  return survey.interrupted ? kInterrupted : kPassed;
+}
+
+}  // namespace loiter::cli
