@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "loiter/clients/h2/floods.hpp"
 #include "loiter/clients/h2/stalls.hpp"
 #include "loiter/clients/http1/body_trickle.hpp"
 #include "loiter/clients/http1/header_lines.hpp"
@@ -459,6 +460,41 @@ std::vector<Probe> first_probes(const ProbeContext& context) {
 std::vector<Probe> second_probes(const ProbeContext& context, const reports::Survey& first) {
   if (context.request.h2) return {};
   return http1_second(context, first);
+}
+
+std::vector<Probe> flood_probes(const ProbeContext& context) {
+  if (!context.request.h2 || !context.request.floods) return {};
+  std::vector<Probe> probes;
+  const auto flood = [&](std::string_view kind, std::string title,
+                         void (*spawn)(clients::asio::io_context&, const clients::FloodOptions&,
+                                       Records&),
+                         std::size_t bound) {
+    MeasureHead head{.id = std::string(kind),
+                     .title = std::move(title),
+                     .kind = std::string(kind),
+                     .from = "connect",
+                     .interval = fmt::format("up to {} frames within 5 s", bound)};
+    clients::FloodOptions options;
+    options.fleet = context.fleet;
+    options.fleet.count = 1;
+    options.fleet.patience = std::chrono::seconds(7);
+    options.path = context.request.health;
+    auto p = probe(head);
+    p.spawn = spawner(options, spawn);
+    p.read = [head, bound, slack = context.slack](const Records& records, const ServerSide&) {
+      return read_flood(head, records, bound, slack);
+    };
+    return p;
+  };
+  probes.push_back(flood(clients::kH2RapidReset, "HEADERS then RST_STREAM, stream after stream",
+                         &clients::spawn_h2_rapid_reset, 2 * clients::kRapidResetPairs));
+  probes.push_back(flood(clients::kH2ContinuationFlood, "CONTINUATION frames that never end",
+                         &clients::spawn_h2_continuation_flood, clients::kFloodFrames));
+  probes.push_back(flood(clients::kH2SettingsFlood, "SETTINGS frames, each owed an ACK",
+                         &clients::spawn_h2_settings_flood, clients::kFloodFrames));
+  probes.push_back(flood(clients::kH2PingFlood, "PING frames, each owed an ACK",
+                         &clients::spawn_h2_ping_flood, clients::kFloodFrames));
+  return probes;
 }
 
 void conclude(reports::Survey& survey, double slack, double max_wait) {

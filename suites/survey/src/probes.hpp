@@ -41,6 +41,8 @@ struct ProbeContext {
 std::vector<Probe> first_probes(const ProbeContext& context);
 // Phase two: progress and reuse, paced by phase one's measures.
 std::vector<Probe> second_probes(const ProbeContext& context, const reports::Survey& first);
+// Phase three, HTTP/2 with floods asked for: each flood on one connection.
+std::vector<Probe> flood_probes(const ProbeContext& context);
 // After both: what a progress probe extends, exposures.
 void conclude(reports::Survey& survey, double slack, double max_wait);
 

@@ -345,6 +345,50 @@ reports::SurveyMeasure read_h2_idle(const MeasureHead& head,
   return measure;
 }
 
+reports::SurveyMeasure read_flood(const MeasureHead& head,
+                                  const std::vector<ConnectionRecord>& records, std::size_t bound,
+                                  double slack) {
+  std::vector<Timed> timed;
+  std::size_t most_frames = 0;
+  std::optional<std::size_t> frames_at_goaway;
+  std::optional<std::uint32_t> code;
+  for (const auto& record : records) {
+    if (record.h2 && record.h2->goaway) {
+      const auto& goaway = *record.h2->goaway;
+      timed.push_back({.ending = clients::ending_label(record), .seconds = in_seconds(goaway.at)});
+      frames_at_goaway = std::max(frames_at_goaway.value_or(0), goaway.frames_sent);
+      code = goaway.code;
+    } else {
+      timed.push_back(from_connect(record));
+    }
+    if (record.h2) most_frames = std::max(most_frames, record.h2->frames_sent);
+  }
+  auto measure = summarize(head, timed, slack);
+  const bool ended = measure.ending != "open" && !measure.ending.starts_with("client-");
+  measure.runs_from = ended ? (code ? h2_error_name(*code) : "none") : "";
+  // Every frame out before the server's GOAWAY (or with none): the flood went through, and
+  // whatever ended the connection came after it (its idle deadline, say).
+  const std::size_t before_end = frames_at_goaway.value_or(most_frames);
+  if (!ended || before_end >= bound) {
+    measure.exposure =
+        ended ? fmt::format("all {} frames of the flood went through; the connection was ended "
+                            "only after it, at {}",
+                            before_end, measure.seconds ? seconds_text(measure.seconds->median)
+                                                        : std::string("its end"))
+              : fmt::format("all {} frames of the flood went through; the server never ended "
+                            "the connection",
+                            most_frames);
+    return measure;
+  }
+  measure.note = frames_at_goaway
+                     ? fmt::format("ended after {} of its frames (its bound: {})",
+                                   *frames_at_goaway, bound)
+                     : fmt::format("closed after {} of its frames, without a GOAWAY (its bound: "
+                                   "{})",
+                                   most_frames, bound);
+  return measure;
+}
+
 std::string h2_error_name(std::uint32_t code) {
   static constexpr std::array<const char*, 14> kNames = {
       "NO_ERROR",       "PROTOCOL_ERROR",      "INTERNAL_ERROR",     "FLOW_CONTROL_ERROR",

@@ -120,6 +120,14 @@ reports::SurveyMeasure read_h2_idle(const MeasureHead& head,
                                     const std::vector<clients::ConnectionRecord>& records,
                                     double slack);
 
+// A flood (one connection a flood): when the server ended it (its GOAWAY, or the close),
+// from connect; runs_from names the GOAWAY's code ("none": closed without one); the note
+// says how many of the flood's frames had gone out by then, or that all of them went
+// through (`bound`: the flood's own bound).
+reports::SurveyMeasure read_flood(const MeasureHead& head,
+                                  const std::vector<clients::ConnectionRecord>& records,
+                                  std::size_t bound, double slack);
+
 // "NO_ERROR", "PROTOCOL_ERROR", ... (RFC 9113 7); "0x1a" for a code it does not name.
 std::string h2_error_name(std::uint32_t code);
 

@@ -32,7 +32,9 @@ constexpr std::array kOrder = {"header-silent", "header-partial", "header-bytes"
                                "idle",          "idle-reused",    "next-head",
                                "send-stopped",  "send-slow",      "tls-handshake",
                                "tls-hello-trickle", "tls-header-from", "h2-preface", "h2-settings-ack",
-                               "h2-headers-no-end", "h2-idle"};
+                               "h2-headers-no-end", "h2-idle",
+                               "h2-rapid-reset", "h2-continuation-flood",
+                               "h2-settings-flood", "h2-ping-flood"};
 
 double in_seconds(std::chrono::nanoseconds d) {
   return std::chrono::duration<double>(d).count();
@@ -168,6 +170,11 @@ reports::Survey run_survey(const SurveyRequest& request) {
                        second.size()));
       survey.interrupted = !run_phase(second, request, server);
       read_phase(second, server, survey);
+    }
+    if (auto floods = survey::flood_probes(context); !floods.empty() && !survey.interrupted) {
+      tell(fmt::format("floods: {} probes, one connection each", floods.size()));
+      survey.interrupted = !run_phase(floods, request, server);
+      read_phase(floods, server, survey);
     }
   } else {
     survey.interrupted = true;

@@ -22,7 +22,8 @@ constexpr auto kMaxWait = 7s;
 
 enum class Over { http1, tls, h2c };
 
-Survey survey_of(const std::vector<std::string>& faults, Over over = Over::http1) {
+Survey survey_of(const std::vector<std::string>& faults, Over over = Over::http1,
+                 bool floods = false) {
   const auto target = fixtures::reference_target(
       {.faults = faults, .tls = over == Over::tls, .h2c = over == Over::h2c});
   fixtures::ServerUnderTest server(target);
@@ -31,6 +32,7 @@ Survey survey_of(const std::vector<std::string>& faults, Over over = Over::http1
                         .port = server.port(),
                         .tls = over == Over::tls,
                         .h2 = over == Over::h2c,
+                        .floods = floods,
                         .echo = "/echo",
                         .large = "/large?bytes={bytes}",
                         .connections = 3,
@@ -112,6 +114,22 @@ TEST(SurveyReference, FindsTheHttp2Deadlines) {
   EXPECT_TRUE(near(measure(survey, "h2-idle"), 2.0));
   EXPECT_EQ(measure(survey, "h2-idle").runs_from, "NO_ERROR");
   EXPECT_EQ(reports::find_measure(survey, "header-bytes"), nullptr);  // HTTP/1.1 only
+}
+
+// --floods: the reference server ends the continuation, SETTINGS and PING floods with a
+// GOAWAY well within their bounds (its rapid-reset limit lies past the flood's 2,000
+// frames); with the continuation flood unbounded, that one goes through whole.
+TEST(SurveyReference, FloodsEndedByAGoawayAndOneLetThrough) {
+  const auto survey = survey_of({}, Over::h2c, /*floods=*/true);
+  SCOPED_TRACE(described(survey));
+  for (const auto* id : {"h2-continuation-flood", "h2-settings-flood", "h2-ping-flood"}) {
+    EXPECT_EQ(measure(survey, id).runs_from, "ENHANCE_YOUR_CALM") << id;
+    EXPECT_EQ(measure(survey, id).exposure, "") << id;
+  }
+  const auto faulty = survey_of({"continuation-unbounded"}, Over::h2c, /*floods=*/true);
+  SCOPED_TRACE(described(faulty));
+  EXPECT_THAT(measure(faulty, "h2-continuation-flood").exposure,
+              testing::HasSubstr("went through"));
 }
 
 struct Planted {

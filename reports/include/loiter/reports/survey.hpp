@@ -50,6 +50,8 @@ struct EndingCount {
 //   h2-settings-ack      the server's SETTINGS never acknowledged, from connect
 //   h2-idle              an idle connection after one answered stream, from that answer
 //   h2-headers-no-end    a HEADERS frame whose header block never ends, from connect
+//   h2-rapid-reset, h2-continuation-flood, h2-settings-flood, h2-ping-flood
+//                        (--floods) each flood on one connection: when the server ended it
 struct SurveyMeasure {
   std::string id;         // one of the ids above
   std::string title;      // "a silent connection": what was probed, for a person
@@ -71,7 +73,7 @@ struct SurveyMeasure {
   std::optional<bool> extends;
   // idle-reused: "connect" or "last-response"; next-head: "first-byte", "last-response" or
   // "never"; tls-header-from: "connect" or "handshake"; h2-idle: the GOAWAY's code
-  // ("NO_ERROR", or "none" when it closed without one). Empty otherwise.
+  // ("NO_ERROR", or "none" when it closed without one), as for a flood. Empty otherwise.
   std::string runs_from;
   std::string exposure;  // what it exposes, for a person: "a byte every 1.90 s holds ..."
   std::string note;      // anything else a reader needs ("the listener held them in SYN_RECV")
