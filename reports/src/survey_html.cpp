@@ -29,9 +29,9 @@ svg.strip{display:block}.axis{stroke:#999}.tick{font-size:10px;fill:#777}
 .open{fill:#b45309;fill-opacity:0.35}.problems{color:#c62828}.interrupted{color:#9a6700}
 )";
 
-std::string anchor(const SurveyMeasure& m) { return "m-" + escape_html(m.id); }
+std::string measure_anchor(const SurveyMeasure& m) { return "m-" + escape_html(m.id); }
 
-void exposures(const Survey& survey, std::ostream& out) {
+void exposures_section(const Survey& survey, std::ostream& out) {
   const auto exposed =
       std::ranges::count_if(survey.measures, [](const auto& m) { return !m.exposure.empty(); });
   if (exposed == 0) return;
@@ -39,13 +39,13 @@ void exposures(const Survey& survey, std::ostream& out) {
   for (const auto& m : survey.measures) {
     if (m.exposure.empty()) continue;
     fmt::print(out, "<li><a href=\"#{}\">{}</a>: <span class=\"exposure\">{}</span></li>\n",
-               anchor(m), escape_html(words::behaviour(m)), escape_html(m.exposure));
+               measure_anchor(m), escape_html(words::behaviour(m)), escape_html(m.exposure));
   }
   fmt::print(out, "</ul></section>\n");
 }
 
 // The lines under a row: facts, exposure, note.
-void details(const SurveyMeasure& m, std::ostream& out) {
+void detail_row(const SurveyMeasure& m, std::ostream& out) {
   const auto facts = words::facts(m);
   if (facts.empty() && m.exposure.empty() && m.note.empty()) return;
   fmt::print(out, "<tr class=\"detail{}\"><td colspan=\"6\">",
@@ -59,10 +59,10 @@ void details(const SurveyMeasure& m, std::ostream& out) {
   fmt::print(out, "</td></tr>\n");
 }
 
-void row(const SurveyMeasure& m, double max_wait, std::ostream& out) {
-  fmt::print(out, "<tr id=\"{}\" class=\"measure{}\"><td>{}<br><code>{}</code></td>", anchor(m),
-             m.exposure.empty() ? "" : " exposed", escape_html(words::behaviour(m)),
-             escape_html(m.id));
+void measure_row(const SurveyMeasure& m, double max_wait, std::ostream& out) {
+  fmt::print(out, "<tr id=\"{}\" class=\"measure{}\"><td>{}<br><code>{}</code></td>",
+             measure_anchor(m), m.exposure.empty() ? "" : " exposed",
+             escape_html(words::behaviour(m)), escape_html(m.id));
   if (!m.not_measured.empty()) {
     fmt::print(out, "<td colspan=\"5\" class=\"not-measured\">{}</td></tr>\n",
                escape_html(words::not_measured(m)));
@@ -74,10 +74,10 @@ void row(const SurveyMeasure& m, double max_wait, std::ostream& out) {
                escape_html(words::agreement(m)), escape_html(m.ending),
                svg::survey_strip(m, max_wait, svg_id("survey", m.id)));
   }
-  details(m, out);
+  detail_row(m, out);
 }
 
-void closing(const Survey& survey, std::ostream& out) {
+void problems_and_interruption(const Survey& survey, std::ostream& out) {
   if (!survey.problems.empty()) {
     fmt::print(out, "<h2>Problems</h2><ul class=\"problems\">\n");
     for (const auto& problem : survey.problems) {
@@ -97,14 +97,14 @@ void render_survey_html(const Survey& survey, std::ostream& out) {
              "<title>{0}</title><style>{1}</style></head><body>\n<h1>{0}</h1>\n<p>{2}</p>\n",
              title, kSurveyStyle,
              escape_html(fmt::format("{}; started {}", words::settings(survey), survey.started)));
-  exposures(survey, out);
+  exposures_section(survey, out);
   fmt::print(out,
              "<table>\n<tr><th>behaviour</th><th>time</th><th>min/median/max</th><th>agreed</th>"
              "<th>ending</th><th>0 … {} s</th></tr>\n",
              plain_number(survey.max_wait, 4));
-  for (const auto& m : survey.measures) row(m, survey.max_wait, out);
+  for (const auto& m : survey.measures) measure_row(m, survey.max_wait, out);
   fmt::print(out, "</table>\n");
-  closing(survey, out);
+  problems_and_interruption(survey, out);
   fmt::print(out, "</body></html>\n");
 }
 

@@ -40,7 +40,7 @@ json::object measure_to_json(const SurveyMeasure& m) {
           {"not_measured", m.not_measured}};
 }
 
-bool boolean(const json::object& object, std::string_view key, std::string_view where) {
+bool bool_of(const json::object& object, std::string_view key, std::string_view where) {
   const auto& value = field(object, key, where);
   if (!value.is_bool()) {
     throw std::runtime_error(fmt::format("{}: key '{}' must be true or false", where, key));
@@ -48,13 +48,13 @@ bool boolean(const json::object& object, std::string_view key, std::string_view 
   return value.get_bool();
 }
 
-std::optional<bool> maybe_boolean(const json::object& object, std::string_view key,
+std::optional<bool> maybe_bool_of(const json::object& object, std::string_view key,
                                   std::string_view where) {
   if (field(object, key, where).is_null()) return std::nullopt;
-  return boolean(object, key, where);
+  return bool_of(object, key, where);
 }
 
-std::size_t count(const json::object& object, std::string_view key, std::string_view where) {
+std::size_t count_of(const json::object& object, std::string_view key, std::string_view where) {
   const auto& value = field(object, key, where);
   if (value.is_uint64()) return static_cast<std::size_t>(value.get_uint64());
   if (value.is_int64() && value.get_int64() >= 0) {
@@ -64,7 +64,7 @@ std::size_t count(const json::object& object, std::string_view key, std::string_
       fmt::format("{}: key '{}' must be a whole number, 0 or more", where, key));
 }
 
-double seconds(const json::object& object, std::string_view key, std::string_view where) {
+double seconds_of(const json::object& object, std::string_view key, std::string_view where) {
   return real(field(object, key, where), fmt::format("{}: key '{}'", where, key));
 }
 
@@ -73,9 +73,9 @@ std::optional<Spread> spread_from_json(const json::object& measure, const std::s
   if (value.is_null()) return std::nullopt;
   const auto inner = where + ": seconds";
   const auto& object = object_of(value, inner);
-  return Spread{.min = seconds(object, "min", inner),
-                .median = seconds(object, "median", inner),
-                .max = seconds(object, "max", inner)};
+  return Spread{.min = seconds_of(object, "min", inner),
+                .median = seconds_of(object, "median", inner),
+                .max = seconds_of(object, "max", inner)};
 }
 
 std::vector<EndingCount> endings_from_json(const json::object& measure, const std::string& where) {
@@ -84,7 +84,7 @@ std::vector<EndingCount> endings_from_json(const json::object& measure, const st
   for (const auto& entry : array(measure, "endings", where)) {
     const auto& object = object_of(entry, inner);
     endings.push_back(
-        {.ending = text(object, "ending", inner), .count = count(object, "count", inner)});
+        {.ending = text(object, "ending", inner), .count = count_of(object, "count", inner)});
   }
   return endings;
 }
@@ -97,12 +97,12 @@ SurveyMeasure measure_from_json(const json::value& value) {
   m.kind = text(object, "kind", where);
   m.from = text(object, "from", where);
   m.interval = text(object, "interval", where);
-  m.connections = count(object, "connections", where);
-  m.agreed = count(object, "agreed", where);
+  m.connections = count_of(object, "connections", where);
+  m.agreed = count_of(object, "agreed", where);
   m.seconds = spread_from_json(object, where);
   m.ending = text(object, "ending", where);
   m.endings = endings_from_json(object, where);
-  m.extends = maybe_boolean(object, "extends", where);
+  m.extends = maybe_bool_of(object, "extends", where);
   m.runs_from = text(object, "runs_from", where);
   m.exposure = text(object, "exposure", where);
   m.note = text(object, "note", where);
@@ -143,12 +143,12 @@ Survey survey_from_json(const json::value& document) {
   survey.target = text(object, "target", kWhere);
   survey.endpoint = text(object, "endpoint", kWhere);
   survey.protocol = text(object, "protocol", kWhere);
-  survey.tls = boolean(object, "tls", kWhere);
+  survey.tls = bool_of(object, "tls", kWhere);
   survey.started = text(object, "started", kWhere);
-  survey.duration = seconds(object, "duration", kWhere);
-  survey.connections = count(object, "connections", kWhere);
-  survey.max_wait = seconds(object, "max_wait", kWhere);
-  survey.slack = seconds(object, "slack", kWhere);
+  survey.duration = seconds_of(object, "duration", kWhere);
+  survey.connections = count_of(object, "connections", kWhere);
+  survey.max_wait = seconds_of(object, "max_wait", kWhere);
+  survey.slack = seconds_of(object, "slack", kWhere);
   for (const auto& measure : array(object, "measures", kWhere)) {
     survey.measures.push_back(measure_from_json(measure));
   }
@@ -158,7 +158,7 @@ Survey survey_from_json(const json::value& document) {
     }
     survey.problems.emplace_back(problem.get_string());
   }
-  survey.interrupted = boolean(object, "interrupted", kWhere);
+  survey.interrupted = bool_of(object, "interrupted", kWhere);
   return survey;
 }
 
