@@ -2,9 +2,10 @@
 #include <fmt/format.h>
 
 #include <boost/json.hpp>
-#include <fstream>
 #include <sstream>
+#include <string>
 
+#include "json_file.hpp"
 #include "loiter/reports/json.hpp"
 
 namespace loiter::reports {
@@ -30,11 +31,36 @@ bool flat(const json::value& value, int depth = 0) {
   return true;
 }
 
-// Like json::serialize, with doubles in their shortest round-trip form ("1.0012", not
-// "1.0012E0").
+// A double in its shortest round-trip digits, in fixed notation: 0.00001, not 1e-05 (the
+// digits are fmt's, only the point moves, so the value reads back the same).
+std::string fixed_double(double value) {
+  const auto text = fmt::format("{}", value);
+  const auto e = text.find('e');
+  if (e == std::string::npos) return text;
+  const bool negative = text.front() == '-';
+  std::string digits = text.substr(negative ? 1 : 0, e - (negative ? 1 : 0));
+  const auto dot = digits.find('.');
+  const auto whole = static_cast<long>(dot == std::string::npos ? digits.size() : dot);
+  if (dot != std::string::npos) digits.erase(dot, 1);
+  const long point = whole + std::stol(text.substr(e + 1));
+  const auto size = static_cast<long>(digits.size());
+  std::string fixed;
+  if (point <= 0) {
+    fixed = "0." + std::string(static_cast<std::size_t>(-point), '0') + digits;
+  } else if (point >= size) {
+    fixed = digits + std::string(static_cast<std::size_t>(point - size), '0');
+  } else {
+    fixed = digits.substr(0, static_cast<std::size_t>(point)) + "." +
+            digits.substr(static_cast<std::size_t>(point));
+  }
+  return negative ? "-" + fixed : fixed;
+}
+
+// Like json::serialize, with doubles in their shortest round-trip form and fixed notation
+// ("1.0012", not "1.0012E0"; "0.00001", not "1e-05").
 void write_flat(const json::value& value, std::ostream& out) {
   if (value.is_double()) {
-    out << fmt::format("{}", value.get_double());
+    out << fixed_double(value.get_double());
   } else if (value.is_array()) {
     out << "[";
     const char* separator = "";
@@ -105,15 +131,7 @@ std::string run_report_text(const RunReport& report) {
 
 RunReport read_run_report(const std::filesystem::path& path) {
   const auto file = std::filesystem::is_directory(path) ? path / "report.json" : path;
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error(fmt::format("cannot read {}", file.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  boost::system::error_code error;
-  const auto document = json::parse(text.str(), error);
-  if (error) {
-    throw std::runtime_error(fmt::format("{}: not JSON: {}", file.string(), error.message()));
-  }
+  const auto document = read_json_file(file);
   try {
     return run_report_from_json(document);
   } catch (const std::exception& e) {

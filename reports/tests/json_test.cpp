@@ -213,5 +213,13 @@ TEST(Json, KeepsWhyATargetWasNotRunAndReadsDocumentsWithoutItsVersion) {
               ::testing::Not(::testing::HasSubstr("not_run")));
 }
 
+// Doubles in fixed notation with their shortest round-trip digits: the point moves, no digit
+// is lost or added.
+TEST(Json, WritesDoublesInFixedNotationWithEveryDigit) {
+  EXPECT_EQ(compact_text(boost::json::value(-2.5e-7)), "-0.00000025");
+  EXPECT_EQ(compact_text(boost::json::value(1.25e17)), "125000000000000000");
+  EXPECT_EQ(compact_text(boost::json::value(0.1)), "0.1");
+}
+
 }  // namespace
 }  // namespace loiter::reports

@@ -54,12 +54,17 @@ std::vector<std::string> lines_of(std::string_view text) {
   return lines;
 }
 
-// Adds one data row of a table whose first header cell is `kind`.
-void add_row(SchemaDoc& doc, const std::string& kind, const std::string& title,
-             const std::vector<std::string>& row, bool optional) {
+// The heading of survey.json's section: its key tables are survey_keys.
+constexpr std::string_view kSurveySection = "survey.json";
+
+// Adds one data row of a table whose first header cell is `kind`, in the section (## heading)
+// `section`.
+void add_row(SchemaDoc& doc, const std::string& section, const std::string& kind,
+             const std::string& title, const std::vector<std::string>& row, bool optional) {
   const auto names = ticked(row.at(0));
   if (kind == "key") {
-    for (const auto& name : names) doc.keys[title].push_back({name, optional});
+    auto& keys = section.starts_with(kSurveySection) ? doc.survey_keys : doc.keys;
+    for (const auto& name : names) keys[title].push_back({name, optional});
   } else if (kind == "group") {
     DocumentedGroup group{.group = {names.at(0), optional}, .unit = row.at(1), .values = {}};
     std::erase(group.unit, '`');
@@ -83,22 +88,30 @@ std::string schema_markdown() {
 SchemaDoc parse_schema(std::string_view markdown) {
   SchemaDoc doc;
   const auto lines = lines_of(markdown);
-  std::string title;
+  std::string section, title;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const auto& line = lines[i];
+    if (line.starts_with("## ")) section = line.substr(3);
     if (line.starts_with("**")) title = line.substr(2, line.find("**", 2) - 2);
     const bool table =
         line.starts_with("|") && i + 1 < lines.size() && lines[i + 1].starts_with("|--");
     if (!table) continue;
     const auto kind = cells(line).at(0);
     for (i += 2; i < lines.size() && lines[i].starts_with("|"); ++i) {
-      add_row(doc, kind, title, cells(lines[i]), lines[i].find("*optional*") != std::string::npos);
+      add_row(doc, section, kind, title, cells(lines[i]),
+              lines[i].find("*optional*") != std::string::npos);
     }
   }
   for (const char* needed :
        {"Report", "Scenario", "FigureGroup", "Value", "Plot", "Series", "Mark"}) {
     if (!doc.keys.contains(needed)) {
       throw std::runtime_error(fmt::format("SCHEMA.md has no key table under **{}**", needed));
+    }
+  }
+  for (const char* needed : {"Survey", "SurveyMeasure", "Spread", "EndingCount"}) {
+    if (!doc.survey_keys.contains(needed)) {
+      throw std::runtime_error(fmt::format(
+          "SCHEMA.md has no key table under **{}** in its section {}", needed, kSurveySection));
     }
   }
   if (doc.groups.empty() || doc.plots.empty()) {

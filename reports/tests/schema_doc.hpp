@@ -24,8 +24,11 @@ struct DocumentedGroup {
 };
 
 struct SchemaDoc {
-  // The key tables, by the bold title above each: "Report", "Scenario", "Plot", ...
+  // The key tables of report.json, by the bold title above each: "Report", "Scenario", ...
   std::map<std::string, std::vector<Documented>> keys;
+  // The key tables of survey.json (under the heading "survey.json (loiter-survey/1)"), by
+  // title: "Survey", "SurveyMeasure", "Spread", "EndingCount".
+  std::map<std::string, std::vector<Documented>> survey_keys;
   std::vector<DocumentedGroup> groups;  // the table whose first column is `group`
   std::vector<Documented> plots;        // the table whose first column is `id`
 };

@@ -1,12 +1,14 @@
-// report.json and SCHEMA.md agree key by key: every key to_json writes is documented, and
-// every documented key is written. A renamed key fails here.
+// report.json and survey.json agree with SCHEMA.md key by key: every key to_json writes is
+// documented, and every documented key is written. A renamed key fails here.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 
 #include "loiter/reports/json.hpp"
+#include "loiter/reports/survey_json.hpp"
 #include "sample_report.hpp"
+#include "sample_survey.hpp"
 #include "schema_doc.hpp"
 
 namespace loiter::reports {
@@ -50,9 +52,26 @@ Written written_keys(const json::value& document) {
   return written;
 }
 
-std::vector<std::string> key_problems(const testing::SchemaDoc& doc, const Written& written) {
+// The keys of every object in survey.json, by the SCHEMA.md table that documents them.
+Written written_survey_keys(const json::value& document) {
+  Written written;
+  keys_of(document, "Survey", written);
+  for (const auto& measure : document.at("measures").as_array()) {
+    keys_of(measure, "SurveyMeasure", written);
+    if (const auto& seconds = measure.at("seconds"); !seconds.is_null()) {
+      keys_of(seconds, "Spread", written);
+    }
+    for (const auto& ending : measure.at("endings").as_array()) {
+      keys_of(ending, "EndingCount", written);
+    }
+  }
+  return written;
+}
+
+std::vector<std::string> key_problems(const std::map<std::string, std::vector<Documented>>& tables,
+                                      const Written& written) {
   std::vector<std::string> problems;
-  for (const auto& [table, documented] : doc.keys) {
+  for (const auto& [table, documented] : tables) {
     const auto seen = written.contains(table) ? written.at(table) : std::set<std::string>{};
     auto more = testing::differences(table + " key", documented, seen);
     problems.insert(problems.end(), more.begin(), more.end());
@@ -64,7 +83,7 @@ std::vector<std::string> key_problems(const testing::SchemaDoc& doc, const Writt
 // is written.
 TEST(Schema, EveryKeyWrittenIsDocumentedAndEveryDocumentedKeyIsWritten) {
   const auto doc = testing::parse_schema(testing::schema_markdown());
-  const auto problems = key_problems(doc, written_keys(to_json(testing::sample_tls_report())));
+  const auto problems = key_problems(doc.keys, written_keys(to_json(testing::sample_tls_report())));
   EXPECT_THAT(problems, ::testing::IsEmpty());
 }
 
@@ -74,11 +93,35 @@ TEST(Schema, ARenamedKeyIsReportedBothWays) {
   const std::string key = "| `started_at` |";
   ASSERT_NE(markdown.find(key), std::string::npos);
   markdown.replace(markdown.find(key), key.size(), "| `started` |");
-  const auto problems = key_problems(testing::parse_schema(markdown),
+  const auto problems = key_problems(testing::parse_schema(markdown).keys,
                                      written_keys(to_json(testing::sample_tls_report())));
   EXPECT_THAT(problems, ::testing::UnorderedElementsAre(
                             HasSubstr("Report key 'started_at' is written but not in SCHEMA.md"),
                             HasSubstr("Report key 'started' is in SCHEMA.md but never written")));
+}
+
+// Every key of the sample survey is documented in SCHEMA.md's survey.json section, and every
+// documented key is written.
+TEST(Schema, EverySurveyKeyWrittenIsDocumentedAndEveryDocumentedOneIsWritten) {
+  const auto doc = testing::parse_schema(testing::schema_markdown());
+  const auto written = written_survey_keys(to_json(testing::sample_survey()));
+  EXPECT_THAT(key_problems(doc.survey_keys, written), ::testing::IsEmpty());
+  // The run document's tables hold none of the survey's keys, nor the other way round.
+  EXPECT_FALSE(doc.keys.contains("Survey"));
+  EXPECT_FALSE(doc.survey_keys.contains("Report"));
+}
+
+// A survey key renamed in SCHEMA.md is reported both ways, by name.
+TEST(Schema, ARenamedSurveyKeyIsReportedBothWays) {
+  auto markdown = testing::schema_markdown();
+  const std::string key = "| `max_wait` |";
+  ASSERT_NE(markdown.find(key), std::string::npos);
+  markdown.replace(markdown.find(key), key.size(), "| `wait` |");
+  const auto problems = key_problems(testing::parse_schema(markdown).survey_keys,
+                                     written_survey_keys(to_json(testing::sample_survey())));
+  EXPECT_THAT(problems, ::testing::UnorderedElementsAre(
+                            HasSubstr("Survey key 'max_wait' is written but not in SCHEMA.md"),
+                            HasSubstr("Survey key 'wait' is in SCHEMA.md but never written")));
 }
 
 // Placeholders in documented names stand for any text; optional names need not be written.

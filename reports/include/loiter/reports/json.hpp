@@ -17,10 +17,11 @@ boost::json::value to_json(const RunReport& report);
 RunReport run_report_from_json(const boost::json::value& document);
 
 // Indented JSON, two spaces, one key per line; an array of numbers (a point) stays on one
-// line. Ends with a newline.
+// line; doubles as compact_text writes them. Ends with a newline.
 void write_pretty(const boost::json::value& value, std::ostream& out);
 
-// One line, doubles in their shortest round-trip form ("1.0012", not "1.0012E0").
+// One line, doubles in their shortest round-trip form and never in scientific notation
+// ("1.0012", not "1.0012E0"; "0.00001", not "1e-05").
 std::string compact_text(const boost::json::value& value);
 
 // report.json as written to disk (pretty).

@@ -1,0 +1,101 @@
+// A survey's values in words.
+#include "survey_words.hpp"
+
+#include <fmt/format.h>
+
+#include "loiter/reports/number_text.hpp"
+
+namespace loiter::reports::survey_words {
+
+namespace {
+
+std::string protocol_text(const Survey& survey) {
+  if (survey.protocol == "http1") return "HTTP/1.1";
+  if (survey.protocol == "tls") return "HTTP/1.1 over TLS";
+  if (survey.protocol == "h2") return survey.tls ? "HTTP/2 over TLS (h2)" : "HTTP/2 (h2c)";
+  return survey.protocol;
+}
+
+std::string seconds_text(double seconds) { return plain_number(seconds, 4) + " s"; }
+
+// What `runs_from` says, by the measure it belongs to (survey.hpp).
+std::string runs_from_text(const SurveyMeasure& m) {
+  const auto& from = m.runs_from;
+  if (m.id == "idle-reused") {
+    return from == "connect" ? "the idle deadline runs from connect, not from the last response"
+                             : fmt::format("the idle deadline runs from {}",
+                                           from == "last-response" ? "the last response" : from);
+  }
+  if (m.id == "next-head") {
+    if (from == "never") return "a second head has no deadline of its own";
+    return fmt::format("a second head's deadline runs from {}",
+                       from == "first-byte"      ? "its first byte"
+                       : from == "last-response" ? "the last response"
+                                                 : from);
+  }
+  if (m.id == "tls-header-from") {
+    return fmt::format("the header deadline runs from {}",
+                       from == "handshake" ? "the handshake's end" : from);
+  }
+  if (m.id == "h2-idle") {
+    return from == "none" ? "closed without a GOAWAY" : fmt::format("GOAWAY {}", from);
+  }
+  return fmt::format("runs from {}", from);
+}
+
+}  // namespace
+
+std::string title(const Survey& survey) {
+  return fmt::format("loiter {} survey of {} at {} over {}", survey.loiter_version, survey.target,
+                     survey.endpoint, protocol_text(survey));
+}
+
+std::string settings(const Survey& survey) {
+  return fmt::format("{} connection{} per probe, max wait {}, slack {}, took {}",
+                     survey.connections, survey.connections == 1 ? "" : "s",
+                     seconds_text(survey.max_wait), seconds_text(survey.slack),
+                     seconds_text(survey.duration));
+}
+
+std::string behaviour(const SurveyMeasure& m) {
+  return m.interval.empty() ? m.title : fmt::format("{}, {}", m.title, m.interval);
+}
+
+std::string time(const SurveyMeasure& m, double max_wait) {
+  if (!m.not_measured.empty()) return {};
+  if (!m.seconds) return fmt::format("none within {}", seconds_text(max_wait));
+  const auto median = fmt::format("{:.2f} s", m.seconds->median);
+  return m.from.empty() ? median : fmt::format("{} from {}", median, m.from);
+}
+
+std::string spread(const SurveyMeasure& m) {
+  if (!m.seconds) return "-";
+  return fmt::format("{:.3f}/{:.3f}/{:.3f} s", m.seconds->min, m.seconds->median, m.seconds->max);
+}
+
+std::string agreement(const SurveyMeasure& m) {
+  return fmt::format("{}/{}", m.agreed, m.connections);
+}
+
+std::string not_measured(const SurveyMeasure& m) {
+  return fmt::format("not measured: {}", m.not_measured);
+}
+
+std::vector<std::string> facts(const SurveyMeasure& m) {
+  std::vector<std::string> out;
+  if (m.extends) {
+    out.push_back(*m.extends ? "progress extends the deadline"
+                             : "progress does not extend the deadline");
+  }
+  if (!m.runs_from.empty()) out.push_back(runs_from_text(m));
+  if (m.endings.size() > 1) {
+    std::string text = "endings:";
+    for (const auto& e : m.endings) {
+      text += fmt::format("{} {} {}", text.back() == ':' ? "" : ",", e.ending, e.count);
+    }
+    out.push_back(text);
+  }
+  return out;
+}
+
+}  // namespace loiter::reports::survey_words
