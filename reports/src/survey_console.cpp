@@ -79,6 +79,7 @@ void render_survey_console(const Survey& survey, std::ostream& out) {
     lines_under(m, out);
   }
   if (survey.measures.empty()) fmt::print(out, "no measures\n");
+  if (survey.server) fmt::print(out, "\n{}\n", survey_words::server(*survey.server));
   if (!survey.problems.empty()) {
     fmt::print(out, "\nproblems:\n");
     for (const auto& problem : survey.problems) fmt::print(out, "  - {}\n", problem);

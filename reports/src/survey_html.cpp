@@ -104,6 +104,7 @@ void render_survey_html(const Survey& survey, std::ostream& out) {
              plain_number(survey.max_wait, 4));
   for (const auto& m : survey.measures) measure_row(m, survey.max_wait, out);
   fmt::print(out, "</table>\n");
+  if (survey.server) fmt::print(out, "<p>{}</p>\n", escape_html(words::server(*survey.server)));
   problems_and_interruption(survey, out);
   fmt::print(out, "</body></html>\n");
 }

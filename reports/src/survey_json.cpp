@@ -110,6 +110,31 @@ SurveyMeasure measure_from_json(const json::value& value) {
   return m;
 }
 
+json::value server_to_json(const std::optional<SurveyServer>& server) {
+  if (!server) return nullptr;
+  return json::object{{"pid", server->pid},
+                      {"fds_before", server->fds_before},
+                      {"fds_peak", server->fds_peak},
+                      {"fds_after", server->fds_after},
+                      {"fds_back", server->fds_back},
+                      {"rss_before_mib", number(server->rss_before_mib)},
+                      {"rss_peak_mib", number(server->rss_peak_mib)}};
+}
+
+std::optional<SurveyServer> server_from_json(const json::object& survey) {
+  constexpr std::string_view kWhere = "survey: server";
+  const auto& value = field(survey, "server", "survey");
+  if (value.is_null()) return std::nullopt;
+  const auto& object = object_of(value, kWhere);
+  return SurveyServer{.pid = static_cast<int>(count_of(object, "pid", kWhere)),
+                      .fds_before = count_of(object, "fds_before", kWhere),
+                      .fds_peak = count_of(object, "fds_peak", kWhere),
+                      .fds_after = count_of(object, "fds_after", kWhere),
+                      .fds_back = bool_of(object, "fds_back", kWhere),
+                      .rss_before_mib = seconds_of(object, "rss_before_mib", kWhere),
+                      .rss_peak_mib = seconds_of(object, "rss_peak_mib", kWhere)};
+}
+
 }  // namespace
 
 json::value to_json(const Survey& survey) {
@@ -127,6 +152,7 @@ json::value to_json(const Survey& survey) {
                       {"max_wait", number(survey.max_wait)},
                       {"slack", number(survey.slack)},
                       {"measures", std::move(measures)},
+                      {"server", server_to_json(survey.server)},
                       {"problems", json::array(survey.problems.begin(), survey.problems.end())},
                       {"interrupted", survey.interrupted}};
 }
@@ -152,6 +178,7 @@ Survey survey_from_json(const json::value& document) {
   for (const auto& measure : array(object, "measures", kWhere)) {
     survey.measures.push_back(measure_from_json(measure));
   }
+  survey.server = server_from_json(object);
   for (const auto& problem : array(object, "problems", kWhere)) {
     if (!problem.is_string()) {
       throw std::runtime_error("survey: key 'problems' must hold strings");

@@ -57,6 +57,14 @@ std::string settings(const Survey& survey) {
                      seconds_text(survey.duration));
 }
 
+std::string server(const SurveyServer& s) {
+  return fmt::format("server pid {}: FDs {} before, {} at peak, {} after ({}); RSS {} MiB "
+                     "before, {} MiB at peak",
+                     s.pid, s.fds_before, s.fds_peak, s.fds_after,
+                     s.fds_back ? "back" : "not back within 5 s", plain_number(s.rss_before_mib, 3),
+                     plain_number(s.rss_peak_mib, 3));
+}
+
 std::string behaviour(const SurveyMeasure& m) {
   return m.interval.empty() ? m.title : fmt::format("{}, {}", m.title, m.interval);
 }

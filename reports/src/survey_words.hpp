@@ -13,6 +13,8 @@ namespace loiter::reports::survey_words {
 std::string title(const Survey& survey);
 // "5 connections per probe, max wait 120 s, slack 0.25 s, took 412.5 s"
 std::string settings(const Survey& survey);
+// "server pid 4242: FDs 11 before, 16 at peak, 11 after (back); RSS 5.1 MiB before, 5.4 MiB at peak"
+std::string server(const SurveyServer& server);
 // The title, with the pace of a paced probe: "a head trickled a byte at a time, a byte every
 // 0.90 s".
 std::string behaviour(const SurveyMeasure& measure);

@@ -30,6 +30,12 @@ Survey sample_survey() {
                 .connections = 5,
                 .max_wait = 120,
                 .slack = 0.25,
+                .server = SurveyServer{.pid = 4242,
+                                       .fds_before = 11,
+                                       .fds_peak = 16,
+                                       .fds_after = 11,
+                                       .rss_before_mib = 5.1,
+                                       .rss_peak_mib = 5.375},
                 .problems = {"header-lines: 1 connection could not connect (ECONNREFUSED)"},
                 .interrupted = true};
   survey.measures.push_back(

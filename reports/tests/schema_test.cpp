@@ -56,6 +56,9 @@ Written written_keys(const json::value& document) {
 Written written_survey_keys(const json::value& document) {
   Written written;
   keys_of(document, "Survey", written);
+  if (const auto& server = document.at("server"); !server.is_null()) {
+    keys_of(server, "SurveyServer", written);
+  }
   for (const auto& measure : document.at("measures").as_array()) {
     keys_of(measure, "SurveyMeasure", written);
     if (const auto& seconds = measure.at("seconds"); !seconds.is_null()) {
