@@ -35,7 +35,7 @@ constexpr double kMostWait = 86'400;
 // How long the server's descriptors may take to come back once the probes are done.
 constexpr auto kFdsBackWithin = std::chrono::seconds(5);
 
-std::chrono::nanoseconds seconds(double s) {
+std::chrono::nanoseconds wait_of(double s) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
 }
 
@@ -126,7 +126,7 @@ suites::SurveyRequest started_request(const fixtures::Target& target,
 reports::Survey surveyed(suites::SurveyRequest request, const SurveyOptions& options,
                          const fixtures::Probe* probe) {
   request.connections = options.connections;
-  request.max_wait = seconds(options.max_wait);
+  request.max_wait = wait_of(options.max_wait);
   request.slack = suites::timing().slack;
   request.loiter_version = LOITER_VERSION;
   request.started = suites::utc_now();
