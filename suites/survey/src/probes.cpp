@@ -137,6 +137,21 @@ Probe silent_probe(const ProbeContext& c) {
   return p;
 }
 
+// Half a ClientHello: the handshake deadline (HTTP/1.1 and HTTP/2 over TLS alike).
+Probe tls_handshake_probe(const ProbeContext& c) {
+  MeasureHead head{.id = "tls-handshake",
+                   .title = "a ClientHello stopped halfway",
+                   .kind = std::string(clients::kTlsHalfHello),
+                   .from = "connect"};
+  auto options = options_for<clients::TlsStallOptions>(c);
+  options.hello_settings = {.alpn = c.request.alpn, .server_name = c.request.server_name};
+  options.fleet.tls = nullptr;  // the raw kinds write the hello themselves
+  auto p = probe(head);
+  p.spawn = spawner(options, &clients::spawn_tls_half_hello);
+  p.read = summarized(head, from_connect, c.slack);
+  return p;
+}
+
 std::vector<Probe> http1_first(const ProbeContext& c) {
   const auto& r = c.request;
   std::vector<Probe> probes;
@@ -209,19 +224,7 @@ std::vector<Probe> http1_first(const ProbeContext& c) {
       probes.push_back(std::move(p));
     }
   }
-  if (r.tls) {
-    MeasureHead head{.id = "tls-handshake",
-                     .title = "a ClientHello stopped halfway",
-                     .kind = std::string(clients::kTlsHalfHello),
-                     .from = "connect"};
-    auto options = options_for<clients::TlsStallOptions>(c);
-    options.hello_settings = {.alpn = r.alpn, .server_name = r.server_name};
-    options.fleet.tls = nullptr;  // the raw kinds write the hello themselves
-    auto p = probe(head);
-    p.spawn = spawner(options, &clients::spawn_tls_half_hello);
-    p.read = summarized(head, from_connect, c.slack);
-    probes.push_back(std::move(p));
-  }
+  if (r.tls) probes.push_back(tls_handshake_probe(c));
   return probes;
 }
 
@@ -262,6 +265,7 @@ std::vector<Probe> h2_first(const ProbeContext& c) {
     return read_h2_idle(head, records, slack);
   };
   probes.push_back(std::move(idle));
+  if (c.request.tls) probes.push_back(tls_handshake_probe(c));
   return probes;
 }
 
