@@ -67,6 +67,7 @@ TEST(SurveyTargetRoundTrip, ReferenceFileReadsBackAsMeasured) {
   EXPECT_EQ(t.name, "reference");
   EXPECT_THAT(t.description, HasSubstr("header/body/idle 3/4.37/5 s"));
   EXPECT_THAT(text, HasSubstr("# kept from reference.toml: not measured\nload_p99 = 0.2"));
+  EXPECT_TRUE(text.ends_with("\n") && !text.ends_with("\n\n"));
 }
 
 // nginx.toml: its multi-line nginx.conf template is kept whole, its placeholders the drafted

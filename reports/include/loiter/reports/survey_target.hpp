@@ -8,6 +8,23 @@
 // stay. A survey of --connect with no file gets a connect-only file: name, description,
 // [paths] and the measured tables, no command. A measure that saw no ending is no deadline:
 // its key is left out with a comment, never given a value loiter did not measure.
+//
+// The keys and the measures (survey.hpp) they come from:
+//   deadlines.header           header-partial's median; else (h2) h2-headers-no-end's; else
+//                              header-silent's
+//   deadlines.body             body-partial
+//   body_resets_on_progress    body-trickle's extends
+//   deadlines.idle             idle; else (h2) h2-idle
+//   next_head_from             next-head's runs_from ("never": left out)
+//   on_header_timeout          header-partial's ending: "408" for 408+close or 408+reset,
+//                              "close" for close or reset, another status only a comment
+//   on_body_timeout            body-partial's ending, the same way
+//   send_timeout               send-stopped
+//   send_timeout_resets_...    send-slow's extends
+//   tls.handshake              tls-handshake
+//   tls.header_from            tls-header-from's runs_from
+//   h2.preface                 h2-preface
+//   h2.goaway_on_idle          h2-idle's runs_from: not "none"
 #pragma once
 
 #include <optional>
