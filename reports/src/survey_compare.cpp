@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "loiter/reports/number_text.hpp"
@@ -14,6 +15,10 @@ namespace loiter::reports {
 namespace {
 
 using Row = SurveyComparisonRow;
+
+// The ending of a probe the server answered whole (a slow reader given all of its response):
+// its time is the exchange's, no deadline's.
+constexpr std::string_view kAnswered = "answered";
 
 std::string seconds_text(const SurveyMeasure& m) {
   return m.seconds ? fmt::format("{:.2f}", m.seconds->median) : "open";
@@ -28,10 +33,13 @@ std::optional<Row> deadline_row(const SurveyMeasure& b, const SurveyMeasure& c, 
           .unit = "s",
           .baseline = seconds_text(b),
           .current = seconds_text(c)};
-  if (b.seconds && c.seconds) {
+  if (b.ending == kAnswered || c.ending == kAnswered) {
+    row.what = "time";
+    row.note = "answered whole: no deadline met";
+  } else if (b.seconds && c.seconds) {
     const double grown = c.seconds->median - b.seconds->median;
     const double limit = b.seconds->median + slack;
-    row.delta = fmt::format("{:+.2f}", grown);
+    row.delta = std::abs(grown) < 0.005 ? "+0.00" : fmt::format("{:+.2f}", grown);
     row.regressed = c.seconds->median > limit;
     row.note = grown < -slack ? "shrank" : fmt::format("limit {:.2f} s", limit);
   } else if (b.seconds) {
@@ -63,7 +71,8 @@ bool keeps(std::string_view ending, std::string_view promise) {
 // target file drafted from the baseline (`loiter survey --write`) promises "408", and loiter
 // check would find the current server's plain close a wrong ending, which fails the run; the
 // answer is part of what a server promises, not a detail. Gaining a 408, or a reset for a close,
-// keeps the promise. An ending gone "open" is the deadline row's regression, not this one's.
+// keeps the promise. An ending gone "open" is the deadline row's regression, not this one's;
+// one now "answered" (the probe's exchange completed) met no deadline to answer.
 std::optional<Row> ending_row(const SurveyMeasure& b, const SurveyMeasure& c) {
   if (b.ending.empty() && c.ending.empty()) return std::nullopt;
   Row row{.measure = b.id,
@@ -73,7 +82,7 @@ std::optional<Row> ending_row(const SurveyMeasure& b, const SurveyMeasure& c) {
   if (b.ending == c.ending) return row;
   row.delta = fmt::format("{}→{}", row.baseline, row.current);
   const auto promised = promise_of(b.ending);
-  if (!promised || c.ending == "open" || c.ending.empty()) return row;
+  if (!promised || c.ending == "open" || c.ending == kAnswered || c.ending.empty()) return row;
   row.regressed = !keeps(c.ending, *promised);
   if (row.regressed) {
     row.note = *promised == "408" ? "lost its 408: a \"408\" promise is broken"

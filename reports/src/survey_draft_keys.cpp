@@ -59,10 +59,19 @@ KeyDraft with(std::string table, std::string key, State state, std::string value
           .why = std::move(why)};
 }
 
+// A probe the server answered whole met no deadline: its time is the exchange's.
+KeyDraft answered_whole(std::string table, std::string key, const SurveyMeasure& m) {
+  return with(std::move(table), std::move(key), State::unmeasured, "",
+              fmt::format("not measured ({}): the server answered {}/{} connections whole, no "
+                          "deadline met",
+                          m.id, m.agreed, m.connections));
+}
+
 // A deadline: the median of the agreeing connections; none where they were still open.
 KeyDraft deadline(const Context& c, std::string table, std::string key, const SurveyMeasure* m,
                   std::initializer_list<std::string_view> ids) {
   if (m == nullptr) return unmeasured(c, std::move(table), std::move(key), ids);
+  if (m->ending == "answered") return answered_whole(std::move(table), std::move(key), *m);
   if (!m->seconds)
     return with(std::move(table), std::move(key), State::none, "", none_within(c, *m));
   const auto& s = *m->seconds;
@@ -91,6 +100,7 @@ KeyDraft progress(const Context& c, std::string table, std::string key, std::str
 KeyDraft answer(const Context& c, std::string key, std::string_view id) {
   const auto* m = measured(c.survey, id);
   if (m == nullptr) return unmeasured(c, "promises", std::move(key), {id});
+  if (m->ending == "answered") return answered_whole("promises", std::move(key), *m);
   if (!m->seconds) return with("promises", std::move(key), State::none, "", none_within(c, *m));
   const auto& e = m->ending;
   const char* value = e == "408+close" || e == "408+reset" ? "\"408\""

@@ -102,6 +102,28 @@ TEST(SurveyCompare, ADeadlineThatShrankIsShownNotARegression) {
   EXPECT_FALSE(compare_surveys(open, baseline).regressed);
 }
 
+// A probe the server answered whole (a slow reader given its response) met no deadline: its
+// time may grow, and an ending now "answered" breaks no promise.
+TEST(SurveyCompare, AnAnsweredProbeIsATimeNotADeadline) {
+  auto baseline = canned::everything();
+  canned::measure(baseline, "send-slow") =
+      canned::with_extends(canned::timed("send-slow", "a slow reader", 3.46, "answered"), true, "");
+  auto current = baseline;
+  canned::measure(current, "send-slow").seconds->median = 9.0;
+  canned::measure(current, "send-stopped").ending = "answered";
+  const auto c = compare_surveys(baseline, current);
+  EXPECT_EQ(row(c, "send-slow", "time").note, "answered whole: no deadline met");
+  EXPECT_FALSE(row(c, "send-stopped", "ending").regressed);
+  EXPECT_FALSE(c.regressed);
+}
+
+TEST(SurveyCompare, AnUnchangedDeadlineShowsNoSignedZero) {
+  const auto baseline = canned::everything();
+  auto current = baseline;
+  canned::measure(current, "idle").seconds->median = 4.999;
+  EXPECT_EQ(row(compare_surveys(baseline, current), "idle", "deadline").delta, "+0.00");
+}
+
 TEST(SurveyCompare, ProgressThatNowExtendsADeadlineRegresses) {
   const auto baseline = canned::everything();
   auto current = baseline;

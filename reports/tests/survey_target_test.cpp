@@ -115,6 +115,16 @@ TEST(SurveyTarget, AnotherStatusIsACommentNotAPromise) {
   EXPECT_THAT(text, HasSubstr("\nheader = 3\n"));  // the time is a deadline all the same
 }
 
+// A probe the server answered whole met no deadline: nothing is drafted from its time.
+TEST(SurveyTarget, AnAnsweredProbeDraftsNoDeadline) {
+  auto survey = canned::everything();
+  canned::measure(survey, "send-stopped").ending = "answered";
+  const auto text = draft_target(survey, connect_head());
+  EXPECT_THAT(text, HasSubstr("# send_timeout: not measured (send-stopped): the server answered "
+                              "5/5 connections whole, no deadline met\n"));
+  EXPECT_THAT(text, Not(HasSubstr("send_timeout =")));
+}
+
 // A reset after the 408 is still a 408; a plain reset is a close.
 TEST(SurveyTarget, ResetsAnswerAsTheirCloses) {
   auto survey = canned::everything();
