@@ -86,7 +86,9 @@ int run_command_line(int argc, char** argv) {
   loiter::cli::add_report_options(*report_command, report);
   loiter::cli::CompareOptions compare;
   auto* compare_command =
-      app.add_subcommand("compare", "compare a run against a baseline run; exit 1 on a regression");
+      app.add_subcommand("compare",
+                         "compare a run against a baseline run, or a survey against a baseline "
+                         "survey; exit 1 on a regression");
   loiter::cli::add_compare_options(*compare_command, compare);
   loiter::cli::DriveOptions drive;
   auto* drive_command =

@@ -1,7 +1,8 @@
 // `loiter report` and `loiter compare`: stored runs read back, rendered (one run, or the
-// matrix of several), compared.
+// matrix of several), compared; and two surveys compared.
 #include "report_command.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -11,6 +12,8 @@
 #include "loiter/reports/console.hpp"
 #include "loiter/reports/json.hpp"
 #include "loiter/reports/junit.hpp"
+#include "loiter/reports/survey_compare.hpp"
+#include "loiter/reports/survey_json.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 #include "matrix_render.hpp"
 #include "number_checks.hpp"
@@ -40,9 +43,14 @@ void add_report_options(CLI::App& command, ReportOptions& options) {
 
 void add_compare_options(CLI::App& command, CompareOptions& options) {
   auto& t = options.thresholds;
-  command.add_option("BASELINE", options.baseline, "the baseline run directory or report.json")
+  command
+      .add_option("BASELINE", options.baseline,
+                  "the baseline run directory or report.json; or a survey: its directory or "
+                  "survey.json (loiter survey)")
       ->required();
-  command.add_option("CURRENT", options.current, "the current run directory or report.json")
+  command
+      .add_option("CURRENT", options.current,
+                  "the current run directory or report.json; a survey when BASELINE is one")
       ->required();
   command
       .add_option("--closure-max-plus", t.closure_max_plus_s,
@@ -67,7 +75,18 @@ void add_compare_options(CLI::App& command, CompareOptions& options) {
       ->capture_default_str()
       ->check(positive_number());
   command.add_flag("--require-same-target", options.require_same_target,
-                   "exit 2 when the runs are of different targets (default: a warning)");
+                   "exit 2 when the runs (or surveys) are of different targets (default: a "
+                   "warning)");
+  command.footer(
+      "Two runs: each figure against its threshold above, each finding by code. Two surveys:\n"
+      "each measure's deadline, ending, progress and clock; a regression is a deadline grown\n"
+      "past the slack (the larger survey's, at least 0.25 s) or gone, progress that now extends\n"
+      "a deadline, a 408 lost, a clock that lets a stall last longer (the thresholds above are\n"
+      "the runs'). A run against a survey is refused (exit 2).\n"
+      "Exit codes: 0 no regression, 1 a regression, 2 a bad input.\n"
+      "Examples:\n"
+      "  loiter compare ci/loiter/baseline/report.json loiter-runs/20261201T020000Z-reference\n"
+      "  loiter compare ci/loiter/baseline/survey.json survey.json   # two surveys");
 }
 
 namespace {
@@ -90,8 +109,8 @@ int report_matrix(const ReportOptions& options) {
 int report_run(const ReportOptions& options) {
   const auto report = reports::read_run_report(options.run);
   reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
-  const fs::path json = fs::is_directory(options.run) ? fs::path(options.run) / "report.json"
-                                                      : fs::path(options.run);
+  const fs::path json =
+      fs::is_directory(options.run) ? fs::path(options.run) / "report.json" : fs::path(options.run);
   const fs::path html =
       options.html.empty() ? json.parent_path() / "report.html" : fs::path(options.html);
   suites::write_html(html, report);
@@ -104,7 +123,38 @@ int report_run(const ReportOptions& options) {
   return kPassed;
 }
 
+int compare_surveys(const CompareOptions& options) {
+  // read_survey takes survey.json or the run directory that holds it.
+  const auto baseline = reports::read_survey(options.baseline);
+  const auto current = reports::read_survey(options.current);
+  const auto comparison = reports::compare_surveys(baseline, current);
+  for (const auto& warning : comparison.warnings)
+    std::cerr << "loiter: warning: " << warning << "\n";
+  if (comparison.shared_measures == 0) {
+    throw Refusal(
+        "the surveys share no measure both measured: nothing to compare (a gate that passes on "
+        "nothing is no gate)");
+  }
+  if (options.require_same_target && !comparison.same_target) {
+    throw Refusal("--require-same-target: the surveys are of different targets (" +
+                  baseline.target + ", " + current.target + ")");
+  }
+  reports::render_survey_comparison(comparison, std::cout);
+  return comparison.regressed ? kFailed : kPassed;
+}
+
 int compare(const CompareOptions& options) {
+  // A survey (survey.json, or a directory holding it) is told from a run by its schema.
+  const bool baseline_survey = reports::is_survey(options.baseline);
+  const bool current_survey = reports::is_survey(options.current);
+  if (baseline_survey && current_survey) return compare_surveys(options);
+  if (baseline_survey || current_survey) {
+    throw Refusal(fmt::format(
+        "compare takes two runs or two surveys, not one of each: {} is a survey (loiter "
+        "survey), {} a run (loiter check)",
+        baseline_survey ? options.baseline : options.current,
+        baseline_survey ? options.current : options.baseline));
+  }
   const auto baseline = reports::read_run_report(options.baseline);
   const auto current = reports::read_run_report(options.current);
   const auto comparison = reports::compare(baseline, current, options.thresholds);

@@ -268,7 +268,15 @@ int run_survey_command(const SurveyOptions& options) {
   }
   if (!options.json_path.empty()) write_text(options.json_path, reports::survey_text(survey));
   if (!options.write_path.empty()) {
-    write_text(options.write_path, draft_target_text(survey, target, options.target));
+    std::vector<std::pair<std::string, std::string>> paths;
+    if (request) {
+      for (const auto& [key, path] : {std::pair{"health", request->health},
+                                      std::pair{"echo", request->echo},
+                                      std::pair{"large", request->large}}) {
+        if (!path.empty()) paths.emplace_back(key, path);
+      }
+    }
+    write_text(options.write_path, draft_target_text(survey, target, options.target, paths));
     std::cout << fmt::format("draft target file: {}\n", options.write_path);
   }
   std::cout << fmt::format("run directory: {}\n", directory->path().string());

@@ -5,6 +5,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/reports/survey.hpp"
@@ -12,9 +14,11 @@
 namespace loiter::cli {
 
 // `target`: the target surveyed (started by loiter, or --connect's --target file); `named`:
-// how the command line named it (a bundled name or a file).
+// how the command line named it (a bundled name or a file); `paths`: what a connect-only
+// file's [paths] say (--health, --echo, --large), when there is no file.
 std::string draft_target_text(const reports::Survey& survey,
                               const std::optional<fixtures::Target>& target,
-                              const std::string& named);
+                              const std::string& named,
+                              std::vector<std::pair<std::string, std::string>> paths);
 
 }  // namespace loiter::cli

@@ -41,6 +41,8 @@
 #include "loiter/reports/junit.hpp"
 #include "loiter/reports/matrix.hpp"
 #include "loiter/reports/run_report.hpp"
+#include "loiter/reports/survey_compare.hpp"
+#include "loiter/reports/survey_target.hpp"
 
 namespace loiter::suites {
 namespace {

@@ -335,6 +335,26 @@ TEST(CliCompare, RefusesRunsThatShareNoScenarioAndWarnsOfAnotherTarget) {
   EXPECT_THAT(read_text(tmp.path() / "ac2"), HasSubstr("--require-same-target"));
 }
 
+// compare takes two runs or two surveys: a survey (a directory holding survey.json, or a .json
+// of schema loiter-survey/...) against a run is refused (exit 2), naming which is which.
+TEST(CliCompare, RefusesASurveyAgainstARun) {
+  TempDir tmp;
+  const auto run_dir = stored_run(tmp.path() / "run", "reference", {"silent"});
+  fs::create_directories(tmp.path() / "survey");
+  write_file(tmp.path() / "survey" / "survey.json",
+             "{\"schema\": \"loiter-survey/1\", \"target\": \"reference\"}\n");
+  EXPECT_EQ(run({LOITER_BINARY, "compare", (tmp.path() / "survey").string(), run_dir.string()},
+                tmp.path() / "sr"),
+            2);
+  EXPECT_THAT(read_text(tmp.path() / "sr"),
+              HasSubstr("compare takes two runs or two surveys, not one of each"));
+  EXPECT_EQ(run({LOITER_BINARY, "compare", (run_dir / "report.json").string(),
+                 (tmp.path() / "survey" / "survey.json").string()},
+                tmp.path() / "rs"),
+            2);
+  EXPECT_THAT(read_text(tmp.path() / "rs"), HasSubstr("survey.json is a survey"));
+}
+
 // An --json that can no longer be written at the end does not hide the verdict: the failing
 // run still exits 1 and names its run directory.
 TEST(CliFinish, ALateJsonFailureKeepsTheVerdictAndNamesTheRunDirectory) {

@@ -1,0 +1,196 @@
+// Each key of a drafted target file from the measure that answers it (survey.hpp's ids).
+#include "survey_draft_keys.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <initializer_list>
+
+#include "loiter/reports/number_text.hpp"
+#include "loiter/reports/survey_target.hpp"
+
+namespace loiter::reports::draft {
+
+namespace {
+
+using State = KeyDraft::State;
+
+constexpr std::string_view kPromiseOnly = "a promise only once your configuration says so";
+
+struct Context {
+  const Survey& survey;
+  std::string_view date;
+};
+
+// The measure `id` where the survey measured it; nullptr where it is absent or not measured.
+const SurveyMeasure* measured(const Survey& survey, std::string_view id) {
+  const auto* measure = find_measure(survey, id);
+  return measure != nullptr && measure->not_measured.empty() ? measure : nullptr;
+}
+
+KeyDraft unmeasured(const Context& c, std::string table, std::string key,
+                    std::initializer_list<std::string_view> ids) {
+  std::string why = fmt::format("not measured: the survey has no {}", fmt::join(ids, " or "));
+  for (const auto id : ids) {
+    const auto* measure = find_measure(c.survey, id);
+    if (measure != nullptr && !measure->not_measured.empty()) {
+      why = fmt::format("not measured ({}): {}", id, measure->not_measured);
+      break;
+    }
+  }
+  return {.table = std::move(table), .key = std::move(key), .why = std::move(why)};
+}
+
+std::string measured_head(const Context& c, const SurveyMeasure& m) {
+  return fmt::format("measured {} ({}), {}/{} connections", c.date, m.id, m.agreed, m.connections);
+}
+
+std::string none_within(const Context& c, const SurveyMeasure& m) {
+  return fmt::format("none within {} s: this server did not end {} ({})",
+                     plain_number(c.survey.max_wait), m.title, m.id);
+}
+
+KeyDraft with(std::string table, std::string key, State state, std::string value, std::string why) {
+  return {.table = std::move(table),
+          .key = std::move(key),
+          .state = state,
+          .value = std::move(value),
+          .why = std::move(why)};
+}
+
+// A probe the server answered whole met no deadline: its time is the exchange's.
+KeyDraft answered_whole(std::string table, std::string key, const SurveyMeasure& m) {
+  return with(std::move(table), std::move(key), State::unmeasured, "",
+              fmt::format("not measured ({}): the server answered {}/{} connections whole, no "
+                          "deadline met",
+                          m.id, m.agreed, m.connections));
+}
+
+// A deadline: the median of the agreeing connections; none where they were still open.
+KeyDraft deadline(const Context& c, std::string table, std::string key, const SurveyMeasure* m,
+                  std::initializer_list<std::string_view> ids) {
+  if (m == nullptr) return unmeasured(c, std::move(table), std::move(key), ids);
+  if (m->ending == "answered") return answered_whole(std::move(table), std::move(key), *m);
+  if (!m->seconds)
+    return with(std::move(table), std::move(key), State::none, "", none_within(c, *m));
+  const auto& s = *m->seconds;
+  return with(std::move(table), std::move(key), State::measured,
+              drafted_seconds(s.median, c.survey.slack),
+              fmt::format("{}: {:.2f} s (min {:.2f}, max {:.2f}); {}", measured_head(c, *m),
+                          s.median, s.min, s.max, kPromiseOnly));
+}
+
+// Whether progress extended the deadline its stalled twin met.
+KeyDraft progress(const Context& c, std::string table, std::string key, std::string_view id) {
+  const auto* m = measured(c.survey, id);
+  if (m == nullptr || !m->extends) {
+    auto draft = unmeasured(c, std::move(table), std::move(key), {id});
+    if (m != nullptr) draft.why = fmt::format("not measured ({}): nothing to compare against", id);
+    return draft;
+  }
+  return with(std::move(table), std::move(key), State::measured, *m->extends ? "true" : "false",
+              fmt::format("{}: {} {} the deadline; {}", measured_head(c, *m),
+                          m->interval.empty() ? "progress" : m->interval,
+                          *m->extends ? "extended" : "did not extend", kPromiseOnly));
+}
+
+// What the server answered when the deadline fired: "408" (then a close or a reset) or
+// "close"; another status is no promise a target file can make.
+KeyDraft answer(const Context& c, std::string key, std::string_view id) {
+  const auto* m = measured(c.survey, id);
+  if (m == nullptr) return unmeasured(c, "promises", std::move(key), {id});
+  if (m->ending == "answered") return answered_whole("promises", std::move(key), *m);
+  if (!m->seconds) return with("promises", std::move(key), State::none, "", none_within(c, *m));
+  const auto& e = m->ending;
+  const char* value = e == "408+close" || e == "408+reset" ? "\"408\""
+                      : e == "close" || e == "reset"       ? "\"close\""
+                                                           : nullptr;
+  if (value == nullptr) {
+    return with("promises", std::move(key), State::none, "",
+                fmt::format("{}: ended {}, neither \"408\" nor \"close\" (declared, either is a "
+                            "wrong ending)",
+                            measured_head(c, *m), e));
+  }
+  return with("promises", std::move(key), State::measured, value,
+              fmt::format("{}: ended {}; {}", measured_head(c, *m), e, kPromiseOnly));
+}
+
+// A clock's origin (runs_from) as a string key, where the survey's word is one the key takes.
+KeyDraft origin(const Context& c, std::string table, std::string key, std::string_view id,
+                std::initializer_list<std::string_view> takes) {
+  const auto* m = measured(c.survey, id);
+  if (m == nullptr) return unmeasured(c, std::move(table), std::move(key), {id});
+  if (id == "next-head" && m->runs_from == "never") {
+    return with(std::move(table), std::move(key), State::none, "",
+                fmt::format("{}: the server never timed out a second head", measured_head(c, *m)));
+  }
+  if (std::ranges::find(takes, m->runs_from) == takes.end()) {
+    return with(std::move(table), std::move(key), State::unmeasured, "",
+                fmt::format("not measured ({}): no clock's origin seen", id));
+  }
+  return with(
+      std::move(table), std::move(key), State::measured, fmt::format("\"{}\"", m->runs_from),
+      fmt::format("{}: it ran from \"{}\"; {}", measured_head(c, *m), m->runs_from, kPromiseOnly));
+}
+
+// A GOAWAY before the idle close: h2-idle's runs_from is the GOAWAY's code, or "none".
+KeyDraft goaway(const Context& c) {
+  const auto* m = measured(c.survey, "h2-idle");
+  if (m == nullptr) return unmeasured(c, "h2", "goaway_on_idle", {"h2-idle"});
+  if (m->runs_from.empty()) {
+    return with("h2", "goaway_on_idle", State::unmeasured, "",
+                "not measured (h2-idle): no idle close to see a GOAWAY before");
+  }
+  const bool sent = m->runs_from != "none";
+  return with("h2", "goaway_on_idle", State::measured, sent ? "true" : "false",
+              fmt::format("{}: {}; {}", measured_head(c, *m),
+                          sent ? "GOAWAY " + m->runs_from + " before the idle close"
+                               : std::string("closed idle without a GOAWAY"),
+                          kPromiseOnly));
+}
+
+// The header deadline: a partial head's, else (h2) a header block's, else a silent one's.
+const SurveyMeasure* header_measure(const Survey& survey, bool h2) {
+  if (const auto* m = measured(survey, "header-partial")) return m;
+  if (const auto* m = h2 ? measured(survey, "h2-headers-no-end") : nullptr) return m;
+  return measured(survey, "header-silent");
+}
+
+const SurveyMeasure* idle_measure(const Survey& survey, bool h2) {
+  if (const auto* m = measured(survey, "idle")) return m;
+  return h2 ? measured(survey, "h2-idle") : nullptr;
+}
+
+}  // namespace
+
+std::vector<KeyDraft> draft_keys(const Survey& survey, std::string_view date, bool h2) {
+  const Context c{.survey = survey, .date = date};
+  std::vector<KeyDraft> keys = {
+      deadline(c, "deadlines", "header", header_measure(survey, h2),
+               {"header-partial", "header-silent"}),
+      deadline(c, "deadlines", "body", measured(survey, "body-partial"), {"body-partial"}),
+      progress(c, "deadlines", "body_resets_on_progress", "body-trickle"),
+      deadline(c, "deadlines", "idle", idle_measure(survey, h2), {"idle"}),
+      origin(c, "deadlines", "next_head_from", "next-head", {"first-byte", "last-response"}),
+      answer(c, "on_header_timeout", "header-partial"),
+      answer(c, "on_body_timeout", "body-partial"),
+      deadline(c, "promises", "send_timeout", measured(survey, "send-stopped"), {"send-stopped"}),
+      progress(c, "promises", "send_timeout_resets_on_progress", "send-slow")};
+  if (survey.tls) {
+    keys.push_back(
+        deadline(c, "tls", "handshake", measured(survey, "tls-handshake"), {"tls-handshake"}));
+    keys.push_back(origin(c, "tls", "header_from", "tls-header-from", {"connect", "handshake"}));
+  }
+  if (h2) {
+    keys.push_back(deadline(c, "h2", "preface", measured(survey, "h2-preface"), {"h2-preface"}));
+    keys.push_back(goaway(c));
+  }
+  return keys;
+}
+
+std::string placeholder(const KeyDraft& key) {
+  return fmt::format("{{{}.{}}}", key.table, key.key);
+}
+
+}  // namespace loiter::reports::draft
