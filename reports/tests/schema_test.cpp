@@ -67,7 +67,8 @@ std::vector<std::string> key_problems(const testing::SchemaDoc& doc, const Writt
 // is written.
 TEST(Schema, EveryKeyWrittenIsDocumentedAndEveryDocumentedKeyIsWritten) {
   const auto doc = testing::parse_schema(testing::schema_markdown());
-  const auto problems = key_problems(doc, written_keys(to_json(testing::sample_connected_report())));
+  const auto problems =
+      key_problems(doc, written_keys(to_json(testing::sample_connected_report())));
   EXPECT_THAT(problems, ::testing::IsEmpty());
 }
 

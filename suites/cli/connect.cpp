@@ -28,8 +28,9 @@ suites::RunningServer running_server(const CheckOptions& options) {
         "does not start");
   }
   if (!options.faults.empty()) {
-    throw std::invalid_argument("--fault plants a bug in a reference server loiter starts; "
-                                "--connect drives a server started elsewhere");
+    throw std::invalid_argument(
+        "--fault plants a bug in a reference server loiter starts; "
+        "--connect drives a server started elsewhere");
   }
   suites::RunningServer server{.endpoint = server_endpoint(options), .pid = std::nullopt};
   if (options.pid) {
@@ -46,20 +47,19 @@ std::optional<std::string> start_problem(const CheckOptions& options,
            "samples the servers it starts itself";
   }
   if (fixtures::connect_only(target)) {
-    return fmt::format("{} has no command: loiter cannot start this server; give --connect "
-                       "HOST:PORT",
-                       target.source);
+    return target.source +
+           " has no command: loiter cannot start this server; give --connect HOST:PORT";
   }
   return std::nullopt;
 }
 
 void describe_running(reports::RunReport& report, const suites::RunningServer& server) {
-  report.connected = server.pid ? fmt::format("{} (pid {})", server.endpoint.to_string(), *server.pid)
-                                : server.endpoint.to_string();
+  report.connected = server.pid
+                         ? fmt::format("{} (pid {})", server.endpoint.to_string(), *server.pid)
+                         : server.endpoint.to_string();
   if (server.pid) return;
-  report.not_made = reports::NotMade{
-      .why = "no --pid: the server's process was not sampled",
-      .checks = suites::server_side_checks()};
+  report.not_made = reports::NotMade{.why = "no --pid: the server's process was not sampled",
+                                     .checks = suites::server_side_checks()};
 }
 
 }  // namespace loiter::cli

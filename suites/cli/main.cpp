@@ -60,7 +60,7 @@ int run_command_line(int argc, char** argv) {
       "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the matrix of stored runs\n"
       "  loiter compare BASELINE_RUN CURRENT_RUN      # exit 1 on a regression\n"
       "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234   # debug your own server\n"
-      "  loiter check --connect 127.0.0.1:8080 --pid 1234 --target ./theirs.toml  # yours, running\n"
+      "  loiter check --connect 127.0.0.1:8080 --pid 1234 --target ./theirs.toml   # running\n"
       "  loiter check --scenario silent --count 4000 --connect 127.0.0.1:8080 \\\n"
       "    --shard 0/4 --start-at 2026-12-02T10:00:00Z  # share 0 of 4 of a run split over machines\n"
       "  loiter merge loiter-runs/20261202T100000Z-reference-shard-*-of-4 --observe watch\n"

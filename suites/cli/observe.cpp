@@ -56,8 +56,9 @@ std::optional<fixtures::Target> chosen_server(const ObserveOptions& options) {
   }
   auto target = chosen_target(options.target);
   if (fixtures::connect_only(target)) {
-    throw std::invalid_argument(fmt::format(
-        "{} has no command: loiter cannot start this server; watch it with --pid P", target.source));
+    throw std::invalid_argument(
+        fmt::format("{} has no command: loiter cannot start this server; watch it with --pid P",
+                    target.source));
   }
   return target;
 }

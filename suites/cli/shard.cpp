@@ -128,8 +128,9 @@ suites::ShardJob shard_job(const CheckOptions& options) {
                                 "shard drives a server started elsewhere");
   }
   if (options.pid) {
-    throw std::invalid_argument("--pid goes with --connect without --shard; a shard's server "
-                                "is watched by `loiter observe --pid` on its own machine");
+    throw std::invalid_argument(
+        "--pid goes with --connect without --shard; a shard's server "
+        "is watched by `loiter observe --pid` on its own machine");
   }
   if (options.scenarios.size() != 1 || !options.families.empty()) {
     throw std::invalid_argument("a shard runs one scenario: give exactly one --scenario");

@@ -77,8 +77,9 @@ int show(const fixtures::Target& target) {
   fmt::print("  deadlines: header {}, body {}, idle {}\n", seconds(target.deadlines.header),
              seconds(target.deadlines.body), seconds(target.deadlines.idle));
   if (fixtures::connect_only(target)) {
-    fmt::print("  connect-only: no command, loiter cannot start this server; run it yourself "
-               "and give loiter check --connect HOST:PORT (and --pid P)\n");
+    fmt::print(
+        "  connect-only: no command, loiter cannot start this server; run it yourself "
+        "and give loiter check --connect HOST:PORT (and --pid P)\n");
     return kPassed;
   }
   fmt::print("  readiness: GET {} within {}\n", target.readiness.path,

@@ -47,9 +47,9 @@ class StartedReference {
  public:
   StartedReference(const fs::path& dir, const std::vector<std::string>& faults = {})
       : output_(dir / "server.out") {
-    std::vector<std::string> argv{fixtures::reference_server_binary().string(),
-                                  "--port", "0", "--header-timeout", "1", "--body-timeout", "1",
-                                  "--idle-timeout", "1", "--send-timeout", "1"};
+    std::vector<std::string> argv{fixtures::reference_server_binary().string(), "--port", "0",
+                                  "--send-timeout", "1"};
+    argv.insert(argv.end(), kShortDeadlines.begin(), kShortDeadlines.end());  // the same flags
     for (const auto& fault : faults) argv.insert(argv.end(), {"--fault", fault});
     child_ = std::make_unique<Child>(argv, output_);
   }
@@ -88,10 +88,10 @@ Checked check_connected(const fs::path& dir, const StartedReference& server, boo
   EXPECT_NE(port, 0) << server.output();
   const auto target = dir / "running.toml";
   std::ofstream(target) << kConnectOnly;
-  std::vector<std::string> argv{LOITER_BINARY, "check", "--connect",
-                                fmt::format("127.0.0.1:{}", port), "--target", target.string(),
-                                "--scenario", "silent", "--count", "20", "--runs",
-                                (dir / "runs").string()};
+  const auto address = fmt::format("127.0.0.1:{}", port);
+  std::vector<std::string> argv{LOITER_BINARY,   "check",      "--connect", address,   "--target",
+                                target.string(), "--scenario", "silent",    "--count", "20"};
+  argv.insert(argv.end(), {"--runs", (dir / "runs").string()});
   if (with_pid) argv.insert(argv.end(), {"--pid", std::to_string(server.pid())});
   Checked checked;
   checked.exit = run(argv, dir / "check.out", 60);

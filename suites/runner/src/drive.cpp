@@ -254,16 +254,15 @@ Drive::Drive(const Scenario& scenario, const clients::tcp::endpoint& server,
              const ScenarioParameters& parameters)
     : scenario_(scenario),
       parts_(parts_for(expected, parameters, share_)),
-      context_{
-          .server = server,
-          .start = Clock::now() + (parts_ > 1 ? kForkLead * parts_ : clients::Duration{}),
-          .target = target,
-          .expected = expected,
-          .timing = timing,
-          .parameters = parameters,
-          .tls = tls_client(target),
-          .allowed_remote = allowed_remote_for(server),
-          .stop_early = [] { return interrupted(); }} {
+      context_{.server = server,
+               .start = Clock::now() + (parts_ > 1 ? kForkLead * parts_ : clients::Duration{}),
+               .target = target,
+               .expected = expected,
+               .timing = timing,
+               .parameters = parameters,
+               .tls = tls_client(target),
+               .allowed_remote = allowed_remote_for(server),
+               .stop_early = [] { return interrupted(); }} {
   fork_processes();
 }
 

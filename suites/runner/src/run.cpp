@@ -4,13 +4,13 @@
 
 #include "drive.hpp"
 #include "explanations.hpp"
-#include "run_steps.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/probe/probe.hpp"
 #include "loiter/fixtures/probe/sampler.hpp"
 #include "loiter/fixtures/provenance.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
+#include "run_steps.hpp"
 
 namespace loiter::suites {
 

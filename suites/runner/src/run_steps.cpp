@@ -61,9 +61,9 @@ std::optional<reports::Finding> late_fds_look(const fixtures::Probe& probe, cons
                                               const FdObservation& fds) {
   if (fds.recovered) return std::nullopt;
   const auto look = duration_cast<milliseconds>(kLateFdsLook * timing.scale);
-  const auto late = fixtures::wait_for_fds_at_most(
-      probe, fds.baseline + expected.fds_after, duration_cast<milliseconds>(timing.recovery_stay),
-      look);
+  const auto late =
+      fixtures::wait_for_fds_at_most(probe, fds.baseline + expected.fds_after,
+                                     duration_cast<milliseconds>(timing.recovery_stay), look);
   FdObservation seen = fds;
   seen.recovered = late.recovered;
   seen.after = late.last_fds;
@@ -80,8 +80,7 @@ void judge_into(ScenarioResult& result, const OpenWatch& watch, const fixtures::
                 std::optional<reports::Finding> late_fds) {
   result.verdict = judge(result.observation, result.expectations);
   if (result.verdict.passed) return;
-  auto found =
-      watch.findings(result.observation.connections, server, result.expectations.patience);
+  auto found = watch.findings(result.observation.connections, server, result.expectations.patience);
   if (late_fds) found.push_back(std::move(*late_fds));
   for (auto& finding : found) {
     finding.scenario = result.id;

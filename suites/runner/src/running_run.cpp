@@ -38,7 +38,9 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
     settle_into(*probe, timing, observation);
   }
   OpenWatch watch;
-  if (probe) watch = OpenWatch(*probe, snapshot_due(clients::Clock::now(), result.expectations.patience));
+  if (probe) {
+    watch = OpenWatch(*probe, snapshot_due(clients::Clock::now(), result.expectations.patience));
+  }
   {
     // The client processes, if any, are forked before the sampler's thread starts (drive.hpp).
     Drive clients(scenario, asio_endpoint(server.endpoint), target, result.expectations, timing,
