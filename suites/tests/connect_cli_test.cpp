@@ -79,6 +79,7 @@ struct Checked {
   int exit = -1;
   std::string output;         // stdout and stderr
   boost::json::value report;  // the run directory's report.json
+  std::string provenance;     // and its provenance.json
 };
 
 // `loiter check --connect` of `silent` (20 connections) against `server`, with its PID when
@@ -96,7 +97,9 @@ Checked check_connected(const fs::path& dir, const StartedReference& server, boo
   Checked checked;
   checked.exit = run(argv, dir / "check.out", 60);
   checked.output = read_text(dir / "check.out");
-  checked.report = boost::json::parse(read_text(only_run_directory(dir / "runs") / "report.json"));
+  const auto run_directory = only_run_directory(dir / "runs");
+  checked.report = boost::json::parse(read_text(run_directory / "report.json"));
+  checked.provenance = read_text(run_directory / "provenance.json");
   return checked;
 }
 
@@ -117,6 +120,7 @@ TEST(ConnectCli, AHealthyServerPassesWithItsServerSideChecked) {
               HasSubstr(fmt::format("(pid {})", server.pid())));
   const auto& fds = report.at("scenarios").at(0).at("figures");
   EXPECT_THAT(boost::json::serialize(fds), HasSubstr("\"recovered\"")) << "FDs sampled";
+  EXPECT_THAT(checked.provenance, HasSubstr("loiter-reference-server")) << "read from its PID";
 }
 
 // A server without its header deadline keeps every silent connection open: the run fails

@@ -77,10 +77,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
       result.expectations.soak ? sut.probe().with_fd_types() : sut.probe();
   auto& fds = result.observation.fds;
   settle_into(probe, timing, result.observation);
-  result.provenance = fixtures::gather_provenance(sut);
-  if (const auto& nofile = result.provenance->server_nofile; nofile && nofile->soft) {
-    fds.server_limit = static_cast<std::size_t>(*nofile->soft);  // read once, for both
-  }
+  add_provenance(result, fixtures::gather_provenance(sut));
   OpenWatch watch(probe, snapshot_due(clients::Clock::now(), result.expectations.patience));
   {
     // The client processes, if any, are forked before the sampler's thread starts (drive.hpp).

@@ -46,6 +46,13 @@ void settle_into(const fixtures::Probe& probe, const Timing& timing, Observation
   observation.baseline = settled.sample;
 }
 
+void add_provenance(ScenarioResult& result, fixtures::Provenance provenance) {
+  result.provenance = std::move(provenance);
+  if (const auto& nofile = result.provenance->server_nofile; nofile && nofile->soft) {
+    result.observation.fds.server_limit = static_cast<std::size_t>(*nofile->soft);
+  }
+}
+
 void recover_into(const fixtures::Probe& probe, const Timing& timing, const Expectations& expected,
                   FdObservation& fds) {
   const auto recovery = fixtures::wait_for_fds_at_most(

@@ -9,6 +9,7 @@
 
 #include "explanations.hpp"
 #include "loiter/fixtures/probe/probe.hpp"
+#include "loiter/fixtures/provenance.hpp"
 #include "loiter/reports/finding.hpp"
 #include "loiter/suites/catalogue/timing.hpp"
 #include "loiter/suites/judge/observation.hpp"
@@ -21,6 +22,10 @@ std::chrono::milliseconds sample_period(const Expectations& expected);
 
 // The server at rest before the clients run: the observation's baseline and FD baseline.
 void settle_into(const fixtures::Probe& probe, const Timing& timing, Observation& observation);
+
+// The server's provenance into the result, and its RLIMIT_NOFILE as the FDs' limit (read
+// once, for both).
+void add_provenance(ScenarioResult& result, fixtures::Provenance provenance);
 
 // Waits (bounded by the recovery window) for the FDs to come back to the baseline plus what
 // the scenario may hold; the outcome into `fds`.

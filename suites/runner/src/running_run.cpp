@@ -10,6 +10,7 @@
 #include "explanations.hpp"
 #include "loiter/fixtures/probe/probe.hpp"
 #include "loiter/fixtures/probe/sampler.hpp"
+#include "loiter/fixtures/provenance.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/running_server.hpp"
 #include "run_steps.hpp"
@@ -36,6 +37,7 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
     const fixtures::Probe tree(*server.pid, server.endpoint);
     probe.emplace(result.expectations.soak ? tree.with_fd_types() : tree);
     settle_into(*probe, timing, observation);
+    add_provenance(result, fixtures::gather_provenance(target, *server.pid));
   }
   OpenWatch watch;
   if (probe) {
