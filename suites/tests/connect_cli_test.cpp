@@ -2,12 +2,14 @@
 // itself (loiter-reference-server from build/bin, 1 s deadlines), described by a target file
 // without `command`: with --pid the run is judged whole, server side included (a healthy
 // server passes `silent`, one without its header deadline fails it); without --pid the
-// server-side checks are listed as not made, neither passed nor failed; and a connect-only
-// target is refused (exit 2) where loiter would have to start it. Each test's server is
+// server-side checks are listed as not made, neither passed nor failed; Ctrl-C stops the run
+// and it still reports; and a connect-only target is refused (exit 2) where loiter would have
+// to start it. Each test's server is
 // killed and reaped when the test ends, failed or not (Child).
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <boost/json.hpp>
 #include <charconv>
@@ -148,6 +150,28 @@ TEST(ConnectCli, WithoutAPidTheServerSideChecksAreListedAsNotMade) {
   EXPECT_THAT(std::string(not_made.at("why").as_string()), HasSubstr("no --pid"));
   EXPECT_THAT(boost::json::serialize(not_made.at("checks")), HasSubstr("fds-not-recovered"));
   EXPECT_THAT(boost::json::serialize(not_made.at("checks")), HasSubstr("close-wait"));
+}
+
+// Ctrl-C stops a run against a running server as it stops any check: exit 130, the
+// scenario recorded as interrupted, the report still written; the server keeps running.
+TEST(ConnectCli, CtrlCStopsTheRunAndItStillReports) {
+  TempDir tmp;
+  StartedReference server(tmp.path());
+  const auto port = server.port();
+  ASSERT_NE(port, 0) << server.output();
+  const auto target = tmp.path() / "running.toml";
+  std::ofstream(target) << kConnectOnly;
+  const auto out = tmp.path() / "check.out";
+  Child check({LOITER_BINARY, "check", "--connect", fmt::format("127.0.0.1:{}", port), "--pid",
+               std::to_string(server.pid()), "--target", target.string(), "--runs",
+               (tmp.path() / "runs").string()},
+              out);
+  ASSERT_TRUE(output_shows(out, "silent against running-reference", 10s)) << read_text(out);
+  check.signal(SIGINT);
+  EXPECT_EQ(check.wait(30), 130) << read_text(out);
+  EXPECT_THAT(read_text(out), HasSubstr("interrupted"));
+  EXPECT_TRUE(fs::exists(only_run_directory(tmp.path() / "runs") / "report.json"));
+  EXPECT_EQ(::kill(server.pid(), 0), 0) << "loiter never stops a server it did not start";
 }
 
 // A connect-only target where loiter would start the server, --connect without a target
