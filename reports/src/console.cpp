@@ -36,7 +36,9 @@ void render_console(const RunReport& report, std::ostream& out, ConsoleStyle sty
   fmt::print(out, "loiter {} against {}{} ({})\n", report.loiter_version, report.target,
              over(report), report.started_at);
   if (!report.not_run.empty()) fmt::print(out, "not run: {}\n", report.not_run);
-  if (const auto line = left_out_line(report); !line.empty()) fmt::print(out, "{}\n", line);
+  for (const auto& line : {left_out_line(report), connected_line(report), not_made_line(report)}) {
+    if (!line.empty()) fmt::print(out, "{}\n", line);
+  }
   int passed = 0, failed = 0, skipped = 0, observed = 0;
   for (const auto& scenario : report.scenarios) {
     std::string line = fmt::format("{} {:<16}", status_label(scenario.status, style), scenario.id);

@@ -158,8 +158,8 @@ void render_html(const RunReport& report, std::ostream& out) {
     if (!line.empty()) fmt::print(out, "<p>{}</p>\n", escape_html(line));
   }
   if (!report.not_run.empty()) fmt::print(out, "<p>not run: {}</p>\n", escape_html(report.not_run));
-  if (const auto line = left_out_line(report); !line.empty()) {
-    fmt::print(out, "<p>{}</p>\n", escape_html(line));
+  for (const auto& line : {left_out_line(report), connected_line(report), not_made_line(report)}) {
+    if (!line.empty()) fmt::print(out, "<p>{}</p>\n", escape_html(line));
   }
   failures(report, out);
   summary(report, out);

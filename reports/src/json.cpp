@@ -130,6 +130,12 @@ json::value to_json(const RunReport& report) {
     }
     document["left_out"] = std::move(left_out);
   }
+  if (!report.connected.empty()) document["connected"] = report.connected;
+  if (const auto& not_made = report.not_made) {
+    json::array checks;
+    for (const auto& check : not_made->checks) checks.emplace_back(check);
+    document["not_made"] = json::object{{"why", not_made->why}, {"checks", std::move(checks)}};
+  }
   return document;
 }
 
@@ -165,6 +171,16 @@ RunReport run_report_from_json(const json::value& document) {
       }
       report.left_out.push_back(std::move(group));
     }
+  }
+  report.connected = text_or_empty(object, "connected");
+  if (object.contains("not_made")) {
+    const auto& entry = object_of(object.at("not_made"), "not_made");
+    NotMade not_made{.why = text(entry, "why", "not_made"), .checks = {}};
+    for (const auto& check : array(entry, "checks", "not_made")) {
+      if (!check.is_string()) throw std::runtime_error("not_made: key 'checks' must hold strings");
+      not_made.checks.emplace_back(check.get_string());
+    }
+    report.not_made = std::move(not_made);
   }
   return report;
 }

@@ -84,6 +84,17 @@ std::string left_out_line(const RunReport& report) {
   return line.empty() ? line : "not for this target: " + line;
 }
 
+std::string connected_line(const RunReport& report) {
+  if (report.connected.empty()) return "";
+  return "against a server loiter did not start: " + report.connected;
+}
+
+std::string not_made_line(const RunReport& report) {
+  if (!report.not_made) return "";
+  return fmt::format("not made ({}): {}", report.not_made->why,
+                     fmt::join(report.not_made->checks, ", "));
+}
+
 std::optional<double> figure(const ScenarioReport& scenario, std::string_view group,
                              std::string_view value) {
   for (const auto& g : scenario.figures) {

@@ -25,6 +25,19 @@ TEST(Console, ATlsTargetIsRunOverTlsInTheHeaderLine) {
   EXPECT_THAT(out.str(), ::testing::StartsWith("loiter 0.1.0 against nginx-tls over TLS ("));
 }
 
+// A run against a server loiter did not start names it, and names the checks it did not
+// make and why, each on a line of its own under the header.
+TEST(Console, AConnectedRunNamesItsServerAndTheChecksNotMade) {
+  std::ostringstream out;
+  render_console(testing::sample_connected_report(), out);
+  EXPECT_THAT(out.str(),
+              ::testing::HasSubstr("\nagainst a server loiter did not start: 127.0.0.1:8443\n"));
+  EXPECT_THAT(out.str(), ::testing::HasSubstr(
+                             "\nnot made (no --pid: the server's process was not sampled): FDs "
+                             "back to baseline (fds-not-recovered), no socket left in CLOSE_WAIT "
+                             "(close-wait)\n"));
+}
+
 // A large figure in whole digits, a small one in decimals: never "1.71173e+06".
 TEST(Console, FiguresNeverInScientificNotation) {
   RunReport report{.loiter_version = "0.1.0", .target = "nginx"};

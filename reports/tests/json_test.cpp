@@ -51,6 +51,20 @@ TEST(Json, RoundTripsATlsTargetsDeclaration) {
   EXPECT_EQ(run_report_from_json(to_json(testing::sample_report())).target_tls, std::nullopt);
 }
 
+// A run against a server loiter did not start says where it was and which checks it did
+// not make; both are read back, and a document without them reads as a started server's.
+TEST(Json, RoundTripsTheServerConnectedToAndTheChecksNotMade) {
+  const auto report = testing::sample_connected_report();
+  const auto document = to_json(report);
+  EXPECT_EQ(document.at("connected").as_string(), "127.0.0.1:8443");
+  EXPECT_EQ(document.at("not_made").at("checks").as_array().size(), 2u);
+  EXPECT_EQ(run_report_from_json(document), report);
+  const auto started = to_json(testing::sample_report()).as_object();
+  EXPECT_FALSE(started.contains("connected"));
+  EXPECT_FALSE(started.contains("not_made"));
+  EXPECT_EQ(run_report_from_json(started).not_made, std::nullopt);
+}
+
 // The protocol spoken to the target is written and read back; a document without it (drive,
 // older documents) reads as empty.
 TEST(Json, RoundTripsTheTargetsProtocol) {

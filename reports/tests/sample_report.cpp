@@ -84,4 +84,13 @@ RunReport sample_tls_report() {
   return report;
 }
 
+RunReport sample_connected_report() {
+  auto report = sample_tls_report();
+  report.connected = "127.0.0.1:8443";
+  report.not_made = NotMade{.why = "no --pid: the server's process was not sampled",
+                            .checks = {"FDs back to baseline (fds-not-recovered)",
+                                       "no socket left in CLOSE_WAIT (close-wait)"}};
+  return report;
+}
+
 }  // namespace loiter::reports::testing

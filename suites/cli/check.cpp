@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "connect.hpp"
 #include "finish.hpp"
 #include "loiter/reports/number_text.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
@@ -151,10 +152,12 @@ suites::ScenarioParameters parameters_of(const CheckOptions& options) {
 
 void add_check_options(CLI::App& command, CheckOptions& options) {
   const auto reference = fixtures::reference_target();
-  command
-      .add_option("--target", options.target,
-                  "a bundled target (reference, reference-tls, nginx, ...) or a target file (TOML)")
-      ->capture_default_str();
+  auto* target =
+      command
+          .add_option("--target", options.target,
+                      "a bundled target (reference, reference-tls, nginx, ...) or a target file "
+                      "(TOML); with --connect it must be given: what the running server promises")
+          ->capture_default_str();
   command.add_option("--scenario", options.scenarios,
                      "scenario id to run (repeatable; default all but the flood family)");
   command.add_option("--family", options.families,
@@ -226,8 +229,9 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                   "requests (default 1000; 0: never)")
       ->check(CLI::Range(std::size_t{0}, std::size_t{1'000'000'000}));
   // Conflicting options, refused as the command line is parsed (exit 2), naming them.
-  command.callback([&options] {
+  command.callback([&options, target] {
     if (auto problem = churn_problem(churn_with(options))) throw CLI::ValidationError(*problem);
+    options.target_given = target->count() > 0;
   });
   command.add_option("--json", options.json_path, "also write the run document (report.json) here");
   command.add_option("--junit", options.junit_path,
@@ -242,20 +246,33 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_flag("--list-markdown", options.list_markdown,
                    "list the scenarios as a Markdown table (docs/scenarios.md) and exit");
   add_shard_options(command, options);
+  add_connect_options(command, options);
+  command.footer(
+      "Examples:\n"
+      "  loiter check --target ./mine.toml --junit loiter-junit.xml   # loiter starts your server\n"
+      "  loiter check --connect 127.0.0.1:8080 --pid 1234 --target ./theirs.toml\n"
+      "      # a server you started: --target is required (a file without `command` says what\n"
+      "      # it promises); without --pid the server-side checks (FDs, RSS, CLOSE_WAIT) are\n"
+      "      # listed as not made; off loopback only with --allow-remote HOST\n"
+      "  loiter check --connect 127.0.0.1:8080 --target nginx --scenario silent\n"
+      "      # a bundled target's promises for a server running elsewhere");
 }
 
 int run_check(const CheckOptions& options) {
   if (options.list_markdown) return list_scenarios_markdown();
   if (options.list) return list_scenarios();
-  if (!options.shard.empty() || !options.start_at.empty() || !options.connect.empty()) {
-    return run_shard(options);
-  }
+  if (!options.shard.empty() || !options.start_at.empty()) return run_shard(options);
   suites::RunPlan plan;
   // Every input is refused here, before a server starts (exit 2); a --runs that cannot be
   // made too.
   std::optional<suites::RunDirectory> directory;
   refusing([&] {
     plan.target = chosen_target(options);
+    if (!options.connect.empty()) {
+      plan.running = running_server(options);  // a server loiter did not start (connect.hpp)
+    } else if (auto problem = start_problem(options, plan.target)) {
+      throw std::invalid_argument(*problem);
+    }
     plan.scenarios = suites::choose_scenarios(options.scenarios, options.count,
                                               /*without_load=*/false, options.families);
     plan.timing = suites::timing();
@@ -267,6 +284,7 @@ int run_check(const CheckOptions& options) {
     directory.emplace(options.runs_root, plan.target.name);
   });
   auto report = suites::run_head(LOITER_VERSION, plan.target, suites::utc_now());
+  if (plan.running) describe_running(report, *plan.running);
   // The default run names the scenarios of another protocol once, instead of a skip each;
   // a scenario or family asked for by name is run (and skipped, with its reason).
   if (options.scenarios.empty() && options.families.empty()) {

@@ -48,6 +48,10 @@ struct CheckOptions {
   std::string start_at;
   std::string connect;
   std::string allow_remote;
+  // --connect without --shard (connect.hpp): the server's PID, and whether --target was
+  // given (a run against a server loiter did not start needs its promises named).
+  std::optional<int> pid;
+  bool target_given = false;
 };
 
 void add_check_options(CLI::App& command, CheckOptions& options);

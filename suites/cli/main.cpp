@@ -6,6 +6,7 @@
 // baseline, `loiter drive` runs one client kind against a server the user started.
 // `loiter survey` measures what a server does with stalled clients and drafts its target
 // file. `loiter targets` lists the bundled targets, or shows what one target file declares.
+// `loiter check --connect HOST:PORT [--pid P]` runs it against a server the user started.
 // `loiter check --shard k/K` runs one share of a run split over machines, `loiter merge`
 // judges the shards as one run, `loiter observe` watches a server on its own machine (the
 // server's side of a sharded run).
@@ -62,6 +63,7 @@ int run_command_line(int argc, char** argv) {
       "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the matrix of stored runs\n"
       "  loiter compare BASELINE_RUN CURRENT_RUN      # exit 1 on a regression\n"
       "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234   # debug your own server\n"
+      "  loiter check --connect 127.0.0.1:8080 --pid 1234 --target ./theirs.toml   # running\n"
       "  loiter check --scenario silent --count 4000 --connect 127.0.0.1:8080 \\\n"
       "    --shard 0/4 --start-at 2026-12-02T10:00:00Z  # share 0 of 4 of a run split over machines\n"
       "  loiter merge loiter-runs/20261202T100000Z-reference-shard-*-of-4 --observe watch\n"

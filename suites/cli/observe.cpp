@@ -54,7 +54,13 @@ std::optional<fixtures::Target> chosen_server(const ObserveOptions& options) {
     throw std::invalid_argument(
         "--port goes with --pid; a target's server is watched on its own port");
   }
-  return chosen_target(options.target);
+  auto target = chosen_target(options.target);
+  if (fixtures::connect_only(target)) {
+    throw std::invalid_argument(
+        fmt::format("{} has no command: loiter cannot start this server; watch it with --pid P",
+                    target.source));
+  }
+  return target;
 }
 
 // --out made now (empty), so that a path that cannot be one is refused before the server

@@ -25,30 +25,6 @@ namespace loiter::cli {
 
 namespace {
 
-namespace fs = std::filesystem;
-using suites::WallClock;
-
-constexpr auto kLongestWait = std::chrono::hours(24);
-constexpr auto kLatestStart = std::chrono::hours(1);
-
-// "k/K", k in [0, K). Throws std::invalid_argument.
-clients::FleetShare parse_shard(const std::string& text) {
-  const auto slash = text.find('/');
-  std::size_t k = 0, count = 0;
-  const auto* end = text.data() + text.size();
-  const bool read =
-      slash != std::string::npos &&
-      std::from_chars(text.data(), text.data() + slash, k).ptr == text.data() + slash &&
-      std::from_chars(text.data() + slash + 1, end, count).ptr == end;
-  if (!read || count == 0 || k >= count || count > 10'000) {
-    throw std::invalid_argument(fmt::format(
-        "--shard '{}' is not k/K with 0 <= k < K <= 10000 (k counts from 0, as a Kubernetes "
-        "Indexed Job's JOB_COMPLETION_INDEX does)",
-        text));
-  }
-  return {.part = k, .parts = count};
-}
-
 // The server's address: loopback, or the one host --allow-remote names (an address or a
 // name, resolved here).
 clients::tcp::endpoint server_of(const CheckOptions& options) {
@@ -78,6 +54,39 @@ clients::tcp::endpoint server_of(const CheckOptions& options) {
         options.connect, host));
   }
   return server;
+}
+
+}  // namespace
+
+fixtures::TcpEndpoint server_endpoint(const CheckOptions& options) {
+  const auto server = server_of(options);
+  return {*fixtures::IpAddress::parse(server.address().to_string()), server.port()};
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+using suites::WallClock;
+
+constexpr auto kLongestWait = std::chrono::hours(24);
+constexpr auto kLatestStart = std::chrono::hours(1);
+
+// "k/K", k in [0, K). Throws std::invalid_argument.
+clients::FleetShare parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  std::size_t k = 0, count = 0;
+  const auto* end = text.data() + text.size();
+  const bool read =
+      slash != std::string::npos &&
+      std::from_chars(text.data(), text.data() + slash, k).ptr == text.data() + slash &&
+      std::from_chars(text.data() + slash + 1, end, count).ptr == end;
+  if (!read || count == 0 || k >= count || count > 10'000) {
+    throw std::invalid_argument(fmt::format(
+        "--shard '{}' is not k/K with 0 <= k < K <= 10000 (k counts from 0, as a Kubernetes "
+        "Indexed Job's JOB_COMPLETION_INDEX does)",
+        text));
+  }
+  return {.part = k, .parts = count};
 }
 
 suites::ShardPlan plan_of(const CheckOptions& options, const suites::ShardJob& in) {
@@ -113,11 +122,15 @@ suites::ShardJob shard_job(const CheckOptions& options) {
         "--start-at {} is more than a day ahead or more than an hour ago (it is {} now)",
         options.start_at, suites::format_utc(now)));
   }
-  const auto server = server_of(options);
-  in.server = {*fixtures::IpAddress::parse(server.address().to_string()), server.port()};
+  in.server = server_endpoint(options);
   if (!options.faults.empty()) {
     throw std::invalid_argument("--fault plants a bug in a reference server loiter starts; a "
                                 "shard drives a server started elsewhere");
+  }
+  if (options.pid) {
+    throw std::invalid_argument(
+        "--pid goes with --connect without --shard; a shard's server "
+        "is watched by `loiter observe --pid` on its own machine");
   }
   if (options.scenarios.size() != 1 || !options.families.empty()) {
     throw std::invalid_argument("a shard runs one scenario: give exactly one --scenario");
@@ -171,9 +184,11 @@ void add_shard_options(CLI::App& command, CheckOptions& options) {
                      "with --shard: the shared start, RFC 3339 UTC (2026-12-02T10:00:00Z); every "
                      "shard's timeline starts there");
   command.add_option("--connect", options.connect,
-                     "with --shard: the server, HOST:PORT (loopback unless --allow-remote)");
+                     "the server, HOST:PORT (loopback unless --allow-remote), which loiter "
+                     "does not start: with --shard one share of a run, else the scenarios one "
+                     "after another (give --target, and --pid for the server-side checks)");
   command.add_option("--allow-remote", options.allow_remote,
-                     "with --shard: the one host off loopback the shard may drive (an address, "
+                     "with --connect: the one host off loopback loiter may drive (an address, "
                      "or a name it resolves)");
 }
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "check.hpp"
+#include "loiter/fixtures/probe/endpoint.hpp"
 
 namespace loiter::cli {
 
@@ -15,6 +16,10 @@ namespace loiter::cli {
 inline constexpr std::size_t kShardedCount = 10'000'000;
 
 void add_shard_options(CLI::App& command, CheckOptions& options);
+
+// The server --connect names: loopback, or the one host --allow-remote names (an address,
+// or a name resolved here). Throws std::invalid_argument.
+fixtures::TcpEndpoint server_endpoint(const CheckOptions& options);
 
 // Returns the process exit code: 0 the share ran, 2 a bad input (nothing started), 3 a
 // harness fault, 130 interrupted (the directory says so, and the merge will call the run

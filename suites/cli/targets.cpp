@@ -76,6 +76,12 @@ int show(const fixtures::Target& target) {
   fmt::print("  protocol: {}\n", target.h2 ? http2(target) : std::string("HTTP/1.1"));
   fmt::print("  deadlines: header {}, body {}, idle {}\n", seconds(target.deadlines.header),
              seconds(target.deadlines.body), seconds(target.deadlines.idle));
+  if (fixtures::connect_only(target)) {
+    fmt::print(
+        "  connect-only: no command, loiter cannot start this server; run it yourself "
+        "and give loiter check --connect HOST:PORT (and --pid P)\n");
+    return kPassed;
+  }
   fmt::print("  readiness: GET {} within {}\n", target.readiness.path,
              seconds(target.readiness.timeout));
   return kPassed;

@@ -43,9 +43,11 @@ reports::FigureGroup closure_figures(const Observation& observation, Since since
   return group;
 }
 
-reports::FigureGroup fd_figures(const FdObservation& fds) {
-  const auto as_number = [](std::size_t n) {
-    return std::optional<double>(static_cast<double>(n));
+// The server's FDs, unmeasured ("-") where its side was not sampled (check --connect
+// without --pid).
+reports::FigureGroup fd_figures(const FdObservation& fds, bool sampled) {
+  const auto as_number = [sampled](std::size_t n) {
+    return sampled ? std::optional<double>(static_cast<double>(n)) : std::nullopt;
   };
   return {.name = "FDs",
           .unit = "",
@@ -112,6 +114,8 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
   std::optional<double> all_closed;
   if (figures->all_waiting_closed) all_closed = in_seconds(*figures->all_waiting_closed);
   const auto during = figures->fds_during ? number(*figures->fds_during) : std::nullopt;
+  auto fds = fd_figures(o.fds, o.server_sampled);  // and during the load, third
+  fds.values.insert(fds.values.begin() + 2, {"during load", during});
   std::vector<reports::FigureGroup> groups{
       {.name = "regular",
        .unit = "",
@@ -123,12 +127,7 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
        .values = {{"p50", in_ms(load.from_intended.percentile(50.0))},
                   {"p99", in_ms(load.from_intended.percentile(99.0))},
                   {"max", in_ms(load.from_intended.max())}}},
-      {.name = "FDs",
-       .unit = "",
-       .values = {{"baseline", number(o.fds.baseline)},
-                  {"peak", number(o.fds.peak)},
-                  {"during load", during},
-                  {o.fds.recovered ? "recovered" : "after", number(o.fds.after)}}},
+      std::move(fds),
       {.name = "RSS",
        .unit = "KiB",
        .values = {{"start", number(figures->rss_kib.start)},
@@ -244,7 +243,8 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
   } else {
     const auto& closure = result.expectations.closure;
     report.figures = {closure_figures(observation, closure ? closure->since : Since::connect),
-                      fd_figures(observation.fds), plots::rss_figures(observation)};
+                      fd_figures(observation.fds, observation.server_sampled),
+                      plots::rss_figures(observation)};
   }
   add_cell_figures(report.figures, result);
   report.plots = plots::scenario_plots(observation, result.expectations);

@@ -57,10 +57,12 @@ fs::path RunDirectory::server_dir(std::string_view scenario) const {
 std::optional<ScenarioResult> RunDirectory::run(const Scenario& scenario,
                                                 const fixtures::Target& target,
                                                 const Timing& timing, ScenarioParameters parameters,
-                                                std::string& error) {
+                                                std::string& error,
+                                                const std::optional<RunningServer>& running) {
   try {
     parameters.server_dir = server_dir(scenario.id);
-    auto result = run_scenario(scenario, target, timing, parameters);
+    auto result = running ? run_scenario(scenario, target, timing, parameters, *running)
+                          : run_scenario(scenario, target, timing, parameters);
     if (!result.skipped) add_scenario(result);
     return result;
   } catch (const std::runtime_error& e) {  // HarnessError, or a limit (RLIMIT_NOFILE)

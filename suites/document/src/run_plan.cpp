@@ -9,7 +9,8 @@ namespace loiter::suites {
 reports::ScenarioReport run_scenario(const Scenario& scenario, const RunPlan& plan,
                                      RunDirectory& directory) {
   std::string error;
-  const auto result = directory.run(scenario, plan.target, plan.timing, plan.parameters, error);
+  const auto result =
+      directory.run(scenario, plan.target, plan.timing, plan.parameters, error, plan.running);
   return result ? to_report(*result) : error_report(std::string(scenario.id), error);
 }
 

@@ -8,7 +8,7 @@ namespace loiter::suites::checks {
 
 void check_fds(const Observation& o, const Expectations& e, Verdict& v) {
   const auto& fds = o.fds;
-  if (fds.recovered) return;
+  if (fds.recovered || !o.server_sampled) return;  // not sampled: not made (server_side_checks)
   auto f = finding(o, codes::kFdsNotRecovered, FindingClass::resources);
   f.measured = static_cast<double>(fds.after);
   f.bound = static_cast<double>(fds.baseline + e.fds_after);

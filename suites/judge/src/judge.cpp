@@ -2,6 +2,8 @@
 // (checks.hpp) in order. A pure function of plain data.
 #include "loiter/suites/judge/judge.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <functional>
@@ -234,6 +236,17 @@ std::optional<Duration> deadline_origin(const ConnectionRecord& r, Since since) 
       return r.tls->handshake_done;
   }
   return std::nullopt;
+}
+
+std::vector<std::string> server_side_checks() {
+  return {
+      fmt::format("FDs back to baseline ({}, {})", codes::kFdsNotRecovered, codes::kFdsDuringLoad),
+      fmt::format("no socket left in CLOSE_WAIT ({})", codes::kCloseWait),
+      fmt::format("RSS bound ({})", codes::kRssOverBound),
+      fmt::format("soak drift and recovery ({}, {})", codes::kSlopeOverBound,
+                  codes::kNotBackToBaseline),
+      fmt::format("server still running ({})", codes::kServerExited),
+      fmt::format("the kernel's view of open connections ({})", codes::kKernelView)};
 }
 
 Verdict judge(const Observation& observation, const Expectations& expectations) {

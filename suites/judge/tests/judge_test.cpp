@@ -129,6 +129,20 @@ TEST(Judge, ReportsFdsThatDoNotComeBack) {
                                            Field(&Finding::deadline, Optional(5.0))))));
 }
 
+// A server whose side was not sampled (check --connect without --pid) has no FDs to judge:
+// no finding for them, and the connections alone decide; the check is among those named as
+// not made, and a late closure still fails.
+TEST(Judge, MakesNoFdFindingForAServerWhoseSideWasNotSampled) {
+  auto observation = observe({ended(Ending::close, 1s)});
+  observation.server_sampled = false;
+  observation.fds = {};
+  EXPECT_TRUE(judge(observation, expect_silent(1)).passed);
+  EXPECT_THAT(server_side_checks(), Contains(::testing::HasSubstr(codes::kFdsNotRecovered)));
+  observation.connections = {ended(Ending::close, 1300ms)};
+  EXPECT_THAT(judge(observation, expect_silent(1)).findings,
+              ElementsAre(counted(codes::kClosedLate, 1, 1)));
+}
+
 TEST(Judge, NamesConnectFailuresAndAServerThatDied) {
   auto failed = ended(Ending::connect_failed, 0s);
   failed.error = "Connection refused";

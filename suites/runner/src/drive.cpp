@@ -247,17 +247,22 @@ clients::tcp::endpoint asio_endpoint(const fixtures::TcpEndpoint& endpoint) {
 Drive::Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
              const Expectations& expected, const Timing& timing,
              const ScenarioParameters& parameters)
+    : Drive(scenario, asio_endpoint(sut.endpoint()), sut.target(), expected, timing, parameters) {}
+
+Drive::Drive(const Scenario& scenario, const clients::tcp::endpoint& server,
+             const fixtures::Target& target, const Expectations& expected, const Timing& timing,
+             const ScenarioParameters& parameters)
     : scenario_(scenario),
       parts_(parts_for(expected, parameters, share_)),
-      context_{
-          .server = asio_endpoint(sut.endpoint()),
-          .start = Clock::now() + (parts_ > 1 ? kForkLead * parts_ : clients::Duration{}),
-          .target = sut.target(),
-          .expected = expected,
-          .timing = timing,
-          .parameters = parameters,
-          .tls = tls_client(sut.target()),
-          .stop_early = [] { return interrupted(); }} {
+      context_{.server = server,
+               .start = Clock::now() + (parts_ > 1 ? kForkLead * parts_ : clients::Duration{}),
+               .target = target,
+               .expected = expected,
+               .timing = timing,
+               .parameters = parameters,
+               .tls = tls_client(target),
+               .allowed_remote = allowed_remote_for(server),
+               .stop_early = [] { return interrupted(); }} {
   fork_processes();
 }
 

@@ -48,6 +48,11 @@ class Drive {
   // killed and reaped as the Drive goes.
   Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
         const Expectations& expected, const Timing& timing, const ScenarioParameters& parameters);
+  // The same against a server loiter did not start (loiter check --connect): `server` is
+  // loopback, or the one host the user allowed.
+  Drive(const Scenario& scenario, const clients::tcp::endpoint& server,
+        const fixtures::Target& target, const Expectations& expected, const Timing& timing,
+        const ScenarioParameters& parameters);
   // A shard of a run split over machines (shard_run.hpp): `share` of every fleet and of the
   // schedule against `server`, on the timeline that starts at `start` for every shard; its
   // share is split over client processes in turn when it needs more than one.

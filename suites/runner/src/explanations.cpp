@@ -11,7 +11,7 @@
 namespace loiter::suites {
 
 void OpenWatch::poll() {
-  if (snapshot_ || !probe_->tcp() || clients::Clock::now() < due_) return;
+  if (snapshot_ || probe_ == nullptr || !probe_->tcp() || clients::Clock::now() < due_) return;
   try {
     taken_ = clients::Clock::now();
     snapshot_ = probe_->tcp()->snapshot();

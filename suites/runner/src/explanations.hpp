@@ -21,6 +21,8 @@ class OpenWatch {
   // Takes its snapshot at `due` (when the probe watches the port; otherwise never).
   OpenWatch(const fixtures::Probe& probe, clients::Clock::time_point due)
       : probe_(&probe), due_(due) {}
+  // Watches nothing: no probe of the server (loiter check --connect without --pid).
+  OpenWatch() = default;
 
   // Called from the clients' loop: takes the snapshot once, when due. Never throws.
   void poll();
@@ -34,8 +36,8 @@ class OpenWatch {
                                          Duration patience) const;
 
  private:
-  const fixtures::Probe* probe_;
-  clients::Clock::time_point due_;
+  const fixtures::Probe* probe_ = nullptr;
+  clients::Clock::time_point due_ = clients::Clock::time_point::max();
   std::optional<fixtures::TcpSnapshot> snapshot_;
   clients::Clock::time_point taken_{};
 };

@@ -9,8 +9,8 @@
 #include "loiter/fixtures/probe/sampler.hpp"
 #include "loiter/fixtures/provenance.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
-#include "loiter/suites/judge/judge.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
+#include "run_steps.hpp"
 
 namespace loiter::suites {
 
@@ -18,23 +18,6 @@ namespace {
 
 using std::chrono::duration_cast;
 using std::chrono::milliseconds;
-
-// How much longer than the recovery window FDs are watched once they are late.
-constexpr std::chrono::seconds kLateFdsLook{10};
-
-std::size_t peak_in_one_process(const std::vector<fixtures::TimedSample>& timeline) {
-  std::size_t peak = 0;
-  for (const auto& s : timeline) {
-    for (const auto& process : s.sample.per_process) peak = std::max(peak, process.fds);
-  }
-  return peak;
-}
-
-std::size_t peak_fds(const std::vector<fixtures::TimedSample>& timeline) {
-  std::size_t peak = 0;
-  for (const auto& s : timeline) peak = std::max(peak, s.sample.fds);
-  return peak;
-}
 
 // The target's own readiness deadline (scaled like every wait of loiter's); the user's
 // Ctrl-C gives the start up at once.
@@ -44,12 +27,6 @@ fixtures::StartOptions start_options(const fixtures::Target& target, const Timin
           .stop_grace = duration_cast<milliseconds>(timing.stop_grace),
           .log_dir = parameters.server_dir,
           .cancelled = [] { return interrupted(); }};
-}
-
-milliseconds sample_period(const Expectations& expected) {
-  constexpr milliseconds kDefault{100};
-  if (expected.sample_period <= Duration{}) return kDefault;
-  return std::max(milliseconds(1), duration_cast<milliseconds>(expected.sample_period));
 }
 
 }  // namespace
@@ -99,16 +76,8 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
   const fixtures::Probe probe =
       result.expectations.soak ? sut.probe().with_fd_types() : sut.probe();
   auto& fds = result.observation.fds;
-  const auto settled =
-      fixtures::settle_baseline(probe, duration_cast<milliseconds>(timing.settle_window),
-                                duration_cast<milliseconds>(timing.settle_timeout));
-  fds.baseline = settled.sample.fds;
-  fds.baseline_settled = settled.settled;
-  result.observation.baseline = settled.sample;
-  result.provenance = fixtures::gather_provenance(sut);
-  if (const auto& nofile = result.provenance->server_nofile; nofile && nofile->soft) {
-    fds.server_limit = static_cast<std::size_t>(*nofile->soft);  // read once, for both
-  }
+  settle_into(probe, timing, result.observation);
+  add_provenance(result, fixtures::gather_provenance(sut));
   OpenWatch watch(probe, snapshot_due(clients::Clock::now(), result.expectations.patience));
   {
     // The client processes, if any, are forked before the sampler's thread starts (drive.hpp).
@@ -122,47 +91,18 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
       }
       result.stopped_early = true;  // judged on what ran
     }
-    const auto recovery =
-        fixtures::wait_for_fds_at_most(probe, fds.baseline + result.expectations.fds_after,
-                                       duration_cast<milliseconds>(timing.recovery_stay),
-                                       duration_cast<milliseconds>(result.expectations.recovery));
-    fds.recovered = recovery.recovered;
-    fds.after = recovery.last_fds;
-    if (recovery.recovered) fds.recovered_after = recovery.after;
+    recover_into(probe, timing, result.expectations, fds);
     result.observation.timeline = sampler.stop();
   }
-  // FDs not back in time: look a while longer, to say how late (the verdict stays a failure).
-  std::optional<reports::Finding> late_fds;
-  if (!fds.recovered) {
-    const auto look = duration_cast<milliseconds>(kLateFdsLook * timing.scale);
-    const auto late =
-        fixtures::wait_for_fds_at_most(probe, fds.baseline + result.expectations.fds_after,
-                                       duration_cast<milliseconds>(timing.recovery_stay), look);
-    FdObservation seen = fds;
-    seen.recovered = late.recovered;
-    seen.after = late.last_fds;
-    if (late.recovered) seen.recovered_after = result.expectations.recovery + late.after;
-    late_fds =
-        late_fds_finding(seen, result.expectations.recovery, result.expectations.recovery + look);
-  }
-  fds.peak = peak_fds(result.observation.timeline);
-  fds.peak_in_one_process = peak_in_one_process(result.observation.timeline);
+  auto late_fds = late_fds_look(probe, timing, result.expectations, fds);
+  add_peaks(result.observation);
   result.observation.scenario = result.id;
   result.observation.server_exit = sut.exit_description();
   sut.stop();  // what of the server still runs once it is stopped is a finding
   for (const auto& leftover : sut.leftovers()) {
     result.observation.leftovers.push_back({.pid = leftover.pid, .command = leftover.command});
   }
-  result.verdict = judge(result.observation, result.expectations);
-  if (!result.verdict.passed) {
-    auto found = watch.findings(result.observation.connections, sut.endpoint(),
-                                result.expectations.patience);
-    if (late_fds) found.push_back(*late_fds);
-    for (auto& finding : found) {
-      finding.scenario = result.id;
-      result.verdict.findings.push_back(std::move(finding));
-    }
-  }
+  judge_into(result, watch, sut.endpoint(), std::move(late_fds));
   return result;
 }
 

@@ -95,6 +95,15 @@ struct LeftOut {
   bool operator==(const LeftOut&) const = default;
 };
 
+// Checks a run did not make, and why: a run against a server loiter did not start, without
+// its PID (check --connect without --pid), samples nothing of the server, and the checks that
+// read its side are named here, neither passed nor failed.
+struct NotMade {
+  std::string why;                  // "no --pid: the server's process was not sampled"
+  std::vector<std::string> checks;  // "FDs back to baseline (fds-not-recovered, ...)"
+  bool operator==(const NotMade&) const = default;
+};
+
 struct RunReport {
   std::string loiter_version;
   std::string target;
@@ -108,6 +117,10 @@ struct RunReport {
   std::string started_at;  // UTC, ISO 8601
   std::vector<ScenarioReport> scenarios;
   std::vector<LeftOut> left_out;  // of the default run, by protocol; empty: none
+  // The server loiter connected to and did not start (check --connect): "127.0.0.1:8080
+  // (pid 1234)"; empty: loiter started a server for each scenario.
+  std::string connected;
+  std::optional<NotMade> not_made;  // nullopt: every check was made
   bool operator==(const RunReport&) const = default;
 };
 
@@ -124,6 +137,12 @@ std::string group_text(const FigureGroup& group);
 // "not for this target: 4 HTTP/1.1 over TLS scenarios (tls-record-header, ...): the target
 // does not speak TLS (...); 12 HTTP/2 ..."; empty when nothing was left out.
 std::string left_out_line(const RunReport& report);
+
+// "against a server loiter did not start: 127.0.0.1:8080 (pid 1234)"; empty when it started
+// it.
+std::string connected_line(const RunReport& report);
+// "not made (no --pid: ...): FDs back to baseline (...), ..."; empty when every check was.
+std::string not_made_line(const RunReport& report);
 
 // The figure `value` of group `group` in a scenario, if present and measured.
 std::optional<double> figure(const ScenarioReport& scenario, std::string_view group,

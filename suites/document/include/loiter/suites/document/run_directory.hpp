@@ -16,6 +16,7 @@
 #include "loiter/reports/run_report.hpp"
 #include "loiter/suites/runner/files.hpp"  // write_file, which callers use beside it
 #include "loiter/suites/runner/run.hpp"
+#include "loiter/suites/runner/running_server.hpp"
 
 namespace loiter::suites {
 
@@ -30,12 +31,14 @@ class RunDirectory {
 
   // Writes the scenario's raw records and timeline, and keeps its provenance.
   void add_scenario(const ScenarioResult& result);
-  // Runs the scenario with its server's files here and adds its result (unless skipped).
-  // nullopt, with `error` set, when the harness could not run it (HarnessError, a limit
-  // such as RLIMIT_NOFILE): the caller reports that as an error, not as a verdict.
+  // Runs the scenario with its server's files here and adds its result (unless skipped);
+  // against `running` when given, a server loiter did not start. nullopt, with `error` set,
+  // when the harness could not run it (HarnessError, a limit such as RLIMIT_NOFILE): the
+  // caller reports that as an error, not as a verdict.
   std::optional<ScenarioResult> run(const Scenario& scenario, const fixtures::Target& target,
                                     const Timing& timing, ScenarioParameters parameters,
-                                    std::string& error);
+                                    std::string& error,
+                                    const std::optional<RunningServer>& running = std::nullopt);
   // Writes report.json, report.html and provenance.json.
   void write_report(const reports::RunReport& report) const;
 

@@ -5,11 +5,13 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "loiter/reports/run_report.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/runner/running_server.hpp"
 
 namespace loiter::suites {
 
@@ -18,6 +20,8 @@ struct RunPlan {
   std::vector<const Scenario*> scenarios;  // in the order they run
   Timing timing;
   ScenarioParameters parameters;
+  // A server loiter did not start (check --connect); nullopt: a fresh server per scenario.
+  std::optional<RunningServer> running;
 };
 
 // Told as each scenario starts and once its entry is made.

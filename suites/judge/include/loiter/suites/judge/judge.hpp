@@ -2,11 +2,19 @@
 // Verdict in the CLI and in gtest; it is unit-tested on canned observations.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "loiter/suites/judge/observation.hpp"
 
 namespace loiter::suites {
 
 Verdict judge(const Observation& observation, const Expectations& expectations);
+
+// The checks that read the server's side (its FDs, RSS, threads, the TCP states of its
+// port, whether it is still running), each as "what it checks (finding code)": those not made
+// when Observation::server_sampled is false.
+std::vector<std::string> server_side_checks();
 
 // The moment a connection's deadline runs from, since its connect; nullopt if the record
 // has no such moment (no whole response to measure an idle deadline from, say).

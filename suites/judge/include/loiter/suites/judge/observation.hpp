@@ -53,6 +53,10 @@ struct Observation {
   std::vector<LeftoverProcess> leftovers;  // still running after the server was stopped
   // Client processes the connections were split over (1: all in loiter's own process).
   std::size_t client_processes = 1;
+  // False when nothing of the server's side was sampled (loiter check --connect without
+  // --pid): no baseline, FDs or timeline, and the checks that read them are not made
+  // (server_side_checks() names them), neither passed nor failed.
+  bool server_sampled = true;
 };
 
 // Where a connection's deadline is measured from, in that connection's own record.
