@@ -22,8 +22,8 @@ namespace fs = std::filesystem;
 using namespace testing;
 using ::testing::HasSubstr;
 
-// Three connections a probe and every wait capped at 5 s: past the 1 s deadlines by far.
-const std::vector<std::string> kQuick{"--connections", "3", "--max-wait", "5"};
+// Three connections a probe and every wait capped at 3 s: past the 1 s deadlines by far.
+const std::vector<std::string> kQuick{"--connections", "3", "--max-wait", "3"};
 
 // The reference server at 1 s deadlines (the header one `header` s), surveyed into `runs`.
 int survey(const fs::path& runs, const fs::path& output, const std::string& header = "1",
