@@ -143,7 +143,8 @@ reports::Survey surveyed(suites::SurveyRequest request, const SurveyOptions& opt
                                .rss_before_mib = static_cast<double>(before.rss_kib) / 1024};
   for (const auto& s : timeline) {
     server.fds_peak = std::max(server.fds_peak, s.sample.fds);
-    server.rss_peak_mib = std::max(server.rss_peak_mib, static_cast<double>(s.sample.rss_kib) / 1024);
+    server.rss_peak_mib =
+        std::max(server.rss_peak_mib, static_cast<double>(s.sample.rss_kib) / 1024);
   }
   const auto back = fixtures::wait_for_fds_at_most(
       *probe, before.fds, std::chrono::milliseconds(300),
@@ -191,13 +192,15 @@ void add_survey_options(CLI::App& command, SurveyOptions& options) {
   command.add_option("--connections", options.connections, "connections per probe")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, kMostConnections));
-  command.add_option("--max-wait", options.max_wait,
-                     "the cap on every wait, s: a deadline not met within it is reported as "
-                     "\"none within\"")
+  command
+      .add_option("--max-wait", options.max_wait,
+                  "the cap on every wait, s: a deadline not met within it is reported as "
+                  "\"none within\"")
       ->capture_default_str()
       ->check(positive_number(kMostWait));
-  command.add_option("--runs", options.runs_root,
-                     "where the run directory is made (survey.json, survey.html)")
+  command
+      .add_option("--runs", options.runs_root,
+                  "where the run directory is made (survey.json, survey.html)")
       ->capture_default_str();
   command.add_option("--json", options.json_path, "also write survey.json here");
   command.add_option("--write", options.write_path,
@@ -231,8 +234,9 @@ int run_survey_command(const SurveyOptions& options) {
                                       .faults = options.faults});
     } else {
       if (!options.faults.empty()) {
-        throw std::invalid_argument("--fault plants a bug in a server loiter starts, not with "
-                                    "--connect");
+        throw std::invalid_argument(
+            "--fault plants a bug in a server loiter starts, not with "
+            "--connect");
       }
       check_path("--health", options.health);
       check_path("--echo", options.echo);
@@ -243,8 +247,8 @@ int run_survey_command(const SurveyOptions& options) {
          {std::pair{"--json", options.json_path}, std::pair{"--write", options.write_path}}) {
       if (auto problem = output_path_problem(option, path)) throw std::invalid_argument(*problem);
     }
-    directory.emplace(options.runs_root, (target ? target->name : std::string("connect")) +
-                                             "-survey");
+    directory.emplace(options.runs_root,
+                      (target ? target->name : std::string("connect")) + "-survey");
   });
   suites::install_interrupt_handlers();
   reports::Survey survey;
@@ -253,9 +257,8 @@ int run_survey_command(const SurveyOptions& options) {
     if (options.pid) probe.emplace(static_cast<pid_t>(*options.pid));
     survey = surveyed(*request, options, probe ? &*probe : nullptr);
   } else {
-    fixtures::ServerUnderTest server(
-        *target, {.log_dir = directory->server_dir("survey"),
-                  .cancelled = [] { return suites::interrupted(); }});
+    fixtures::ServerUnderTest server(*target, {.log_dir = directory->server_dir("survey"),
+                                               .cancelled = [] { return suites::interrupted(); }});
     const auto probe = server.probe();
     survey = surveyed(started_request(*target, server), options, &probe);
     server.stop();
@@ -270,9 +273,9 @@ int run_survey_command(const SurveyOptions& options) {
   if (!options.write_path.empty()) {
     std::vector<std::pair<std::string, std::string>> paths;
     if (request) {
-      for (const auto& [key, path] : {std::pair{"health", request->health},
-                                      std::pair{"echo", request->echo},
-                                      std::pair{"large", request->large}}) {
+      for (const auto& [key, path] :
+           {std::pair{"health", request->health}, std::pair{"echo", request->echo},
+            std::pair{"large", request->large}}) {
         if (!path.empty()) paths.emplace_back(key, path);
       }
     }

@@ -28,9 +28,12 @@ const std::vector<std::string> kQuick{"--connections", "3", "--max-wait", "3"};
 // The reference server at 1 s deadlines (the header one `header` s), surveyed into `runs`.
 int survey(const fs::path& runs, const fs::path& output, const std::string& header = "1",
            const std::vector<std::string>& more = {}) {
-  std::vector<std::string> argv{LOITER_BINARY, "survey", "--runs", runs.string(), "--set",
-                                "deadlines.header=" + header, "--set", "deadlines.body=1",
-                                "--set", "deadlines.idle=1", "--set", "promises.send_timeout=1"};
+  std::vector<std::string> argv{LOITER_BINARY, "survey",
+                                "--runs",      runs.string(),
+                                "--set",       "deadlines.header=" + header,
+                                "--set",       "deadlines.body=1",
+                                "--set",       "deadlines.idle=1",
+                                "--set",       "promises.send_timeout=1"};
   argv.insert(argv.end(), kQuick.begin(), kQuick.end());
   argv.insert(argv.end(), more.begin(), more.end());
   return run(argv, output);
@@ -70,8 +73,10 @@ TEST(SurveyCli, DraftsATargetFileThatTargetsAndCheckTakeAsItIs) {
 
 TEST(SurveyCli, CompareOfTwoSurveysGatesAGrownDeadline) {
   TempDir tmp;
-  ASSERT_EQ(survey(tmp.path() / "a", tmp.path() / "a.out", "1"), 0) << read_text(tmp.path() / "a.out");
-  ASSERT_EQ(survey(tmp.path() / "b", tmp.path() / "b.out", "2"), 0) << read_text(tmp.path() / "b.out");
+  ASSERT_EQ(survey(tmp.path() / "a", tmp.path() / "a.out", "1"), 0)
+      << read_text(tmp.path() / "a.out");
+  ASSERT_EQ(survey(tmp.path() / "b", tmp.path() / "b.out", "2"), 0)
+      << read_text(tmp.path() / "b.out");
   const auto a = only_run_directory(tmp.path() / "a").string();
   const auto b = only_run_directory(tmp.path() / "b").string();
   EXPECT_EQ(run({LOITER_BINARY, "compare", a, a}, tmp.path() / "aa"), 0)
@@ -88,10 +93,13 @@ TEST(SurveyCli, SurveysARunningServerAndItsDraftGatesItByConnect) {
   ASSERT_NE(port, 0) << server.output();
   const auto endpoint = fmt::format("127.0.0.1:{}", port);
   const auto draft = tmp.path() / "mine.toml";
-  std::vector<std::string> argv{LOITER_BINARY, "survey", "--connect", endpoint, "--pid",
-                                std::to_string(server.pid()), "--echo", "/echo", "--large",
-                                "/large?bytes={bytes}", "--runs", (tmp.path() / "runs").string(),
-                                "--write", draft.string()};
+  std::vector<std::string> argv{LOITER_BINARY, "survey",
+                                "--connect",   endpoint,
+                                "--pid",       std::to_string(server.pid()),
+                                "--echo",      "/echo",
+                                "--large",     "/large?bytes={bytes}",
+                                "--runs",      (tmp.path() / "runs").string(),
+                                "--write",     draft.string()};
   argv.insert(argv.end(), kQuick.begin(), kQuick.end());
   ASSERT_EQ(run(argv, tmp.path() / "out"), 0) << read_text(tmp.path() / "out");
   const auto found = reports::read_survey(only_run_directory(tmp.path() / "runs"));
@@ -104,8 +112,7 @@ TEST(SurveyCli, SurveysARunningServerAndItsDraftGatesItByConnect) {
   EXPECT_THAT(read_text(draft), Not(HasSubstr("command")));
   EXPECT_EQ(run({LOITER_BINARY, "check", "--connect", endpoint, "--pid",
                  std::to_string(server.pid()), "--target", draft.string(), "--runs",
-                 (tmp.path() / "check").string(), "--scenario", "partial-header", "--count",
-                 "20"},
+                 (tmp.path() / "check").string(), "--scenario", "partial-header", "--count", "20"},
                 tmp.path() / "check.out"),
             0)
       << read_text(tmp.path() / "check.out");

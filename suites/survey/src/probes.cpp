@@ -54,8 +54,7 @@ std::string sized(std::string path, int receive_buffer) {
   constexpr std::string_view kBytes = "{bytes}";
   const auto at = path.find(kBytes);
   if (at == std::string::npos) return path;
-  const auto bytes =
-      clients::stalling_response_bytes(clients::kernel_buffers(receive_buffer));
+  const auto bytes = clients::stalling_response_bytes(clients::kernel_buffers(receive_buffer));
   return path.replace(at, kBytes.size(), std::to_string(bytes));
 }
 
@@ -85,9 +84,7 @@ auto summarized(MeasureHead head, Timed (*read)(const ConnectionRecord&), double
   };
 }
 
-Probe probe(MeasureHead head) {
-  return {.head = std::move(head), .settled = ended};
-}
+Probe probe(MeasureHead head) { return {.head = std::move(head), .settled = ended}; }
 
 Probe not_run(MeasureHead head, std::string why) {
   auto p = probe(std::move(head));
@@ -173,8 +170,9 @@ std::vector<Probe> http1_first(const ProbeContext& c) {
                      .kind = std::string(clients::kPartialBody),
                      .from = "end of head"};
     if (r.echo.empty()) {
-      probes.push_back(not_run(head, "no path that reads a body: give --echo PATH (a POST "
-                                     "endpoint), or [paths] echo in the target file"));
+      probes.push_back(not_run(head,
+                               "no path that reads a body: give --echo PATH (a POST "
+                               "endpoint), or [paths] echo in the target file"));
     } else {
       auto options = options_for<clients::PartialBodyOptions>(c);
       options.path = r.echo;
@@ -202,8 +200,9 @@ std::vector<Probe> http1_first(const ProbeContext& c) {
                      .kind = std::string(clients::kReaderPause),
                      .from = "writes stalled"};
     if (r.large.empty()) {
-      probes.push_back(not_run(head, "no large path: give --large PATH (a response larger than "
-                                     "the kernel's buffers; {bytes} in it is filled in)"));
+      probes.push_back(not_run(head,
+                               "no large path: give --large PATH (a response larger than "
+                               "the kernel's buffers; {bytes} in it is filled in)"));
     } else {
       auto options = options_for<clients::ReaderPauseOptions>(c);
       options.receive_buffer = kStoppedReaderBuffer;
@@ -230,17 +229,17 @@ std::vector<Probe> http1_first(const ProbeContext& c) {
 
 std::vector<Probe> h2_first(const ProbeContext& c) {
   std::vector<Probe> probes;
-  const auto h2 = [&](MeasureHead head,
-                      void (*spawn)(clients::asio::io_context&, const clients::H2Options&,
-                                    Records&),
-                      Timed (*read)(const ConnectionRecord&)) {
-    auto options = options_for<clients::H2Options>(c);
-    options.path = c.request.health;
-    auto p = probe(head);
-    p.spawn = spawner(options, spawn);
-    p.read = summarized(head, read, c.slack);
-    return p;
-  };
+  const auto h2 =
+      [&](MeasureHead head,
+          void (*spawn)(clients::asio::io_context&, const clients::H2Options&, Records&),
+          Timed (*read)(const ConnectionRecord&)) {
+        auto options = options_for<clients::H2Options>(c);
+        options.path = c.request.health;
+        auto p = probe(head);
+        p.spawn = spawner(options, spawn);
+        p.read = summarized(head, read, c.slack);
+        return p;
+      };
   probes.push_back(h2({.id = "h2-preface",
                        .title = "a connection preface stopped partway",
                        .kind = std::string(clients::kH2PartialPreface),
@@ -352,12 +351,12 @@ std::vector<Probe> http1_second(const ProbeContext& c, const reports::Survey& fi
   }
   {
     const double pause = idle ? *idle * kNextHeadShare : 1.0;
-    MeasureHead head{.id = "next-head",
-                     .title = "a second request head stopped halfway",
-                     .kind = std::string(clients::kKeepalivePartial),
-                     .from = "its first byte",
-                     .interval = fmt::format("sent {} after the first response",
-                                             seconds_text(pause))};
+    MeasureHead head{
+        .id = "next-head",
+        .title = "a second request head stopped halfway",
+        .kind = std::string(clients::kKeepalivePartial),
+        .from = "its first byte",
+        .interval = fmt::format("sent {} after the first response", seconds_text(pause))};
     auto options = options_for<clients::KeepalivePartialOptions>(c);
     options.pause = seconds(pause);
     options.path = r.health;
@@ -389,8 +388,8 @@ std::vector<Probe> http1_second(const ProbeContext& c, const reports::Survey& fi
         return record.ending != clients::Ending::open ||
                (!record.responses.empty() && record.responses.front().complete);
       };
-      p.read = [head, slack = c.slack, send = *send, max_wait = c.max_wait](
-                   const Records& records, const ServerSide&) {
+      p.read = [head, slack = c.slack, send = *send, max_wait = c.max_wait](const Records& records,
+                                                                            const ServerSide&) {
         return read_send_slow(head, records, send, slack, max_wait);
       };
       probes.push_back(std::move(p));
@@ -469,27 +468,27 @@ std::vector<Probe> second_probes(const ProbeContext& context, const reports::Sur
 std::vector<Probe> flood_probes(const ProbeContext& context) {
   if (!context.request.h2 || !context.request.floods) return {};
   std::vector<Probe> probes;
-  const auto flood = [&](std::string_view kind, std::string title,
-                         void (*spawn)(clients::asio::io_context&, const clients::FloodOptions&,
-                                       Records&),
-                         std::size_t bound) {
-    MeasureHead head{.id = std::string(kind),
-                     .title = std::move(title),
-                     .kind = std::string(kind),
-                     .from = "connect",
-                     .interval = fmt::format("up to {} frames within 5 s", bound)};
-    clients::FloodOptions options;
-    options.fleet = context.fleet;
-    options.fleet.count = 1;
-    options.fleet.patience = std::chrono::seconds(7);
-    options.path = context.request.health;
-    auto p = probe(head);
-    p.spawn = spawner(options, spawn);
-    p.read = [head, bound, slack = context.slack](const Records& records, const ServerSide&) {
-      return read_flood(head, records, bound, slack);
-    };
-    return p;
-  };
+  const auto flood =
+      [&](std::string_view kind, std::string title,
+          void (*spawn)(clients::asio::io_context&, const clients::FloodOptions&, Records&),
+          std::size_t bound) {
+        MeasureHead head{.id = std::string(kind),
+                         .title = std::move(title),
+                         .kind = std::string(kind),
+                         .from = "connect",
+                         .interval = fmt::format("up to {} frames within 5 s", bound)};
+        clients::FloodOptions options;
+        options.fleet = context.fleet;
+        options.fleet.count = 1;
+        options.fleet.patience = std::chrono::seconds(7);
+        options.path = context.request.health;
+        auto p = probe(head);
+        p.spawn = spawner(options, spawn);
+        p.read = [head, bound, slack = context.slack](const Records& records, const ServerSide&) {
+          return read_flood(head, records, bound, slack);
+        };
+        return p;
+      };
   probes.push_back(flood(clients::kH2RapidReset, "HEADERS then RST_STREAM, stream after stream",
                          &clients::spawn_h2_rapid_reset, 2 * clients::kRapidResetPairs));
   probes.push_back(flood(clients::kH2ContinuationFlood, "CONTINUATION frames that never end",
@@ -516,13 +515,16 @@ void conclude(reports::Survey& survey, double slack, double max_wait) {
                            "costs the server no descriptor)",
                      max_wait);
     } else if (id == "header-partial") {
-      expose_if_open(measure, "half a request head holds a connection for as long as the client likes",
+      expose_if_open(measure,
+                     "half a request head holds a connection for as long as the client likes",
                      max_wait);
     } else if (id == "body-partial") {
-      expose_if_open(measure, "half a request body holds a connection for as long as the client likes",
+      expose_if_open(measure,
+                     "half a request body holds a connection for as long as the client likes",
                      max_wait);
     } else if (id == "idle" || id == "h2-idle") {
-      expose_if_open(measure, "an idle kept-alive connection is held for as long as the client likes",
+      expose_if_open(measure,
+                     "an idle kept-alive connection is held for as long as the client likes",
                      max_wait);
     } else if (id == "send-stopped") {
       expose_if_open(measure,
@@ -535,16 +537,18 @@ void conclude(reports::Survey& survey, double slack, double max_wait) {
           "within {})",
           seconds_text(max_wait));
     } else if (id == "tls-handshake") {
-      expose_if_open(measure, "half a ClientHello holds a connection for as long as the client likes",
+      expose_if_open(measure,
+                     "half a ClientHello holds a connection for as long as the client likes",
                      max_wait);
     } else if (id == "h2-preface" || id == "h2-settings-ack" || id == "h2-headers-no-end") {
-      expose_if_open(measure,
-                     fmt::format("{} holds a connection for as long as the client likes",
-                                 measure.title),
-                     max_wait);
+      expose_if_open(
+          measure,
+          fmt::format("{} holds a connection for as long as the client likes", measure.title),
+          max_wait);
     } else if (id == "send-slow" && measure.extends == false) {
-      measure.note = "the send deadline runs over the whole response: a slow but steady reader "
-                     "is cut";
+      measure.note =
+          "the send deadline runs over the whole response: a slow but steady reader "
+          "is cut";
     }
   }
 }

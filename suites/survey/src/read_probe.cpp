@@ -20,12 +20,21 @@ bool ended_by_server(const ConnectionRecord& record) {
          record.ending == Ending::alert;
 }
 
+// When the server's ending began: its GOAWAY where one came first (HTTP/2: it may close a
+// while later, waiting for the client to go first), else the ending itself.
+clients::Duration ending_began(const ConnectionRecord& record) {
+  if (record.h2 && record.h2->goaway && record.h2->goaway->at <= record.ended_at) {
+    return record.h2->goaway->at;
+  }
+  return record.ended_at;
+}
+
 // The ending and its time from `origin` (since connect); open and the client's own endings
 // have no time.
 Timed timed_from(const ConnectionRecord& record, std::optional<clients::Duration> origin) {
   Timed timed{.ending = clients::ending_label(record)};
   if (ended_by_server(record) && origin) {
-    timed.seconds = std::max(0.0, in_seconds(record.ended_at - *origin));
+    timed.seconds = std::max(0.0, in_seconds(ending_began(record) - *origin));
   }
   return timed;
 }
@@ -74,8 +83,8 @@ reports::SurveyMeasure summarize(const MeasureHead& head, const std::vector<Time
   // most common overall.
   const auto most = std::ranges::max_element(measure.endings, {}, &reports::EndingCount::count);
   if (most == measure.endings.end()) return measure;
-  measure.ending = measure.endings.front().count >= most->count ? measure.endings.front().ending
-                                                                : most->ending;
+  measure.ending =
+      measure.endings.front().count >= most->count ? measure.endings.front().ending : most->ending;
   std::vector<double> times;
   std::size_t same = 0;
   for (const auto& t : timed) {
@@ -160,8 +169,8 @@ std::vector<Timed> send_stopped(const std::vector<ConnectionRecord>& records,
     const std::optional<double> stalled =
         record.pause ? std::optional(in_seconds(record.pause->filled)) : std::nullopt;
     if (ended_by_server(record) && (!record.pause || record.pause->ended_while_paused)) {
-      timed.push_back(timed_from(record, record.pause ? std::optional(record.pause->filled)
-                                                      : std::nullopt));
+      timed.push_back(
+          timed_from(record, record.pause ? std::optional(record.pause->filled) : std::nullopt));
       continue;
     }
     const auto close = closes.find(record.source);
@@ -187,23 +196,22 @@ void judge_progress(reports::SurveyMeasure& progress, const reports::SurveyMeasu
     return;
   }
   const bool open = progress.ending == "open";
-  progress.extends = open || (progress.seconds && progress.seconds->median >
-                                                      stalled.seconds->max + slack);
+  progress.extends =
+      open || (progress.seconds && progress.seconds->median > stalled.seconds->max + slack);
   if (!*progress.extends) return;
   if (open) {
-    progress.exposure = fmt::format("{} holds {} open for as long as the client likes (still "
-                                    "open at {})",
-                                    progress.interval, holds, seconds_text(max_wait));
+    progress.exposure = fmt::format(
+        "{} holds {} open for as long as the client likes (still "
+        "open at {})",
+        progress.interval, holds, seconds_text(max_wait));
   } else if (progress.seconds) {
-    progress.exposure =
-        fmt::format("{} holds {} open {} against {} without progress: progress extends it",
-                    progress.interval, holds, seconds_text(progress.seconds->median),
-                    seconds_text(stalled.seconds->median));
+    progress.exposure = fmt::format(
+        "{} holds {} open {} against {} without progress: progress extends it", progress.interval,
+        holds, seconds_text(progress.seconds->median), seconds_text(stalled.seconds->median));
   }
 }
 
-void expose_if_open(reports::SurveyMeasure& measure, const std::string& exposure,
-                    double max_wait) {
+void expose_if_open(reports::SurveyMeasure& measure, const std::string& exposure, double max_wait) {
   if (measure.not_measured.empty() && measure.ending == "open") {
     measure.exposure = fmt::format("{} (none within {})", exposure, seconds_text(max_wait));
   }
@@ -257,8 +265,8 @@ reports::SurveyMeasure read_next_head(const MeasureHead& head,
   const double since_first_byte = measure.seconds->median;
   if (near(since_first_byte, header)) {
     measure.runs_from = "first-byte";
-  } else if (!from_response.empty() && (near(median_of(from_response), header) ||
-                                        near(median_of(from_response), idle))) {
+  } else if (!from_response.empty() &&
+             (near(median_of(from_response), header) || near(median_of(from_response), idle))) {
     measure.runs_from = "last-response";
   } else {
     measure.runs_from = "other";
@@ -277,8 +285,8 @@ reports::SurveyMeasure read_send_slow(const MeasureHead& head,
     if (complete) {
       ++whole;
       slowest_whole = std::max(slowest_whole, in_seconds(*record.responses.front().complete));
-      timed.push_back({.ending = "answered",
-                       .seconds = in_seconds(*record.responses.front().complete)});
+      timed.push_back(
+          {.ending = "answered", .seconds = in_seconds(*record.responses.front().complete)});
     } else {
       timed.push_back(from_first_send(record));
     }
@@ -305,8 +313,8 @@ reports::SurveyMeasure read_send_slow(const MeasureHead& head,
 }
 
 reports::SurveyMeasure read_header_from(const MeasureHead& head,
-                                        const std::vector<ConnectionRecord>& records,
-                                        double header, double slack) {
+                                        const std::vector<ConnectionRecord>& records, double header,
+                                        double slack) {
   auto measure = summarize(head, each(records, from_connect), slack);
   if (!measure.seconds) return measure;
   std::vector<double> after_handshake;
@@ -333,11 +341,19 @@ reports::SurveyMeasure read_h2_idle(const MeasureHead& head,
   auto measure = summarize(head, each(records, from_first_response), slack);
   std::size_t goaways = 0;
   std::optional<std::uint32_t> code;
+  std::vector<double> closed_after;  // from the GOAWAY to the close
   for (const auto& record : records) {
     if (record.h2 && record.h2->goaway) {
       ++goaways;
       code = record.h2->goaway->code;
+      if (ended_by_server(record)) {
+        closed_after.push_back(in_seconds(record.ended_at - record.h2->goaway->at));
+      }
     }
+  }
+  if (!closed_after.empty() && median_of(closed_after) > slack) {
+    measure.note = fmt::format("timed to its GOAWAY; the close came {} later",
+                               seconds_text(median_of(closed_after)));
   }
   if (measure.ending != "open") {
     measure.runs_from = goaways * 2 > records.size() && code ? h2_error_name(*code) : "none";
@@ -371,30 +387,43 @@ reports::SurveyMeasure read_flood(const MeasureHead& head,
   const std::size_t before_end = frames_at_goaway.value_or(most_frames);
   if (!ended || before_end >= bound) {
     measure.exposure =
-        ended ? fmt::format("all {} frames of the flood went through; the connection was ended "
-                            "only after it, at {}",
-                            before_end, measure.seconds ? seconds_text(measure.seconds->median)
-                                                        : std::string("its end"))
-              : fmt::format("all {} frames of the flood went through; the server never ended "
-                            "the connection",
-                            most_frames);
+        ended
+            ? fmt::format(
+                  "all {} frames of the flood went through; the connection was ended "
+                  "only after it, at {}",
+                  before_end,
+                  measure.seconds ? seconds_text(measure.seconds->median) : std::string("its end"))
+            : fmt::format(
+                  "all {} frames of the flood went through; the server never ended "
+                  "the connection",
+                  most_frames);
     return measure;
   }
-  measure.note = frames_at_goaway
-                     ? fmt::format("ended after {} of its frames (its bound: {})",
-                                   *frames_at_goaway, bound)
-                     : fmt::format("closed after {} of its frames, without a GOAWAY (its bound: "
-                                   "{})",
-                                   most_frames, bound);
+  measure.note =
+      frames_at_goaway
+          ? fmt::format("ended after {} of its frames (its bound: {})", *frames_at_goaway, bound)
+          : fmt::format(
+                "closed after {} of its frames, without a GOAWAY (its bound: "
+                "{})",
+                most_frames, bound);
   return measure;
 }
 
 std::string h2_error_name(std::uint32_t code) {
-  static constexpr std::array<const char*, 14> kNames = {
-      "NO_ERROR",       "PROTOCOL_ERROR",      "INTERNAL_ERROR",     "FLOW_CONTROL_ERROR",
-      "SETTINGS_TIMEOUT", "STREAM_CLOSED",     "FRAME_SIZE_ERROR",   "REFUSED_STREAM",
-      "CANCEL",         "COMPRESSION_ERROR",   "CONNECT_ERROR",      "ENHANCE_YOUR_CALM",
-      "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"};
+  static constexpr std::array<const char*, 14> kNames = {"NO_ERROR",
+                                                         "PROTOCOL_ERROR",
+                                                         "INTERNAL_ERROR",
+                                                         "FLOW_CONTROL_ERROR",
+                                                         "SETTINGS_TIMEOUT",
+                                                         "STREAM_CLOSED",
+                                                         "FRAME_SIZE_ERROR",
+                                                         "REFUSED_STREAM",
+                                                         "CANCEL",
+                                                         "COMPRESSION_ERROR",
+                                                         "CONNECT_ERROR",
+                                                         "ENHANCE_YOUR_CALM",
+                                                         "INADEQUATE_SECURITY",
+                                                         "HTTP_1_1_REQUIRED"};
   if (code < kNames.size()) return kNames[code];
   return fmt::format("{:#x}", code);
 }

@@ -78,8 +78,7 @@ void judge_progress(reports::SurveyMeasure& progress, const reports::SurveyMeasu
                     const std::string& holds, double slack, double max_wait);
 
 // The stalled probe `measure` never ended: the exposure says what a client can hold.
-void expose_if_open(reports::SurveyMeasure& measure, const std::string& exposure,
-                    double max_wait);
+void expose_if_open(reports::SurveyMeasure& measure, const std::string& exposure, double max_wait);
 
 // idle-reused: a kept-alive connection reused every `reuse` s (below the idle deadline),
 // `requests` times. runs_from "connect" when the server ended it before its last response

@@ -27,18 +27,15 @@ constexpr double kOpenRate = 20.0;
 constexpr auto kPhaseGrace = std::chrono::seconds(5);
 
 // The order measures are shown in.
-constexpr std::array kOrder = {"header-silent", "header-partial", "header-bytes",
-                               "header-lines",  "body-partial",   "body-trickle",
-                               "idle",          "idle-reused",    "next-head",
-                               "send-stopped",  "send-slow",      "tls-handshake",
-                               "tls-hello-trickle", "tls-header-from", "h2-preface", "h2-settings-ack",
-                               "h2-headers-no-end", "h2-idle",
-                               "h2-rapid-reset", "h2-continuation-flood",
-                               "h2-settings-flood", "h2-ping-flood"};
+constexpr std::array kOrder = {
+    "header-silent",     "header-partial",  "header-bytes",   "header-lines",
+    "body-partial",      "body-trickle",    "idle",           "idle-reused",
+    "next-head",         "send-stopped",    "send-slow",      "tls-handshake",
+    "tls-hello-trickle", "tls-header-from", "h2-preface",     "h2-settings-ack",
+    "h2-headers-no-end", "h2-idle",         "h2-rapid-reset", "h2-continuation-flood",
+    "h2-settings-flood", "h2-ping-flood"};
 
-double in_seconds(std::chrono::nanoseconds d) {
-  return std::chrono::duration<double>(d).count();
-}
+double in_seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
 
 clients::tcp::endpoint endpoint_of(const SurveyRequest& request) {
   boost::system::error_code error;
@@ -56,15 +53,14 @@ clients::FleetSpec fleet_of(const SurveyRequest& request) {
                            .pacing = {.start = Clock::now(), .per_second = kOpenRate}};
   if (request.allow_remote) fleet.allowed_remote = fleet.target.address();
   if (request.tls) {
-    fleet.tls = clients::make_tls_client({.alpn = request.alpn, .server_name = request.server_name});
+    fleet.tls =
+        clients::make_tls_client({.alpn = request.alpn, .server_name = request.server_name});
   }
   clients::require_spawnable(fleet);
   return fleet;
 }
 
-bool told_to_stop(const SurveyRequest& request) {
-  return request.cancelled && request.cancelled();
-}
+bool told_to_stop(const SurveyRequest& request) { return request.cancelled && request.cancelled(); }
 
 // Runs the probes' connections together until each has nothing more to tell, the wait
 // runs out, or the user stops it. Returns false when stopped by the user.
@@ -74,7 +70,8 @@ bool run_phase(std::vector<Probe>& probes, const SurveyRequest& request, ServerS
     if (probe.not_measured.empty()) probe.spawn(io, probe.records);
   }
   const auto give_up = Clock::now() + request.max_wait + kPhaseGrace +
-                       std::chrono::seconds(static_cast<long>(static_cast<double>(request.connections) / kOpenRate + 1));
+                       std::chrono::seconds(static_cast<long>(
+                           static_cast<double>(request.connections) / kOpenRate + 1));
   bool stopped = false;
   while (!io.stopped()) {
     io.run_for(kLook);

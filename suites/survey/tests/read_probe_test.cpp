@@ -1,8 +1,8 @@
 // The survey's reading of records: each rule on canned records, so each can fail.
+#include "read_probe.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include "read_probe.hpp"
 
 namespace loiter::suites::survey {
 namespace {
@@ -29,12 +29,15 @@ ConnectionRecord with_408(double at) {
   return record;
 }
 
-const MeasureHead kHead{.id = "header-partial", .title = "a head", .kind = "partial-header",
-                        .from = "connect"};
+const MeasureHead kHead{
+    .id = "header-partial", .title = "a head", .kind = "partial-header", .from = "connect"};
 
 TEST(Summarize, TakesTheServersEndingAndItsSpreadAndCountsWhoAgrees) {
-  const std::vector<Timed> timed = {{"408+close", 2.00}, {"408+close", 2.01}, {"408+close", 2.02},
-                                    {"408+close", 3.50}, {"open", std::nullopt}};
+  const std::vector<Timed> timed = {{"408+close", 2.00},
+                                    {"408+close", 2.01},
+                                    {"408+close", 2.02},
+                                    {"408+close", 3.50},
+                                    {"open", std::nullopt}};
   const auto m = summarize(kHead, timed, 0.25);
   EXPECT_EQ(m.ending, "408+close");
   ASSERT_TRUE(m.seconds);
@@ -119,8 +122,9 @@ TEST(ReadNextHead, TellsFirstByteFromLastResponseFromNever) {
 ConnectionRecord reused(std::size_t answered, double ended_at) {
   auto record = ended(Ending::close, ended_at);
   for (std::size_t i = 0; i < answered; ++i) {
-    record.responses.push_back(
-        {.status = 200, .started = s(1.2 * static_cast<double>(i)), .complete = s(1.2 * static_cast<double>(i) + 0.01)});
+    record.responses.push_back({.status = 200,
+                                .started = s(1.2 * static_cast<double>(i)),
+                                .complete = s(1.2 * static_cast<double>(i) + 0.01)});
   }
   record.requests = answered;
   return record;
@@ -172,6 +176,12 @@ TEST(ReadH2Idle, NamesTheGoawaysCodeOrNone) {
   record.h2 = clients::H2Record{};
   record.h2->goaway = clients::H2Goaway{.at = s(2.1), .code = 0};
   EXPECT_EQ(read_h2_idle(head, {record}, 0.25).runs_from, "NO_ERROR");
+  // A GOAWAY at the deadline and the close a second later (x/net waits for the client to go
+  // first): timed to the GOAWAY, the wait in the note.
+  record.ended_at = s(3.1);
+  const auto late = read_h2_idle(head, {record}, 0.25);
+  EXPECT_NEAR(late.seconds->median, 2.0, 1e-6);
+  EXPECT_THAT(late.note, testing::HasSubstr("1.00 s later"));
   EXPECT_EQ(h2_error_name(11), "ENHANCE_YOUR_CALM");
 }
 

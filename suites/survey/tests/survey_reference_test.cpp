@@ -71,8 +71,8 @@ const SurveyMeasure& measure(const Survey& survey, std::string_view id) {
 testing::AssertionResult near(const SurveyMeasure& m, double seconds) {
   if (!m.seconds) return testing::AssertionFailure() << m.id << ": no time (" << m.ending << ")";
   if (std::abs(m.seconds->median - seconds) > 0.25) {
-    return testing::AssertionFailure() << m.id << ": " << m.seconds->median << " s, not ~"
-                                       << seconds;
+    return testing::AssertionFailure()
+           << m.id << ": " << m.seconds->median << " s, not ~" << seconds;
   }
   return testing::AssertionSuccess();
 }
