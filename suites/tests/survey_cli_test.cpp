@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <string>
@@ -116,6 +117,24 @@ TEST(SurveyCli, SurveysARunningServerAndItsDraftGatesItByConnect) {
                 tmp.path() / "check.out"),
             0)
       << read_text(tmp.path() / "check.out");
+}
+
+// The first Ctrl-C stops a survey that would wait a minute (no header deadline): exit 130 at
+// once, the server stopped, and what was measured still shown and written, marked partial.
+TEST(SurveyCli, CtrlCStopsTheSurveyAndWhatWasMeasuredIsWritten) {
+  TempDir tmp;
+  const auto runs = tmp.path() / "runs";
+  Child survey({LOITER_BINARY, "survey", "--runs", runs.string(), "--fault",
+                "no-header-deadline", "--max-wait", "60", "--connections", "2"},
+               tmp.path() / "out");
+  ASSERT_TRUE(output_shows(tmp.path() / "out", "probes of", std::chrono::seconds(20)))
+      << read_text(tmp.path() / "out");
+  survey.signal(SIGINT);
+  EXPECT_EQ(survey.wait(15), 130) << read_text(tmp.path() / "out");
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("interrupted: partial"));
+  const auto found = reports::read_survey(only_run_directory(runs));
+  EXPECT_TRUE(found.interrupted);
+  EXPECT_NE(reports::find_measure(found, "header-silent"), nullptr);
 }
 
 TEST(SurveyCli, RefusesBeforeAnythingStarts) {
