@@ -125,6 +125,7 @@ suites::SurveyRequest started_request(const fixtures::Target& target,
 // The survey, with the server's FDs and RSS where a probe of its processes is given.
 reports::Survey surveyed(suites::SurveyRequest request, const SurveyOptions& options,
                          const fixtures::Probe* probe) {
+  request.floods = options.floods;
   request.connections = options.connections;
   request.max_wait = wait_of(options.max_wait);
   request.slack = suites::timing().slack;
@@ -182,6 +183,9 @@ void add_survey_options(CLI::App& command, SurveyOptions& options) {
   command.add_flag("--h2", options.h2,
                    "with --connect: HTTP/2 (h2c with prior knowledge; with --tls, ALPN h2)");
   command.add_option("--sni", options.sni, "with --tls: the server name sent");
+  command.add_flag("--floods", options.floods,
+                   "HTTP/2 only: also the rapid-reset, CONTINUATION, SETTINGS and PING floods, "
+                   "one connection each: when and how the server ends each");
   command.add_option("--health", options.health,
                      "with --connect: a path answering 200 to a GET (default /health)");
   command.add_option("--echo", options.echo,
@@ -211,7 +215,8 @@ void add_survey_options(CLI::App& command, SurveyOptions& options) {
       "line at a time extends it, the body deadline and a body trickle, the idle deadline and\n"
       "where it runs from, a second head's deadline, the send deadline of a stopped reader and\n"
       "of a slow one; over TLS the handshake; over HTTP/2 the preface, SETTINGS, a header\n"
-      "block never ended, the idle GOAWAY. It judges nothing: it says what the server does.\n"
+      "block never ended, the idle GOAWAY (and with --floods, the floods). It judges nothing:\n"
+      "it says what the server does.\n"
       "\nExamples:\n"
       "  loiter survey                                   # the reference server\n"
       "  loiter survey --target nginx --write nginx-draft.toml\n"
@@ -219,6 +224,7 @@ void add_survey_options(CLI::App& command, SurveyOptions& options) {
       "  loiter survey --connect 127.0.0.1:8080 --pid 1234 --echo /upload --large /big.iso\n"
       "  loiter survey --connect 127.0.0.1:8443 --tls --sni localhost\n"
       "  loiter survey --connect 127.0.0.1:8080 --h2      # h2c with prior knowledge\n"
+      "  loiter survey --target nginx-h2c --floods\n"
       "  loiter compare loiter-runs/A-nginx-survey loiter-runs/B-nginx-survey  # what changed");
 }
 
@@ -242,6 +248,10 @@ int run_survey_command(const SurveyOptions& options) {
       check_path("--echo", options.echo);
       check_path("--large", options.large);
       request = connect_request(options, target);
+    }
+    if (options.floods && !(request ? request->h2 : target->h2.has_value())) {
+      throw std::invalid_argument(
+          "--floods are HTTP/2's: give --h2 (with --connect) or an HTTP/2 target ([h2])");
     }
     for (const auto& [option, path] :
          {std::pair{"--json", options.json_path}, std::pair{"--write", options.write_path}}) {

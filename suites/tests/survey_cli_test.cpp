@@ -150,6 +150,7 @@ TEST(SurveyCli, RefusesBeforeAnythingStarts) {
   refused({"--connect", "127.0.0.1:80", "--fault", "no-header-deadline"}, "--fault");
   refused({"--connect", "127.0.0.1:80", "--echo", "echo"}, "must start with '/'");
   refused({"--max-wait", "0"}, "--max-wait");
+  refused({"--floods"}, "--floods are HTTP/2's");
 }
 
 }  // namespace
