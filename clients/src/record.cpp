@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <ostream>
 
 namespace loiter::clients {
@@ -30,6 +31,25 @@ Fields::iterator Fields::iterator::operator++(int) {
   auto before = *this;
   ++*this;
   return before;
+}
+
+std::string h2_error_name(std::uint32_t code) {
+  static constexpr std::array<std::string_view, 14> kNames = {"NO_ERROR",
+                                                              "PROTOCOL_ERROR",
+                                                              "INTERNAL_ERROR",
+                                                              "FLOW_CONTROL_ERROR",
+                                                              "SETTINGS_TIMEOUT",
+                                                              "STREAM_CLOSED",
+                                                              "FRAME_SIZE_ERROR",
+                                                              "REFUSED_STREAM",
+                                                              "CANCEL",
+                                                              "COMPRESSION_ERROR",
+                                                              "CONNECT_ERROR",
+                                                              "ENHANCE_YOUR_CALM",
+                                                              "INADEQUATE_SECURITY",
+                                                              "HTTP_1_1_REQUIRED"};
+  if (code < kNames.size()) return std::string(kNames[code]);
+  return fmt::format("error 0x{:x}", code);
 }
 
 std::string_view to_string(Ending ending) {

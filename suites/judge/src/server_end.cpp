@@ -26,27 +26,6 @@ namespace loiter::suites::checks {
 
 namespace {
 
-// RFC 9113 7, by code.
-constexpr std::array<std::string_view, 14> kErrorNames = {"NO_ERROR",
-                                                          "PROTOCOL_ERROR",
-                                                          "INTERNAL_ERROR",
-                                                          "FLOW_CONTROL_ERROR",
-                                                          "SETTINGS_TIMEOUT",
-                                                          "STREAM_CLOSED",
-                                                          "FRAME_SIZE_ERROR",
-                                                          "REFUSED_STREAM",
-                                                          "CANCEL",
-                                                          "COMPRESSION_ERROR",
-                                                          "CONNECT_ERROR",
-                                                          "ENHANCE_YOUR_CALM",
-                                                          "INADEQUATE_SECURITY",
-                                                          "HTTP_1_1_REQUIRED"};
-
-std::string error_name(std::uint32_t code) {
-  if (code < kErrorNames.size()) return std::string(kErrorNames[code]);
-  return fmt::format("error 0x{:x}", code);
-}
-
 ServerEnd connection_end(const ConnectionRecord& r) {
   return {.by_server = ended_by_server(r),
           .open = r.ending == Ending::open,
@@ -81,13 +60,14 @@ std::string ending_words(const ConnectionRecord& r, const clients::EndingLabel& 
   if (!r.h2) return to_string(label);
   std::vector<std::string> facts;
   if (const auto& goaway = r.h2->goaway) {
-    facts.push_back(
-        fmt::format("GOAWAY {}, last stream {}", error_name(goaway->code), goaway->last_stream));
+    facts.push_back(fmt::format("GOAWAY {}, last stream {}", clients::h2_error_name(goaway->code),
+                                goaway->last_stream));
   } else if (ended_by_server(r)) {
     facts.emplace_back("without GOAWAY");
   }
   if (!r.h2->resets.empty()) {
-    facts.push_back(fmt::format("RST_STREAM {}", error_name(r.h2->resets.front().code)));
+    facts.push_back(
+        fmt::format("RST_STREAM {}", clients::h2_error_name(r.h2->resets.front().code)));
   }
   if (facts.empty()) return to_string(label);
   return fmt::format("{} ({})", to_string(label), fmt::join(facts, "; "));

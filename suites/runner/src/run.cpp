@@ -56,13 +56,9 @@ std::optional<Duration> longest_run(const Scenario& scenario, const fixtures::Ta
 
 ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& target,
                             const Timing& timing, const ScenarioParameters& parameters) {
-  ScenarioResult result{.id = std::string(scenario.id)};
-  if (auto reason = scenario.unmet_need(target)) {
-    result.skipped = std::move(reason);
-    return result;
-  }
-  const ScenarioParameters resolved = resolve_parameters(scenario, parameters);
-  result.expectations = scenario.expect(target, timing, resolved);
+  ScenarioParameters resolved;
+  auto result = begin_result(scenario, target, timing, parameters, resolved);
+  if (result.skipped) return result;
   std::optional<fixtures::ServerUnderTest> started;
   try {
     started.emplace(target, start_options(target, timing, parameters));

@@ -7,6 +7,19 @@
 
 namespace loiter::suites {
 
+ScenarioResult begin_result(const Scenario& scenario, const fixtures::Target& target,
+                            const Timing& timing, const ScenarioParameters& asked,
+                            ScenarioParameters& resolved) {
+  ScenarioResult result{.id = std::string(scenario.id)};
+  if (auto reason = scenario.unmet_need(target)) {
+    result.skipped = std::move(reason);
+    return result;
+  }
+  resolved = resolve_parameters(scenario, asked);
+  result.expectations = scenario.expect(target, timing, resolved);
+  return result;
+}
+
 namespace {
 
 using std::chrono::duration_cast;

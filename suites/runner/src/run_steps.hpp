@@ -17,6 +17,13 @@
 
 namespace loiter::suites {
 
+// The result a run of `scenario` starts from: its id and, unless the target lacks what it
+// needs (then `skipped` says why), its expectations under the parameters `asked` resolved
+// (into `resolved`).
+ScenarioResult begin_result(const Scenario& scenario, const fixtures::Target& target,
+                            const Timing& timing, const ScenarioParameters& asked,
+                            ScenarioParameters& resolved);
+
 // Between the sampler's samples: the scenario's own period, else 100 ms.
 std::chrono::milliseconds sample_period(const Expectations& expected);
 

@@ -20,13 +20,9 @@ namespace loiter::suites {
 ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& target,
                             const Timing& timing, const ScenarioParameters& parameters,
                             const RunningServer& server) {
-  ScenarioResult result{.id = std::string(scenario.id)};
-  if (auto reason = scenario.unmet_need(target)) {
-    result.skipped = std::move(reason);
-    return result;
-  }
-  const ScenarioParameters resolved = resolve_parameters(scenario, parameters);
-  result.expectations = scenario.expect(target, timing, resolved);
+  ScenarioParameters resolved;
+  auto result = begin_result(scenario, target, timing, parameters, resolved);
+  if (result.skipped) return result;
   auto& observation = result.observation;
   observation.scenario = result.id;
   observation.server_sampled = server.pid.has_value();

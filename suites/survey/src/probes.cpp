@@ -86,6 +86,17 @@ auto summarized(MeasureHead head, Timed (*read)(const ConnectionRecord&), double
 
 Probe probe(MeasureHead head) { return {.head = std::move(head), .settled = ended}; }
 
+// A probe of `options`' connections whose records are summarized, each timed by `read`.
+template <typename Options>
+Probe summed_probe(MeasureHead head, Options options,
+                   void (*spawn)(clients::asio::io_context&, const Options&, Records&),
+                   Timed (*read)(const ConnectionRecord&), double slack) {
+  auto p = probe(head);
+  p.spawn = spawner(std::move(options), spawn);
+  p.read = summarized(std::move(head), read, slack);
+  return p;
+}
+
 Probe not_run(MeasureHead head, std::string why) {
   auto p = probe(std::move(head));
   p.not_measured = std::move(why);
@@ -143,10 +154,7 @@ Probe tls_handshake_probe(const ProbeContext& c) {
   auto options = options_for<clients::TlsStallOptions>(c);
   options.hello_settings = {.alpn = c.request.alpn, .server_name = c.request.server_name};
   options.fleet.tls = nullptr;  // the raw kinds write the hello themselves
-  auto p = probe(head);
-  p.spawn = spawner(options, &clients::spawn_tls_half_hello);
-  p.read = summarized(head, from_connect, c.slack);
-  return p;
+  return summed_probe(head, options, &clients::spawn_tls_half_hello, from_connect, c.slack);
 }
 
 std::vector<Probe> http1_first(const ProbeContext& c) {
@@ -159,10 +167,8 @@ std::vector<Probe> http1_first(const ProbeContext& c) {
                      .from = "connect"};
     auto options = options_for<clients::PartialHeaderOptions>(c);
     options.path = r.health;
-    auto p = probe(head);
-    p.spawn = spawner(options, &clients::spawn_partial_header);
-    p.read = summarized(head, from_connect, c.slack);
-    probes.push_back(std::move(p));
+    probes.push_back(
+        summed_probe(head, options, &clients::spawn_partial_header, from_connect, c.slack));
   }
   {
     MeasureHead head{.id = "body-partial",
@@ -176,10 +182,8 @@ std::vector<Probe> http1_first(const ProbeContext& c) {
     } else {
       auto options = options_for<clients::PartialBodyOptions>(c);
       options.path = r.echo;
-      auto p = probe(head);
-      p.spawn = spawner(options, &clients::spawn_partial_body);
-      p.read = summarized(head, from_first_send, c.slack);
-      probes.push_back(std::move(p));
+      probes.push_back(
+          summed_probe(head, options, &clients::spawn_partial_body, from_first_send, c.slack));
     }
   }
   {
@@ -189,10 +193,8 @@ std::vector<Probe> http1_first(const ProbeContext& c) {
                      .from = "last response"};
     auto options = options_for<clients::IdleKeepaliveOptions>(c);
     options.path = r.health;
-    auto p = probe(head);
-    p.spawn = spawner(options, &clients::spawn_idle_keepalive);
-    p.read = summarized(head, from_first_response, c.slack);
-    probes.push_back(std::move(p));
+    probes.push_back(
+        summed_probe(head, options, &clients::spawn_idle_keepalive, from_first_response, c.slack));
   }
   {
     MeasureHead head{.id = "send-stopped",
@@ -235,10 +237,7 @@ std::vector<Probe> h2_first(const ProbeContext& c) {
           Timed (*read)(const ConnectionRecord&)) {
         auto options = options_for<clients::H2Options>(c);
         options.path = c.request.health;
-        auto p = probe(head);
-        p.spawn = spawner(options, spawn);
-        p.read = summarized(head, read, c.slack);
-        return p;
+        return summed_probe(head, options, spawn, read, c.slack);
       };
   probes.push_back(h2({.id = "h2-preface",
                        .title = "a connection preface stopped partway",
@@ -290,18 +289,14 @@ std::vector<Probe> http1_second(const ProbeContext& c, const reports::Survey& fi
       auto bytes = options_for<clients::HeaderTrickleOptions>(c);
       bytes.interval = seconds(interval);
       bytes.path = r.health;
-      auto p = probe(head);
-      p.spawn = spawner(bytes, &clients::spawn_header_trickle);
-      p.read = summarized(head, from_connect, c.slack);
-      probes.push_back(std::move(p));
+      probes.push_back(
+          summed_probe(head, bytes, &clients::spawn_header_trickle, from_connect, c.slack));
       lines.interval = every("a header line", interval);
       auto line_options = options_for<clients::HeaderLinesOptions>(c);
       line_options.interval = seconds(interval);
       line_options.path = r.health;
-      auto q = probe(lines);
-      q.spawn = spawner(line_options, &clients::spawn_header_lines);
-      q.read = summarized(lines, from_connect, c.slack);
-      probes.push_back(std::move(q));
+      probes.push_back(
+          summed_probe(lines, line_options, &clients::spawn_header_lines, from_connect, c.slack));
     }
   }
   {
@@ -320,10 +315,8 @@ std::vector<Probe> http1_second(const ProbeContext& c, const reports::Survey& fi
       // Never the whole body within the wait.
       options.content_length = std::max<std::size_t>(
           options.content_length, static_cast<std::size_t>(c.max_wait / interval) + 2);
-      auto p = probe(head);
-      p.spawn = spawner(options, &clients::spawn_body_trickle);
-      p.read = summarized(head, from_first_send, c.slack);
-      probes.push_back(std::move(p));
+      probes.push_back(
+          summed_probe(head, options, &clients::spawn_body_trickle, from_first_send, c.slack));
     }
   }
   const auto idle = median_of(first, "idle");
@@ -433,10 +426,8 @@ std::vector<Probe> http1_second(const ProbeContext& c, const reports::Survey& fi
       options.hello_settings = {.alpn = r.alpn, .server_name = r.server_name};
       options.fleet.tls = nullptr;
       options.interval = seconds(interval);
-      auto p = probe(head);
-      p.spawn = spawner(options, &clients::spawn_tls_hello_trickle);
-      p.read = summarized(head, from_connect, c.slack);
-      probes.push_back(std::move(p));
+      probes.push_back(
+          summed_probe(head, options, &clients::spawn_tls_hello_trickle, from_connect, c.slack));
     }
   }
   return probes;

@@ -356,7 +356,8 @@ reports::SurveyMeasure read_h2_idle(const MeasureHead& head,
                                seconds_text(median_of(closed_after)));
   }
   if (measure.ending != "open") {
-    measure.runs_from = goaways * 2 > records.size() && code ? h2_error_name(*code) : "none";
+    measure.runs_from =
+        goaways * 2 > records.size() && code ? clients::h2_error_name(*code) : "none";
   }
   return measure;
 }
@@ -381,7 +382,7 @@ reports::SurveyMeasure read_flood(const MeasureHead& head,
   }
   auto measure = summarize(head, timed, slack);
   const bool ended = measure.ending != "open" && !measure.ending.starts_with("client-");
-  measure.runs_from = ended ? (code ? h2_error_name(*code) : "none") : "";
+  measure.runs_from = ended ? (code ? clients::h2_error_name(*code) : "none") : "";
   // Every frame out before the server's GOAWAY (or with none): the flood went through, and
   // whatever ended the connection came after it (its idle deadline, say).
   const std::size_t before_end = frames_at_goaway.value_or(most_frames);
@@ -407,25 +408,6 @@ reports::SurveyMeasure read_flood(const MeasureHead& head,
                 "{})",
                 most_frames, bound);
   return measure;
-}
-
-std::string h2_error_name(std::uint32_t code) {
-  static constexpr std::array<const char*, 14> kNames = {"NO_ERROR",
-                                                         "PROTOCOL_ERROR",
-                                                         "INTERNAL_ERROR",
-                                                         "FLOW_CONTROL_ERROR",
-                                                         "SETTINGS_TIMEOUT",
-                                                         "STREAM_CLOSED",
-                                                         "FRAME_SIZE_ERROR",
-                                                         "REFUSED_STREAM",
-                                                         "CANCEL",
-                                                         "COMPRESSION_ERROR",
-                                                         "CONNECT_ERROR",
-                                                         "ENHANCE_YOUR_CALM",
-                                                         "INADEQUATE_SECURITY",
-                                                         "HTTP_1_1_REQUIRED"};
-  if (code < kNames.size()) return kNames[code];
-  return fmt::format("{:#x}", code);
 }
 
 }  // namespace loiter::suites::survey

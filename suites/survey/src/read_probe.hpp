@@ -127,9 +127,6 @@ reports::SurveyMeasure read_flood(const MeasureHead& head,
                                   const std::vector<clients::ConnectionRecord>& records,
                                   std::size_t bound, double slack);
 
-// "NO_ERROR", "PROTOCOL_ERROR", ... (RFC 9113 7); "0x1a" for a code it does not name.
-std::string h2_error_name(std::uint32_t code);
-
 // Seconds as a person reads them: "2.00 s", "0.90 s", "120 s".
 std::string seconds_text(double seconds);
 

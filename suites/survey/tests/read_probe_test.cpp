@@ -182,7 +182,7 @@ TEST(ReadH2Idle, NamesTheGoawaysCodeOrNone) {
   const auto late = read_h2_idle(head, {record}, 0.25);
   EXPECT_NEAR(late.seconds->median, 2.0, 1e-6);
   EXPECT_THAT(late.note, testing::HasSubstr("1.00 s later"));
-  EXPECT_EQ(h2_error_name(11), "ENHANCE_YOUR_CALM");
+  EXPECT_EQ(clients::h2_error_name(11), "ENHANCE_YOUR_CALM");
 }
 
 }  // namespace

@@ -132,6 +132,10 @@ struct H2Goaway {
   bool operator==(const H2Goaway&) const = default;
 };
 
+// An HTTP/2 error code's name (RFC 9113 7): "NO_ERROR", "ENHANCE_YOUR_CALM", ...; "error
+// 0x1a" for a code it does not name.
+std::string h2_error_name(std::uint32_t code);
+
 // A RST_STREAM the server sent.
 struct H2Reset {
   Duration at{};  // since connect
