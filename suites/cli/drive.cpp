@@ -10,8 +10,8 @@
 #include <iostream>
 
 #include "drive_kinds.hpp"
-#include "endpoint_text.hpp"
 #include "drive_status.hpp"
+#include "endpoint_text.hpp"
 #include "finish.hpp"
 #include "loiter/clients/tls/tls_stall.hpp"
 #include "loiter/clients/transport/targets.hpp"
@@ -120,9 +120,9 @@ clients::TlsClient tls_for(const DriveOptions& options) {
     if (!options.alpn.empty() || !options.sni.empty()) {
       throw std::invalid_argument("--alpn and --sni go with --tls");
     }
-    if (options.kind == clients::kTlsHandshakeSilent) {
-      throw std::invalid_argument(fmt::format("{} completes a TLS handshake: add --tls",
-                                              clients::kTlsHandshakeSilent));
+    if (options.kind == clients::kTlsHandshakeSilent || options.kind == clients::kTlsLateHead) {
+      throw std::invalid_argument(
+          fmt::format("{} completes a TLS handshake: add --tls", options.kind));
     }
     return nullptr;
   }
@@ -158,7 +158,8 @@ void add_drive_options(CLI::App& command, DriveOptions& options) {
   command
       .add_option("--pause", options.pause,
                   "keepalive-partial: from the first response to the half head; reader-pause: "
-                  "how long it reads nothing, s; default the kind's own")
+                  "how long it reads nothing; tls-late-head: from connect to the handshake, s; "
+                  "default the kind's own")
       ->check(positive_number(kMostSeconds));
   command.add_option("--path", options.path,
                      "the path a kind requests (default its own: /health, /large, ...); "

@@ -190,7 +190,7 @@ TEST(CliRefuses, DrivePauseOrPathForAKindThatTakesNone) {
   EXPECT_EQ(loiter(tmp, {"drive", "silent", "--connect", "127.0.0.1:9", "--pause", "1"}), 2);
   EXPECT_THAT(read_text(tmp.path() / "out"),
               HasSubstr("--pause: silent does not take it (kinds that do: keepalive-partial, "
-                        "reader-pause)"));
+                        "reader-pause, tls-late-head)"));
   EXPECT_EQ(loiter(tmp, {"drive", "silent", "--connect", "127.0.0.1:9", "--path", "/x"}), 2);
   EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("--path: silent requests no path"));
   EXPECT_EQ(loiter(tmp, {"drive", "reader-pause", "--connect", "127.0.0.1:9", "--path", "x"}), 2);
@@ -207,6 +207,9 @@ TEST(CliRefuses, DriveTlsOptionsWithoutTls) {
   EXPECT_EQ(loiter(tmp, {"drive", "tls-handshake-silent", "--connect", "127.0.0.1:9"}), 2);
   EXPECT_THAT(read_text(tmp.path() / "out"),
               HasSubstr("tls-handshake-silent completes a TLS handshake: add --tls"));
+  EXPECT_EQ(loiter(tmp, {"drive", "tls-late-head", "--connect", "127.0.0.1:9"}), 2);
+  EXPECT_THAT(read_text(tmp.path() / "out"),
+              HasSubstr("tls-late-head completes a TLS handshake: add --tls"));
   EXPECT_FALSE(fs::exists(tmp.path() / "runs"));
 }
 
