@@ -238,6 +238,11 @@ int run_survey_command(const SurveyOptions& options) {
       target = suites::choose_target({.name = options.target.empty() ? "reference" : options.target,
                                       .settings = options.settings,
                                       .faults = options.faults});
+      if (fixtures::connect_only(*target)) {
+        throw std::invalid_argument(
+            target->source +
+            " has no command: loiter cannot start this server; give --connect HOST:PORT");
+      }
     } else {
       if (!options.faults.empty()) {
         throw std::invalid_argument(

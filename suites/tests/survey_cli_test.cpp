@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -124,8 +125,8 @@ TEST(SurveyCli, SurveysARunningServerAndItsDraftGatesItByConnect) {
 TEST(SurveyCli, CtrlCStopsTheSurveyAndWhatWasMeasuredIsWritten) {
   TempDir tmp;
   const auto runs = tmp.path() / "runs";
-  Child survey({LOITER_BINARY, "survey", "--runs", runs.string(), "--fault",
-                "no-header-deadline", "--max-wait", "60", "--connections", "2"},
+  Child survey({LOITER_BINARY, "survey", "--runs", runs.string(), "--fault", "no-header-deadline",
+                "--max-wait", "60", "--connections", "2"},
                tmp.path() / "out");
   ASSERT_TRUE(output_shows(tmp.path() / "out", "probes of", std::chrono::seconds(20)))
       << read_text(tmp.path() / "out");
@@ -151,6 +152,9 @@ TEST(SurveyCli, RefusesBeforeAnythingStarts) {
   refused({"--connect", "127.0.0.1:80", "--echo", "echo"}, "must start with '/'");
   refused({"--max-wait", "0"}, "--max-wait");
   refused({"--floods"}, "--floods are HTTP/2's");
+  const auto connect_only = tmp.path() / "connect-only.toml";
+  std::ofstream(connect_only) << "name = \"x\"\n[deadlines]\nheader = 1\n";
+  refused({"--target", connect_only.string()}, "has no command: loiter cannot start this server");
 }
 
 }  // namespace
