@@ -27,40 +27,46 @@ namespace {
 
 // The server's address: loopback, or the one host --allow-remote names (an address or a
 // name, resolved here).
-clients::tcp::endpoint server_of(const CheckOptions& options) {
-  if (options.connect.empty()) {
-    throw std::invalid_argument("a shard needs --connect HOST:PORT: the server it drives, which "
-                                "loiter does not start");
-  }
-  const auto [host, port] = split_host_port(options.connect);
+clients::tcp::endpoint server_of(const std::string& connect, const std::string& allow_remote) {
+  const auto [host, port] = split_host_port(connect);
   boost::system::error_code error;
   clients::asio::ip::make_address(host, error);
-  if (error && host == options.allow_remote) {  // a name: resolve it
+  if (error && host == allow_remote) {  // a name: resolve it
     clients::asio::io_context io;
     clients::tcp::resolver resolver(io);
     const auto found = resolver.resolve(host, std::to_string(port), error);
     if (error || found.empty()) {
-      throw std::invalid_argument(fmt::format("--connect {}: cannot resolve {}: {}",
-                                              options.connect, host, error.message()));
+      throw std::invalid_argument(
+          fmt::format("--connect {}: cannot resolve {}: {}", connect, host, error.message()));
     }
     return found.begin()->endpoint();
   }
-  const auto server = parse_endpoint(options.connect);
+  const auto server = parse_endpoint(connect);
   if (server.address().is_loopback()) return server;
-  if (options.allow_remote.empty() ||
-      (options.allow_remote != host && options.allow_remote != server.address().to_string())) {
+  if (allow_remote.empty() ||
+      (allow_remote != host && allow_remote != server.address().to_string())) {
     throw std::invalid_argument(fmt::format(
         "refusing {}: loiter only targets loopback unless --allow-remote names the host ({})",
-        options.connect, host));
+        connect, host));
   }
   return server;
 }
 
 }  // namespace
 
-fixtures::TcpEndpoint server_endpoint(const CheckOptions& options) {
-  const auto server = server_of(options);
+fixtures::TcpEndpoint connect_endpoint(const std::string& connect,
+                                       const std::string& allow_remote) {
+  const auto server = server_of(connect, allow_remote);
   return {*fixtures::IpAddress::parse(server.address().to_string()), server.port()};
+}
+
+fixtures::TcpEndpoint server_endpoint(const CheckOptions& options) {
+  if (options.connect.empty()) {
+    throw std::invalid_argument(
+        "a shard needs --connect HOST:PORT: the server it drives, which "
+        "loiter does not start");
+  }
+  return connect_endpoint(options.connect, options.allow_remote);
 }
 
 namespace {
@@ -124,8 +130,9 @@ suites::ShardJob shard_job(const CheckOptions& options) {
   }
   in.server = server_endpoint(options);
   if (!options.faults.empty()) {
-    throw std::invalid_argument("--fault plants a bug in a reference server loiter starts; a "
-                                "shard drives a server started elsewhere");
+    throw std::invalid_argument(
+        "--fault plants a bug in a reference server loiter starts; a "
+        "shard drives a server started elsewhere");
   }
   if (options.pid) {
     throw std::invalid_argument(
@@ -151,15 +158,14 @@ suites::ShardJob shard_job(const CheckOptions& options) {
         in.share.parts, in.share.parts, in.share.parts));
   }
   if (auto reason = in.scenario->unmet_need(in.target)) {
-    throw std::invalid_argument(fmt::format("{} cannot run against {}: {}", in.scenario->id,
-                                            in.target.name, *reason));
+    throw std::invalid_argument(
+        fmt::format("{} cannot run against {}: {}", in.scenario->id, in.target.name, *reason));
   }
   in.header = suites::shard_header(plan_of(options, in), in.share, start_at);
   return in;
 }
 
-void print_done(const suites::ShardHeader& h, const suites::ShardOutput& out,
-                const fs::path& dir) {
+void print_done(const suites::ShardHeader& h, const suites::ShardOutput& out, const fs::path& dir) {
   std::string load;
   if (out.load) {
     load = fmt::format("; requests requested/dispatched/2xx {}/{}/{}", out.load->requested,
@@ -167,8 +173,8 @@ void print_done(const suites::ShardHeader& h, const suites::ShardOutput& out,
   }
   fmt::print("shard {} of {} ({}, plan {}): {} connections{}; {:.3f} s late against {}: {}\n",
              h.index, h.count, h.plan.scenario, h.plan_hash, out.records.size(), load,
-             suites::in_seconds(h.lag.value_or(clients::Duration{})), suites::format_utc(h.start_at),
-             to_string(h.status));
+             suites::in_seconds(h.lag.value_or(clients::Duration{})),
+             suites::format_utc(h.start_at), to_string(h.status));
   std::cerr << "shard directory: " << dir.string() << "\n";
 }
 
@@ -203,7 +209,7 @@ int run_shard(const CheckOptions& options) {
   using suites::ShardStatus;
   if (!run.header_written || run.header.status == ShardStatus::failed) return kInfrastructure;
   return run.header.status == ShardStatus::interrupted || suites::interrupted() ? kInterrupted
-                                                                               : kPassed;
+                                                                                : kPassed;
 }
 
 }  // namespace loiter::cli

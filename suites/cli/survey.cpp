@@ -4,11 +4,10 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "exit_codes.hpp"
-#include "host_port.hpp"
 #include "loiter/fixtures/os/loopback.hpp"
 #include "loiter/fixtures/probe/probe.hpp"
 #include "loiter/fixtures/probe/sampler.hpp"
@@ -18,11 +17,13 @@
 #include "loiter/suites/catalogue/timing.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/runner/files.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "loiter/suites/survey/survey_run.hpp"
 #include "number_checks.hpp"
 #include "refusals.hpp"
+#include "shard.hpp"
 #include "survey_draft.hpp"
 
 namespace loiter::cli {
@@ -65,16 +66,13 @@ void check_path(std::string_view option, const std::string& path) {
 // The request for a server the user started.
 suites::SurveyRequest connect_request(const SurveyOptions& options,
                                       std::optional<fixtures::Target>& file) {
-  const auto [host, port] = split_host_port(options.connect);
-  suites::SurveyRequest request{.target = options.connect, .host = host, .port = port};
-  if (!fixtures::is_loopback(host)) {
-    if (options.allow_remote.empty() || options.allow_remote != host) {
-      throw std::invalid_argument(fmt::format(
-          "refusing {}: loiter only targets loopback unless --allow-remote names the host ({})",
-          options.connect, host));
-    }
-    request.allow_remote = true;
-  }
+  // Loopback, or the one host --allow-remote names, as check --connect takes it.
+  const auto server = connect_endpoint(options.connect, options.allow_remote);
+  suites::SurveyRequest request{
+      .target = options.connect,
+      .host = server.address().to_string(),
+      .port = server.port(),
+      .allow_remote = !fixtures::is_loopback(server.address().to_string())};
   if (options.pid) {
     if (auto problem = pid_problem(*options.pid)) throw std::invalid_argument(*problem);
   }
@@ -154,12 +152,6 @@ reports::Survey surveyed(suites::SurveyRequest request, const SurveyOptions& opt
   server.fds_back = back.recovered;
   survey.server = server;
   return survey;
-}
-
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
 }
 
 }  // namespace
@@ -279,12 +271,14 @@ int run_survey_command(const SurveyOptions& options) {
     server.stop();
   }
   render_survey_console(survey, std::cout);
-  write_text(directory->path() / "survey.json", reports::survey_text(survey));
+  suites::write_file(directory->path() / "survey.json", reports::survey_text(survey));
   {
-    std::ofstream html(directory->path() / "survey.html");
+    std::ostringstream html;
     reports::render_survey_html(survey, html);
+    suites::write_file(directory->path() / "survey.html", html.str());
   }
-  if (!options.json_path.empty()) write_text(options.json_path, reports::survey_text(survey));
+  if (!options.json_path.empty())
+    suites::write_file(options.json_path, reports::survey_text(survey));
   if (!options.write_path.empty()) {
     std::vector<std::pair<std::string, std::string>> paths;
     if (request) {
@@ -294,7 +288,8 @@ int run_survey_command(const SurveyOptions& options) {
         if (!path.empty()) paths.emplace_back(key, path);
       }
     }
-    write_text(options.write_path, draft_target_text(survey, target, options.target, paths));
+    suites::write_file(options.write_path,
+                       draft_target_text(survey, target, options.target, paths));
     std::cout << fmt::format("draft target file: {}\n", options.write_path);
   }
   std::cout << fmt::format("run directory: {}\n", directory->path().string());

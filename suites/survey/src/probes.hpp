@@ -10,7 +10,7 @@
 #include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/transport/fleet_spec.hpp"
 #include "loiter/suites/survey/survey_run.hpp"
-#include "read_probe.hpp"
+#include "read_measures.hpp"
 #include "server_side.hpp"
 
 namespace loiter::suites::survey {

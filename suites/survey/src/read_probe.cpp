@@ -8,8 +8,6 @@
 
 namespace loiter::suites::survey {
 
-namespace {
-
 using clients::ConnectionRecord;
 using clients::Ending;
 
@@ -19,6 +17,8 @@ bool ended_by_server(const ConnectionRecord& record) {
   return record.ending == Ending::close || record.ending == Ending::reset ||
          record.ending == Ending::alert;
 }
+
+namespace {
 
 // When the server's ending began: its GOAWAY where one came first (HTTP/2: it may close a
 // while later, waiting for the client to go first), else the ending itself.
@@ -46,13 +46,13 @@ int rank(const std::string& ending) {
   return 0;
 }
 
+}  // namespace
+
 double median_of(std::vector<double> values) {
   std::ranges::sort(values);
   const auto n = values.size();
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
-
-}  // namespace
 
 std::string seconds_text(double seconds) {
   if (seconds >= 100) return fmt::format("{:.0f} s", seconds);
@@ -139,15 +139,21 @@ Timed from_last_response(const ConnectionRecord& record) {
   return timed_from(record, last ? last->complete : std::nullopt);
 }
 
+// The connection's end as the server began it, from connect: its GOAWAY where one came
+// ("goaway" while the connection stayed open after it), else the ending.
+Timed goaway_or_end(const ConnectionRecord& record) {
+  if (record.h2 && record.h2->goaway && !ended_by_server(record)) {
+    return {.ending = "goaway", .seconds = in_seconds(record.h2->goaway->at)};
+  }
+  return from_connect(record);  // timed to a GOAWAY before the close (ending_began)
+}
+
 Timed h2_from_connect(const ConnectionRecord& record) {
   if (record.h2 && !record.h2->resets.empty() &&
       (!ended_by_server(record) || record.h2->resets.front().at <= record.ended_at)) {
     return {.ending = "rst-stream", .seconds = in_seconds(record.h2->resets.front().at)};
   }
-  if (record.h2 && record.h2->goaway && !ended_by_server(record)) {
-    return {.ending = "goaway", .seconds = in_seconds(record.h2->goaway->at)};
-  }
-  return from_connect(record);
+  return goaway_or_end(record);
 }
 
 std::vector<Timed> each(const std::vector<ConnectionRecord>& records,
@@ -215,199 +221,6 @@ void expose_if_open(reports::SurveyMeasure& measure, const std::string& exposure
   if (measure.not_measured.empty() && measure.ending == "open") {
     measure.exposure = fmt::format("{} (none within {})", exposure, seconds_text(max_wait));
   }
-}
-
-reports::SurveyMeasure read_idle_reused(const MeasureHead& head,
-                                        const std::vector<ConnectionRecord>& records,
-                                        std::size_t requests, double slack) {
-  std::vector<Timed> timed;
-  std::size_t early = 0;
-  for (const auto& record : records) {
-    if (clients::complete_responses(record) < requests && ended_by_server(record)) {
-      ++early;
-      timed.push_back(from_connect(record));
-    } else {
-      timed.push_back(from_last_response(record));
-    }
-  }
-  auto measure = summarize(head, timed, slack);
-  measure.runs_from = early * 2 > records.size() ? "connect" : "last-response";
-  if (measure.runs_from == "connect") {
-    measure.from = "connect";
-    measure.note = fmt::format(
-        "{}/{} connections were ended before their last request although each was reused "
-        "within the idle deadline",
-        early, records.size());
-  }
-  return measure;
-}
-
-reports::SurveyMeasure read_next_head(const MeasureHead& head,
-                                      const std::vector<ConnectionRecord>& records,
-                                      std::optional<double> header, std::optional<double> idle,
-                                      double slack) {
-  auto measure = summarize(head, each(records, from_last_send), slack);
-  if (measure.ending == "open") {
-    measure.runs_from = "never";
-    return measure;
-  }
-  if (!measure.seconds) return measure;
-  // The same connections' times from the first response, for the other origin.
-  std::vector<double> from_response;
-  for (const auto& record : records) {
-    if (auto t = from_first_response(record); t.seconds && t.ending == measure.ending) {
-      from_response.push_back(*t.seconds);
-    }
-  }
-  const auto near = [&](double t, std::optional<double> deadline) {
-    return deadline && std::abs(t - *deadline) <= std::max(slack, *deadline / 10);
-  };
-  const double since_first_byte = measure.seconds->median;
-  if (near(since_first_byte, header)) {
-    measure.runs_from = "first-byte";
-  } else if (!from_response.empty() &&
-             (near(median_of(from_response), header) || near(median_of(from_response), idle))) {
-    measure.runs_from = "last-response";
-  } else {
-    measure.runs_from = "other";
-  }
-  return measure;
-}
-
-reports::SurveyMeasure read_send_slow(const MeasureHead& head,
-                                      const std::vector<ConnectionRecord>& records, double send,
-                                      double slack, double max_wait) {
-  std::vector<Timed> timed;
-  std::size_t whole = 0;
-  double slowest_whole = 0;
-  for (const auto& record : records) {
-    const bool complete = !record.responses.empty() && record.responses.front().complete;
-    if (complete) {
-      ++whole;
-      slowest_whole = std::max(slowest_whole, in_seconds(*record.responses.front().complete));
-      timed.push_back(
-          {.ending = "answered", .seconds = in_seconds(*record.responses.front().complete)});
-    } else {
-      timed.push_back(from_first_send(record));
-    }
-  }
-  auto measure = summarize(head, timed, slack);
-  if (measure.ending == "answered") {
-    if (measure.seconds && measure.seconds->median > send + slack) {
-      measure.extends = true;
-    } else {
-      measure.note = fmt::format(
-          "the response was read whole in {}, within the stopped reader's deadline ({}): "
-          "nothing to tell",
-          seconds_text(slowest_whole), seconds_text(send));
-    }
-    return measure;
-  }
-  if (measure.ending == "open") {
-    measure.extends = true;
-    measure.note = fmt::format("still reading at {}", seconds_text(max_wait));
-    return measure;
-  }
-  if (measure.seconds) measure.extends = measure.seconds->median > send + slack;
-  return measure;
-}
-
-reports::SurveyMeasure read_header_from(const MeasureHead& head,
-                                        const std::vector<ConnectionRecord>& records, double header,
-                                        double slack) {
-  auto measure = summarize(head, each(records, from_connect), slack);
-  if (!measure.seconds) return measure;
-  std::vector<double> after_handshake;
-  for (const auto& record : records) {
-    const auto t = from_connect(record);
-    if (t.seconds && t.ending == measure.ending && record.tls && record.tls->handshake_done) {
-      after_handshake.push_back(*t.seconds - in_seconds(*record.tls->handshake_done));
-    }
-  }
-  const double tolerance = std::max(slack, header / 10);
-  if (std::abs(measure.seconds->median - header) <= tolerance) {
-    measure.runs_from = "connect";
-  } else if (!after_handshake.empty() &&
-             std::abs(median_of(after_handshake) - header) <= tolerance) {
-    measure.runs_from = "handshake";
-  } else {
-    measure.runs_from = "other";
-  }
-  return measure;
-}
-
-reports::SurveyMeasure read_h2_idle(const MeasureHead& head,
-                                    const std::vector<ConnectionRecord>& records, double slack) {
-  auto measure = summarize(head, each(records, from_first_response), slack);
-  std::size_t goaways = 0;
-  std::optional<std::uint32_t> code;
-  std::vector<double> closed_after;  // from the GOAWAY to the close
-  for (const auto& record : records) {
-    if (record.h2 && record.h2->goaway) {
-      ++goaways;
-      code = record.h2->goaway->code;
-      if (ended_by_server(record)) {
-        closed_after.push_back(in_seconds(record.ended_at - record.h2->goaway->at));
-      }
-    }
-  }
-  if (!closed_after.empty() && median_of(closed_after) > slack) {
-    measure.note = fmt::format("timed to its GOAWAY; the close came {} later",
-                               seconds_text(median_of(closed_after)));
-  }
-  if (measure.ending != "open") {
-    measure.runs_from =
-        goaways * 2 > records.size() && code ? clients::h2_error_name(*code) : "none";
-  }
-  return measure;
-}
-
-reports::SurveyMeasure read_flood(const MeasureHead& head,
-                                  const std::vector<ConnectionRecord>& records, std::size_t bound,
-                                  double slack) {
-  std::vector<Timed> timed;
-  std::size_t most_frames = 0;
-  std::optional<std::size_t> frames_at_goaway;
-  std::optional<std::uint32_t> code;
-  for (const auto& record : records) {
-    if (record.h2 && record.h2->goaway) {
-      const auto& goaway = *record.h2->goaway;
-      timed.push_back({.ending = clients::ending_label(record), .seconds = in_seconds(goaway.at)});
-      frames_at_goaway = std::max(frames_at_goaway.value_or(0), goaway.frames_sent);
-      code = goaway.code;
-    } else {
-      timed.push_back(from_connect(record));
-    }
-    if (record.h2) most_frames = std::max(most_frames, record.h2->frames_sent);
-  }
-  auto measure = summarize(head, timed, slack);
-  const bool ended = measure.ending != "open" && !measure.ending.starts_with("client-");
-  measure.runs_from = ended ? (code ? clients::h2_error_name(*code) : "none") : "";
-  // Every frame out before the server's GOAWAY (or with none): the flood went through, and
-  // whatever ended the connection came after it (its idle deadline, say).
-  const std::size_t before_end = frames_at_goaway.value_or(most_frames);
-  if (!ended || before_end >= bound) {
-    measure.exposure =
-        ended
-            ? fmt::format(
-                  "all {} frames of the flood went through; the connection was ended "
-                  "only after it, at {}",
-                  before_end,
-                  measure.seconds ? seconds_text(measure.seconds->median) : std::string("its end"))
-            : fmt::format(
-                  "all {} frames of the flood went through; the server never ended "
-                  "the connection",
-                  most_frames);
-    return measure;
-  }
-  measure.note =
-      frames_at_goaway
-          ? fmt::format("ended after {} of its frames (its bound: {})", *frames_at_goaway, bound)
-          : fmt::format(
-                "closed after {} of its frames, without a GOAWAY (its bound: "
-                "{})",
-                most_frames, bound);
-  return measure;
 }
 
 }  // namespace loiter::suites::survey

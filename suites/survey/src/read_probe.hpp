@@ -1,6 +1,7 @@
-// What one probe's connections saw, read into a survey measure: pure functions of the
-// client records (and, for the send probes, when the server's side of each connection
-// closed), so every rule here is tested on canned records.
+// What one probe's connections saw, read into a survey measure: the rules every probe
+// shares (read_measures.hpp: those of one measure each). Pure functions of the client records (and,
+// for the send probes, when the server's side of each connection closed), so every rule here is
+// tested on canned records.
 #pragma once
 
 #include <map>
@@ -12,6 +13,11 @@
 #include "loiter/reports/survey.hpp"
 
 namespace loiter::suites::survey {
+
+double in_seconds(clients::Duration d);
+// The server ended the connection (close, reset or a TLS alert), not the client or the wait.
+bool ended_by_server(const clients::ConnectionRecord& record);
+double median_of(std::vector<double> values);  // of a non-empty list
 
 // One connection's answer: how it ended, and when, from the probe's origin.
 struct Timed {
@@ -47,6 +53,9 @@ Timed from_last_send(const clients::ConnectionRecord& record);
 Timed from_first_response(const clients::ConnectionRecord& record);
 // ... from its last whole response.
 Timed from_last_response(const clients::ConnectionRecord& record);
+// HTTP/2: the connection's end as the server began it, from connect: its GOAWAY where one
+// came ("goaway" while the connection stayed open after it), else the ending.
+Timed goaway_or_end(const clients::ConnectionRecord& record);
 // HTTP/2: the first of a RST_STREAM for its stream ("rst-stream"), a GOAWAY ("goaway+...")
 // or the connection's end, from connect.
 Timed h2_from_connect(const clients::ConnectionRecord& record);
@@ -79,53 +88,6 @@ void judge_progress(reports::SurveyMeasure& progress, const reports::SurveyMeasu
 
 // The stalled probe `measure` never ended: the exposure says what a client can hold.
 void expose_if_open(reports::SurveyMeasure& measure, const std::string& exposure, double max_wait);
-
-// idle-reused: a kept-alive connection reused every `reuse` s (below the idle deadline),
-// `requests` times. runs_from "connect" when the server ended it before its last response
-// (its idle clock never restarted: the time is from connect), "last-response" otherwise
-// (the time is from the last response).
-reports::SurveyMeasure read_idle_reused(const MeasureHead& head,
-                                        const std::vector<clients::ConnectionRecord>& records,
-                                        std::size_t requests, double slack);
-
-// next-head: half a second head sent `pause` s after the first response. runs_from
-// "first-byte" when it was ended `header` s after the half head's first byte,
-// "last-response" when `header` or `idle` s after the first response, "never" when it was
-// still open at the end of the wait; "other" otherwise. The time is from its first byte.
-reports::SurveyMeasure read_next_head(const MeasureHead& head,
-                                      const std::vector<clients::ConnectionRecord>& records,
-                                      std::optional<double> header, std::optional<double> idle,
-                                      double slack);
-
-// send-slow: a reader taking the response steadily. extends=true when it outlived the
-// stopped reader's deadline `send` (read it whole, or was cut later than send + slack from
-// the request), false when it was cut within the slack of `send` from the request
-// (the deadline runs over the whole response), nullopt when the response was whole sooner
-// than `send` (nothing to tell).
-reports::SurveyMeasure read_send_slow(const MeasureHead& head,
-                                      const std::vector<clients::ConnectionRecord>& records,
-                                      double send, double slack, double max_wait);
-
-// tls-header-from: half a head after a handshake begun late. runs_from "connect" when it was
-// ended `header` s after the connect, "handshake" when `header` s after the handshake's
-// end; "other" otherwise (and nothing when it was never ended).
-reports::SurveyMeasure read_header_from(const MeasureHead& head,
-                                        const std::vector<clients::ConnectionRecord>& records,
-                                        double header, double slack);
-
-// h2-idle: the idle close after one answered stream, from that answer; runs_from names the
-// GOAWAY's code ("NO_ERROR", ...) or "none" when the server closed without one.
-reports::SurveyMeasure read_h2_idle(const MeasureHead& head,
-                                    const std::vector<clients::ConnectionRecord>& records,
-                                    double slack);
-
-// A flood (one connection a flood): when the server ended it (its GOAWAY, or the close),
-// from connect; runs_from names the GOAWAY's code ("none": closed without one); the note
-// says how many of the flood's frames had gone out by then, or that all of them went
-// through (`bound`: the flood's own bound).
-reports::SurveyMeasure read_flood(const MeasureHead& head,
-                                  const std::vector<clients::ConnectionRecord>& records,
-                                  std::size_t bound, double slack);
 
 // Seconds as a person reads them: "2.00 s", "0.90 s", "120 s".
 std::string seconds_text(double seconds);

@@ -129,11 +129,12 @@ void order(reports::Survey& survey) {
 
 reports::Survey run_survey(const SurveyRequest& request) {
   const auto started = Clock::now();
+  const auto address = fixtures::IpAddress::parse(request.host);
+  if (!address) throw std::invalid_argument(fmt::format("'{}' is not an IP address", request.host));
+  const fixtures::TcpEndpoint endpoint(*address, request.port);
   reports::Survey survey{.loiter_version = request.loiter_version,
                          .target = request.target,
-                         .endpoint = request.host.find(':') != std::string::npos
-                                         ? fmt::format("[{}]:{}", request.host, request.port)
-                                         : fmt::format("{}:{}", request.host, request.port),
+                         .endpoint = endpoint.to_string(),
                          .protocol = request.h2 ? "h2" : (request.tls ? "tls" : "http1"),
                          .tls = request.tls,
                          .started = request.started,
@@ -144,8 +145,7 @@ reports::Survey run_survey(const SurveyRequest& request) {
                              .fleet = fleet_of(request),
                              .slack = survey.slack,
                              .max_wait = survey.max_wait};
-  auto address = fixtures::IpAddress::parse(request.host);
-  ServerSide server(fixtures::TcpEndpoint(address.value_or(fixtures::IpAddress{}), request.port));
+  ServerSide server(endpoint);
   const auto tell = [&](std::string_view line) {
     if (request.told) request.told(line);
   };

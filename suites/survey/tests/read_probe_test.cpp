@@ -1,5 +1,5 @@
 // The survey's reading of records: each rule on canned records, so each can fail.
-#include "read_probe.hpp"
+#include "read_measures.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -183,6 +183,26 @@ TEST(ReadH2Idle, NamesTheGoawaysCodeOrNone) {
   EXPECT_NEAR(late.seconds->median, 2.0, 1e-6);
   EXPECT_THAT(late.note, testing::HasSubstr("1.00 s later"));
   EXPECT_EQ(clients::h2_error_name(11), "ENHANCE_YOUR_CALM");
+}
+
+// A flood the server ends with a GOAWAY is ended there, whether or not it closes after:
+// timed to the GOAWAY, named by its code; one whose every frame went out is an exposure.
+TEST(ReadFlood, AGoawayEndsTheFloodEvenWithoutAClose) {
+  const MeasureHead head{.id = "h2-ping-flood"};
+  auto record = ended(Ending::open, 7.0);
+  record.h2 = clients::H2Record{.frames_sent = 150};
+  record.h2->goaway = clients::H2Goaway{.at = s(0.02), .code = 11, .frames_sent = 120};
+  record.h2->resets.push_back({.at = s(0.01), .stream = 1, .code = 8});  // not the flood's end
+  const auto m = read_flood(head, {record}, 10'000, 0.25);
+  EXPECT_EQ(m.ending, "goaway");
+  EXPECT_NEAR(m.seconds->median, 0.02, 1e-6);
+  EXPECT_EQ(m.runs_from, "ENHANCE_YOUR_CALM");
+  EXPECT_EQ(m.exposure, "");
+  EXPECT_THAT(m.note, testing::HasSubstr("ended after 120 of its frames"));
+  auto through = ended(Ending::open, 7.0);
+  through.h2 = clients::H2Record{.frames_sent = 10'000};
+  EXPECT_THAT(read_flood(head, {through}, 10'000, 0.25).exposure,
+              testing::HasSubstr("all 10000 frames of the flood went through"));
 }
 
 }  // namespace
