@@ -1,8 +1,10 @@
 // held-capacity: how many working connections the server holds at once. Each connection
 // answers a first request, is held, answers a re-check on the same connection while every
 // other one is held too (a handshake alone is not a working connection), and is then
-// closed by the client; the server must answer all of them and give every FD back.
+// closed by the client; the server must answer all of them and give every FD back. On an
+// HTTP/2 target ([h2]) each connection speaks h2 and its re-check is a second stream.
 
+#include "loiter/clients/h2/held_recheck.hpp"
 #include "loiter/clients/http1/held_recheck.hpp"
 #include "scenario_kit.hpp"
 #include "scenarios.hpp"
@@ -43,17 +45,28 @@ Expectations expect_held(const Target& t, const Timing& timing, const ScenarioPa
   const auto plan = capacity_plan(t, timing, p.count);
   // From a connection's own connect: at most the whole opening plus both phases, then
   // room for the re-check's answer and the close.
-  const auto patience = plan.opening + 2 * plan.phase + timing.patience_for(plan.phase) +
-                        timing.connect;
+  const auto patience =
+      plan.opening + 2 * plan.phase + timing.patience_for(plan.phase) + timing.connect;
   auto expected = completion(2, Duration{}, patience, timing, p);
   expected.completion->client_ends = true;
   expected.completion->held_at_once = true;
   return expected;
 }
 
-void drive_held(clients::asio::io_context& io, const DriveContext& c,
-                DriveOutput& out) {
+// Over HTTP/2: the same timeline, the re-check a second stream on each connection.
+void drive_held_h2(clients::asio::io_context& io, const DriveContext& c, const CapacityPlan& plan,
+                   DriveOutput& out) {
+  auto options = options_for<clients::H2HeldRecheckOptions>(c);
+  options.fleet.pacing = {.start = c.start + 20ms, .per_second = plan.rate};
+  options.recheck_at = options.fleet.pacing.start + plan.opening + plan.phase;
+  options.release_at = options.recheck_at + plan.phase;
+  if (c.target.paths.health) options.path = *c.target.paths.health;
+  clients::spawn_h2_held_recheck(io, options, out.fleet());
+}
+
+void drive_held(clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
   const auto plan = capacity_plan(c.target, c.timing, c.expected.connections);
+  if (c.target.h2) return drive_held_h2(io, c, plan, out);
   auto options = options_for<clients::HeldRecheckOptions>(c);
   options.fleet.pacing = {.start = c.start + 20ms, .per_second = plan.rate};
   options.recheck_at = options.fleet.pacing.start + plan.opening + plan.phase;
@@ -67,7 +80,8 @@ Scenario held_capacity() {
           .family = "capacity",
           .must =
               "answer a first request and a re-check on every one of N connections held at "
-              "once, and give every FD back after they close",
+              "once (over HTTP/2: a first and a second stream), and give every FD back after "
+              "they close",
           .unmet_need = [](const Target& t) { return need_path(t.paths.health, "health"); },
           .expect = expect_held,
           .drive = drive_held,

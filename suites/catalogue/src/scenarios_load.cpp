@@ -1,11 +1,16 @@
 // idle-under-load, the seed's headline test: waiting connections — a third silent, a third
 // with a stalled head, a third unused keep-alive — opened while open-loop regular traffic
-// runs. The server must close every waiting connection within its own deadline, answer every
-// dispatched regular request with 2xx within the target's p99 bound, give the waiting
-// connections' FDs back while the load still runs, and every FD once it ends.
+// runs. On an HTTP/2 target ([h2]) both sides speak h2: the waiting thirds are a preface cut
+// short, a header block never ended and a connection idle after one answered stream, and
+// the regular traffic is streams multiplexed over the pool. The server must close every waiting
+// connection within its own deadline, answer every dispatched regular request with 2xx within the
+// target's p99 bound, give the waiting connections' FDs back while the load still runs, and every
+// FD once it ends.
 
 #include <algorithm>
 
+#include "h2_plan.hpp"
+#include "loiter/clients/h2/stalls.hpp"
 #include "loiter/clients/http1/idle_keepalive.hpp"
 #include "loiter/clients/http1/partial_header.hpp"
 #include "loiter/clients/http1/silent.hpp"
@@ -27,7 +32,17 @@ constexpr double kWaitingRate = 3000.0;  // waiting connections opened per secon
 const ScenarioParameters kSeed{
     .count = 1050, .load_rate = 5000.0, .load_duration = 25s, .load_connections = 32};
 
+// Over HTTP/2: the preface deadline (or the header deadline), the header deadline of a
+// stream's block, the idle deadline; no 408 is promised (h2 ends a stall with GOAWAY or
+// RST_STREAM).
+Need needs_waiting_h2(const Target& t) {
+  return first_unmet({h2_plan::preface_deadline(t).unmet, stall_deadline(t, Stall::in_head).unmet,
+                      need_deadline(t.deadlines.idle, "idle"),
+                      need_path(t.paths.health, "health")});
+}
+
 Need needs_waiting(const Target& t) {
+  if (t.h2) return needs_waiting_h2(t);
   return first_unmet(
       {stall_deadline(t, Stall::in_head).unmet, stall_deadline(t, Stall::in_handshake).unmet,
        need_deadline(t.deadlines.idle, "idle"),
@@ -48,8 +63,38 @@ ClosureExpectation closure_of(std::string_view kind, const StallDeadline& deadli
           .name = deadline.name};
 }
 
+// The h2 thirds: the preface's closure from connect (or the handshake); the header block's
+// ends its stream (a RST_STREAM, nginx's, then the idle deadline ends the connection: the
+// patience covers both); the idle connection's from its answer, with the GOAWAY the target
+// promises.
+void expect_waiting_h2(const Target& t, const Timing& timing, Expectations& e) {
+  const auto preface = h2_plan::preface_deadline(t);
+  const auto head = stall_deadline(t, Stall::in_head);
+  const auto idle = *t.deadlines.idle;
+  e.patience =
+      timing.patience_for(std::max(preface.deadline, head.deadline + idle)) + timing.connect;
+  auto block = closure_of(clients::kH2HeadersNoEnd, head, h2_plan::kHeaderBlockEndings, timing);
+  block.name = "header";
+  block.stream = true;
+  e.kind_closures = {
+      closure_of(clients::kH2PartialPreface, preface, h2_plan::kPrefaceEndings, timing),
+      std::move(block),
+      closure_of(clients::kH2Idle,
+                 {.since = Since::last_response, .deadline = idle, .name = "idle"},
+                 h2_plan::idle_endings(t), timing)};
+}
+
 Expectations expect_idle_under_load(const Target& t, const Timing& timing,
                                     const ScenarioParameters& p) {
+  if (t.h2) {
+    Expectations e{.connections = p.count,
+                   .load = LoadExpectation{.p99 = scaled_bound(t.promises.load_p99, timing),
+                                           .pool = p.load_connections},
+                   .fds_after = 0,
+                   .recovery = timing.recovery};
+    expect_waiting_h2(t, timing, e);
+    return e;
+  }
   // Over TLS the silent third sends no hello: a handshake stall (kit::stall_deadline).
   const auto silent = stall_deadline(t, Stall::in_handshake);
   const auto head = stall_deadline(t, Stall::in_head);
@@ -86,12 +131,26 @@ Options waiting(const DriveContext& c, std::size_t k, clients::Clock::time_point
   return options;
 }
 
+// The h2 thirds, each an h2 kind's fleet (over the target's TLS when it has one, ALPN h2).
+void spawn_waiting_h2(clients::asio::io_context& io, const DriveContext& c,
+                      clients::Clock::time_point start, DriveOutput& out) {
+  const auto path = *c.target.paths.health;
+  auto preface = waiting<clients::H2Options>(c, 0, start);
+  clients::spawn_h2_partial_preface(io, preface, out.fleet());
+  auto block = waiting<clients::H2Options>(c, 1, start);
+  block.path = path;
+  clients::spawn_h2_headers_no_end(io, block, out.fleet());
+  auto idle = waiting<clients::H2Options>(c, 2, start);
+  idle.path = path;
+  clients::spawn_h2_idle(io, idle, out.fleet());
+}
+
 void drive_idle_under_load(clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
   const auto start = c.start + 50ms;
-  clients::spawn_load(io,
-                      regular_traffic(c, start, 3 * clients::kConnectionsPerSource),  // 127.0.0.5
-                      out.load.emplace());
+  auto regular = regular_traffic(c, start, 3 * clients::kConnectionsPerSource);  // 127.0.0.5
+  clients::spawn_load(io, regular, out.load.emplace());
   const auto waiting_start = start + kLoadLead;
+  if (c.target.h2) return spawn_waiting_h2(io, c, waiting_start, out);
   clients::spawn_silent(io, waiting<clients::SilentOptions>(c, 0, waiting_start), out.fleet());
   auto stalled = waiting<clients::PartialHeaderOptions>(c, 1, waiting_start);
   stalled.stall = clients::StallPoint::mid_header_value;
@@ -105,9 +164,10 @@ Scenario idle_under_load() {
   return {.id = "idle-under-load",
           .family = "load",
           .must =
-              "close every waiting connection (silent, stalled head, unused keep-alive) within "
-              "its deadline while serving open-loop regular traffic with 2xx, within its p99 "
-              "bound, and give their FDs back while the load still runs",
+              "close every waiting connection (silent, stalled head, unused keep-alive; over "
+              "HTTP/2 a preface cut short, a header block never ended, an idle connection) "
+              "within its deadline while serving open-loop regular traffic with 2xx, within its "
+              "p99 bound, and give their FDs back while the load still runs",
           .unmet_need = needs_waiting,
           .expect = expect_idle_under_load,
           .drive = drive_idle_under_load,

@@ -1,6 +1,7 @@
 // Connections that must not be cut (streams, slow readers, held connections), and
 // held-capacity's premise: every connection held at once.
 #include <algorithm>
+#include <ranges>
 #include <map>
 
 #include "checks.hpp"
@@ -102,9 +103,16 @@ void check_held_at_once(const Observation& o, Verdict& v) {
   std::vector<clients::Clock::time_point> connects, first_answers, rechecks;
   for (const auto& r : o.connections) {
     if (r.responses.size() < 2 || !r.responses[0].complete || r.sends.size() < 2) continue;
+    // The re-check is the last send before its answer began: over HTTP/2 the client's
+    // SETTINGS and PING acknowledgements are sends of their own, around the first answer and
+    // during the hold.
+    const auto recheck = std::ranges::find_if(r.sends | std::views::reverse, [&](const auto& s) {
+      return s.at <= r.responses[1].started;
+    });
+    if (recheck == (r.sends | std::views::reverse).end()) continue;
     connects.push_back(r.connected());
     first_answers.push_back(r.connected() + *r.responses[0].complete);
-    rechecks.push_back(r.connected() + r.sends[1].at);
+    rechecks.push_back(r.connected() + recheck->at);
   }
   if (first_answers.empty()) return;
   const auto first_recheck = std::ranges::min(rechecks);

@@ -350,6 +350,18 @@ ConnectionRecord held(clients::Clock::time_point t0, Duration connect, Duration 
   record.requests = 2;
   record.sends = {{.at = 0ms, .bytes = 40}, {.at = recheck - connect, .bytes = 40}};
   record.responses = {whole(200, 10ms), whole(200, recheck - connect + 10ms)};
+  record.responses[0].started = 5ms;
+  record.responses[1].started = recheck - connect + 5ms;
+  return record;
+}
+
+// The same over HTTP/2: the client's SETTINGS ACK goes out around its first answer and a
+// PING ACK during the hold, sends of their own beside the two streams'.
+ConnectionRecord held_h2(clients::Clock::time_point t0, Duration connect, Duration recheck) {
+  auto record = held(t0, connect, recheck);
+  const auto at = recheck - connect;
+  record.sends = {{.at = 0ms, .bytes = 90}, {.at = 11ms, .bytes = 9}, {.at = at / 2, .bytes = 17},
+                  {.at = at, .bytes = 30}};
   return record;
 }
 
@@ -379,6 +391,24 @@ TEST(Judge, HeldCapacityNeedsEveryConnectionHeldAtOnce) {
               ElementsAre(AllOf(counted(codes::kNotHeldAtOnce, 1, 3),
                                 Field(&Finding::measured, Optional(0.1)),
                                 Field(&Finding::connected_late, Optional(0u)))));
+}
+
+TEST(Judge, HeldCapacityOverH2TakesTheSendBeforeTheSecondAnswerForTheRecheck) {
+  const auto t0 = clients::Clock::now();
+  auto expectations = expect_completion(2);
+  expectations.completion->client_ends = true;
+  expectations.completion->outlives = 0ms;
+  expectations.completion->held_at_once = true;
+  expectations.connections = 3;
+  // The acknowledgements are not the re-check: the three were held together.
+  const auto all_held = {held_h2(t0, 0ms, 1500ms), held_h2(t0, 100ms, 1500ms),
+                         held_h2(t0, 900ms, 1500ms)};
+  EXPECT_THAT(judge(observe(all_held), expectations).findings, IsEmpty());
+  const auto one_late = {held_h2(t0, 0ms, 1500ms), held_h2(t0, 100ms, 1500ms),
+                         held_h2(t0, 2000ms, 2500ms)};
+  EXPECT_THAT(judge(observe(one_late), expectations).findings,
+              ElementsAre(AllOf(counted(codes::kNotHeldAtOnce, 1, 3),
+                                Field(&Finding::measured, Optional(0.51)))));
 }
 
 }  // namespace

@@ -107,7 +107,9 @@ inline const clients::Churn kSoakChurn{
 struct CatalogueEntry {
   std::string_view id;
   std::string_view family;
-  std::string_view protocol;  // "http1" (over TLS too), "tls" (over TLS only) or "h2"
+  // "http1" (over TLS too), "tls" (over TLS only), "h2", or "any": over HTTP/1.1 on an
+  // HTTP/1.1 target and over HTTP/2 on an [h2] one (the scenario drives either)
+  std::string_view protocol;
   bool by_default = true;     // false: "on-request", only run when named
 };
 
@@ -117,7 +119,8 @@ const std::vector<CatalogueEntry>& catalogue_entries();
 bool runs_by_default(std::string_view id);
 
 // Why `target` does not speak the protocol of scenario `id` (its data file's column: http1
-// needs a target without [h2], tls one with [tls] and without [h2], h2 one with [h2]), or
+// needs a target without [h2], tls one with [tls] and without [h2], h2 one with [h2], any
+// none), or
 // nullopt when it does (or the id is unknown). The scenario's unmet_need says it too,
 // among its other needs.
 std::optional<std::string> protocol_unmet(std::string_view id, const fixtures::Target& target);
