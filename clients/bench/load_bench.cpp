@@ -8,6 +8,7 @@
 //   loiter-load --connect 127.0.0.1:8080 --rate 0 --connections 64 --duration 5 --json
 //   loiter-load --connect 127.0.0.1:8080 --rate 15000 --fresh 0.02 --abort 0.01 --replace-every
 //   1000
+//   loiter-load --connect 127.0.0.1:8080 --h2 --rate 20000 --connections 4 --duration 10
 #include <fmt/format.h>
 #include <sys/resource.h>
 
@@ -37,6 +38,7 @@ struct CliOptions {
   double tick_ms = 1.0;
   bool json = false;
   bool per_second = false;
+  bool h2 = false;
   Churn churn;
 };
 
@@ -99,13 +101,13 @@ void print_json(const LoadOptions& o, const LoadResult& r, const Figures& f) {
       "\"max_sends_in_one_ms\": {}, \"connections_opened\": {}, \"elapsed_s\": {:.3f}, "
       "\"requests_per_s\": {:.1f}, \"cpu_us_per_request\": {:.2f}, \"keeping_up\": {}, "
       "\"aborted\": {}, \"fresh_closed\": {}, \"server_closed\": {}, \"replaced\": {}, "
-      "\"max_rss_kib\": {}, \"stopped_early\": {}}}\n",
+      "\"max_rss_kib\": {}, \"stopped_early\": {}, \"h2\": {}, \"goaways\": {}}}\n",
       o.rate, std::chrono::duration<double>(o.duration).count(), o.connections, r.requested,
       r.dispatched, r.succeeded, counts_json(r.non_2xx), counts_json(r.errors),
       latency_json(r.from_intended), latency_json(r.from_sent), us(r.max_send_lag),
       r.max_sends_in_one_ms, r.connections_opened, f.elapsed_s, f.requests_per_s,
       f.cpu_us_per_request, r.keeping_up() ? "true" : "false", r.aborted, r.fresh_closed,
-      r.server_closed, r.replaced, f.max_rss_kib, r.stopped_early);
+      r.server_closed, r.replaced, f.max_rss_kib, r.stopped_early, o.h2, counts_json(r.goaways));
 }
 
 void print_latency(std::string_view name, const LatencyHistogram& h) {
@@ -131,7 +133,9 @@ void print_text(const LoadOptions& o, const LoadResult& r, const Figures& f, boo
   print_latency("from sent", r.from_sent);
   fmt::print("send lag      max {:.3f} ms; max sends in one ms {}\n", us(r.max_send_lag) / 1e3,
              r.max_sends_in_one_ms);
-  fmt::print("connections   {} opened (reconnects included)\n", r.connections_opened);
+  fmt::print("connections   {} opened (reconnects included){}\n", r.connections_opened,
+             o.h2 ? ", HTTP/2" : "");
+  if (o.h2) fmt::print("goaways       {}\n", counts_json(r.goaways));
   if (o.churn.any()) {
     fmt::print("churn         {} aborted, {} fresh closed, {} server closed, {} replaced\n",
                r.aborted, r.fresh_closed, r.server_closed, r.replaced);
@@ -165,7 +169,8 @@ int run(const CliOptions& cli) {
       .tick = std::chrono::duration_cast<Duration>(
           std::chrono::duration<double, std::milli>(cli.tick_ms)),
       .churn = cli.churn,
-      .stop_early = [] { return interrupted != 0; }};
+      .stop_early = [] { return interrupted != 0; },
+      .h2 = cli.h2};
   require_loopback(options.server);
   require_fd_room(options.connections);
   // Only this thread touches the context (no posts from elsewhere, no signal sets): it may
@@ -200,7 +205,8 @@ int run(const CliOptions& cli) {
 int main(int argc, char** argv) {
   loiter::clients::CliOptions o;
   CLI::App app{
-      "Open-loop HTTP/1.1 load on keep-alive connections to a loopback server; latency from "
+      "Open-loop HTTP/1.1 (or, with --h2, HTTP/2) load on keep-alive connections to a loopback "
+      "server; latency from "
       "each request's intended send time (coordinated-omission-free) and from its actual send"};
   app.footer(
       "Examples:\n"
@@ -208,6 +214,7 @@ int main(int argc, char** argv) {
       "  loiter-load --connect 127.0.0.1:8080 --rate 0 --connections 64 --duration 5 --json\n"
       "  loiter-load --connect 127.0.0.1:8080 --rate 20000 --tick 0 --per-second\n"
       "  loiter-load --connect [::1]:8080 --method POST --path /echo --body '{\"a\":1}'\n"
+      "  loiter-load --connect 127.0.0.1:8080 --h2 --rate 20000 --connections 4 --duration 10\n"
       "Request i is due at start + i/rate; requested = floor(rate x duration). Requests still\n"
       "unsent 1 s after the schedule ends are not sent: dispatched < requested says so.\n"
       "Ctrl-C ends the schedule early: what was sent is answered and printed (exit 130).");
@@ -224,6 +231,9 @@ int main(int argc, char** argv) {
                  "early, up to a tick late); 0 wakes at each request's own due time (dearer)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1000.0));
+  app.add_flag("--h2", o.h2,
+               "HTTP/2 (h2c, prior knowledge): each request a stream, multiplexed on the "
+               "connections within the server's MAX_CONCURRENT_STREAMS");
   app.add_flag("--json", o.json, "print one JSON object instead of text");
   app.add_flag("--per-second", o.per_second, "also print each second of the schedule (text)");
   app.add_option("--fresh", o.churn.fresh, "share of requests on a fresh connection, closed after");

@@ -1,14 +1,14 @@
-// What the open-loop generator counts while it runs (per request, per second, per ms of
-// sends, the edge windows) and the result it leaves when the pool is done.
+// What the open-loop generators (HTTP/1.1 and HTTP/2) count while they run (per request, per
+// second, per ms of sends, the edge windows) and the result it leaves when the pool is done.
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
-#include "load_run.hpp"
+#include "load_schedule.hpp"
 
 namespace loiter::clients::load_detail {
 
-void note_sent(Run& run, const Ticket& ticket, Clock::time_point sent) {
+void note_sent(Schedule& run, const Ticket& ticket, Clock::time_point sent) {
   ++run.out.dispatched;
   ++run.second_of(ticket.due).dispatched;
   run.out.max_send_lag = std::max(run.out.max_send_lag, Duration(sent - ticket.due));
@@ -16,8 +16,8 @@ void note_sent(Run& run, const Ticket& ticket, Clock::time_point sent) {
   ++run.sends_per_ms[std::min(static_cast<std::size_t>(ms), run.sends_per_ms.size() - 1)];
 }
 
-void note_response(Run& run, const Ticket& ticket, Clock::time_point sent, Clock::time_point done,
-                   unsigned status) {
+void note_response(Schedule& run, const Ticket& ticket, Clock::time_point sent,
+                   Clock::time_point done, unsigned status) {
   auto& second = run.second_of(ticket.due);
   const auto latency = done - ticket.due;
   run.out.from_intended.record(latency);
@@ -42,7 +42,7 @@ namespace {
 // The index of the first request due at or after `offset` from the start (at most
 // requested): estimated from the rate, then settled on Run::due itself, so it agrees with
 // how every request's second is found.
-std::uint64_t first_due_at(const Run& run, Duration offset) {
+std::uint64_t first_due_at(const Schedule& run, Duration offset) {
   const auto requested = run.end;
   auto i = static_cast<std::uint64_t>(
       std::min(static_cast<double>(requested),
@@ -54,7 +54,7 @@ std::uint64_t first_due_at(const Run& run, Duration offset) {
 
 }  // namespace
 
-void finish(Run& run) {
+void finish(Schedule& run) {
   auto& out = run.out;
   out.ended = Clock::now();
   out.requested = run.closed_loop ? out.dispatched : run.share_below(run.end);

@@ -73,6 +73,25 @@ struct LoadOptions {
   // still runs to its answer or its timeout) and the result says so. The user's Ctrl-C in a
   // soak; empty: the schedule runs to its end.
   std::function<bool()> stop_early;
+  // HTTP/2 instead of HTTP/1.1: each request is a stream, multiplexed on the `connections`
+  // connections (cleartext: h2c with prior knowledge; over tls the session offers only ALPN
+  // "h2", and a server that does not choose it fails each connect as error "alpn"). The
+  // same schedule, pacing, tallies and result. A connection takes streams once the server's
+  // SETTINGS came, never more at once than its SETTINGS_MAX_CONCURRENT_STREAMS: a due request
+  // with no stream slot anywhere waits, and its lateness shows in its latency from intended.
+  // The client announces SETTINGS_INITIAL_WINDOW_SIZE 2^31-1 and opens the connection's
+  // window as wide. A stream the server resets counts as error "rst:<CODE NAME>" (REFUSED_STREAM:
+  // "refused"); a stream's answer succeeds with a 2xx :status and END_STREAM. A GOAWAY is not
+  // a request's error: it is counted in LoadResult::goaways, the streams above its
+  // last_stream_id go again on another connection (dispatched once; latency still from
+  // intended), those at or below run to their end, and the client then closes the
+  // connection and opens another. Churn over h2: `fresh` sends the stream on a connection of
+  // its own that the client closes after the answer; `abort` sends RST_STREAM(CANCEL) once
+  // the answer's HEADERS came; `replace_every` stops opening streams on a connection after N
+  // and closes it (a FIN, no GOAWAY) once they ended; `server_close` streams go as pooled ones
+  // (HTTP/2 has no "Connection: close"), and LoadResult::server_closed counts the
+  // connections the server ended with a GOAWAY.
+  bool h2 = false;
 };
 
 // Spawns the generator on `io`; `out` is complete once io has run (the generator stops by

@@ -27,9 +27,11 @@ struct LoadResult {
   // Churn (LoadOptions::churn): requests the client reset on purpose once their answer had
   // begun (dispatched, neither succeeded nor failed), and the connections each share made.
   std::uint64_t aborted = 0;
-  std::uint64_t fresh_closed = 0;    // fresh connections the client closed after their answer
-  std::uint64_t server_closed = 0;   // connections the server closed after "Connection: close"
-  std::uint64_t replaced = 0;        // kept-alive connections closed by the client after N requests
+  std::uint64_t fresh_closed = 0;   // fresh connections the client closed after their answer
+  std::uint64_t server_closed = 0;  // connections the server closed after "Connection: close"
+  std::uint64_t replaced = 0;       // kept-alive connections closed by the client after N requests
+  // HTTP/2 (LoadOptions::h2): the GOAWAYs the server sent, by error name ("NO_ERROR", ...).
+  std::map<std::string, std::uint64_t> goaways;
   std::map<unsigned, std::uint64_t> non_2xx;  // status -> count
   std::map<std::string, std::uint64_t>
       errors;                      // "reset", "closed", "timeout", "connect-failed", ...

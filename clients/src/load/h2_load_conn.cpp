@@ -1,0 +1,276 @@
+// The HTTP/2 generator's connections: opening one (its source address, a non-blocking
+// connect, the TLS handshake offering only ALPN "h2", the session's preface), reading with
+// one big buffer into nghttp2, writing the frames of many streams in one send, and its end:
+// lost (its unfinished streams fail, or go again after a GOAWAY), or retired by the client
+// once a draining connection's streams are over, a pool connection then opened anew.
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <openssl/ssl.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "h2_load_run.hpp"
+#include "loiter/clients/transport/targets.hpp"
+
+namespace loiter::clients::load_detail {
+
+namespace {
+
+constexpr auto kH2ConnectRetry = 10ms;  // after a failed connect, before the next attempt
+constexpr int kH2ReadRounds = 64;       // a wake reads at most this many buffers a connection
+constexpr std::size_t kH2SendChunk = 256 * 1024;  // frames gathered before one send
+
+const unsigned char kH2Alpn[] = {2, 'h', '2'};
+
+int h2_open_socket(H2Run& run, H2Conn& conn) {
+  const auto& server = run.options.server;
+  const int fd =
+      ::socket(server.protocol().family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
+  if (fd < 0) return -1;
+  const int one = 1;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  const auto source = source_for(server, run.options.source_offset + run.out.connections_opened,
+                                 run.options.source_block);
+  epoll_event event{.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data = {.fd = fd}};
+  const bool ok = !bind_source(fd, server, source) &&
+                  (::connect(fd, server.data(), static_cast<socklen_t>(server.size())) == 0 ||
+                   errno == EINPROGRESS) &&
+                  ::epoll_ctl(run.epoll_fd, EPOLL_CTL_ADD, fd, &event) == 0;
+  if (!ok) {
+    ::close(fd);
+    return -1;
+  }
+  run.owner_of(fd) = &conn;
+  return fd;
+}
+
+void h2_connect_failed(H2Run& run, H2Conn& conn, const char* kind) {
+  ++run.out.errors[kind];
+  h2_close(run, conn);
+  conn.retry_at = Clock::now() + kH2ConnectRetry;
+  run.next_retry = std::min(run.next_retry, conn.retry_at);
+}
+
+// Connected (and through TLS): the preface goes, and streams wait for the server's SETTINGS
+// (its MAX_CONCURRENT_STREAMS may be below nghttp2's assumption), by the same deadline.
+void h2_connected(H2Run& run, H2Conn& conn) {
+  if (conn.tls && tls_alpn(conn.tls.get()) != "h2") return h2_connect_failed(run, conn, "alpn");
+  if (!h2_start_session(run, conn)) return h2_connect_failed(run, conn, "session");
+  ++run.out.connections_opened;
+  conn.phase = H2Phase::settling;
+  conn.opened_streams = 0;
+  h2_mark_dirty(run, conn);
+  h2_on_ready(run, conn);  // the SETTINGS may be in already
+}
+
+void h2_handshake_step(H2Run& run, H2Conn& conn) {
+  const TlsResult result = tls_handshake_step(conn.tls.get());
+  if (result.ec == asio::error::would_block) return;
+  if (result.ec) return h2_connect_failed(run, conn, "handshake-failed");
+  h2_connected(run, conn);
+}
+
+void h2_on_connect_ready(H2Run& run, H2Conn& conn) {
+  if (conn.phase == H2Phase::handshaking) return h2_handshake_step(run, conn);
+  int error = 0;
+  socklen_t size = sizeof error;
+  if (::getsockopt(conn.fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0) error = errno;
+  if (error != 0) return h2_connect_failed(run, conn, "connect-failed");
+  sockaddr_storage peer{};
+  socklen_t peer_size = sizeof peer;
+  if (::getpeername(conn.fd, reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0) return;
+  if (!run.options.tls) return h2_connected(run, conn);
+  conn.tls = new_tls_session(*run.options.tls, conn.fd, nullptr);
+  // Only "h2" is offered, whatever the context's list: a server without it fails the connect.
+  if (!conn.tls || SSL_set_alpn_protos(conn.tls.get(), kH2Alpn, sizeof kH2Alpn) != 0) {
+    return h2_connect_failed(run, conn, "handshake-failed");
+  }
+  conn.phase = H2Phase::handshaking;
+  h2_handshake_step(run, conn);
+}
+
+const char* h2_error_kind(const boost::system::error_code& ec) {
+  if (ec == asio::error::eof) return "closed";
+  if (ec == asio::error::connection_reset || ec == asio::error::broken_pipe) return "reset";
+  return "other";
+}
+
+boost::system::error_code h2_errno_code() {
+  if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return asio::error::would_block;
+  return {errno, boost::system::system_category()};
+}
+
+// Reads what has come (edge-triggered: until the socket has nothing more) into the session.
+void h2_read(H2Run& run, H2Conn& conn) {
+  for (int round = 0; round < kH2ReadRounds && conn.session; ++round) {
+    boost::system::error_code ec;
+    std::size_t n = 0;
+    if (conn.tls) {
+      const TlsResult result = tls_read(conn.tls.get(), run.buffer.data(), run.buffer.size());
+      n = result.bytes;
+      ec = result.ec;
+    } else {
+      const ssize_t got = ::recv(conn.fd, run.buffer.data(), run.buffer.size(), 0);
+      if (got > 0) n = static_cast<std::size_t>(got);
+      if (got == 0) ec = asio::error::eof;
+      if (got < 0) ec = h2_errno_code();
+    }
+    if (ec == asio::error::would_block) return;
+    if (ec) return h2_lose(run, conn, h2_error_kind(ec));
+    run.read_at = Clock::now();
+    const auto used = nghttp2_session_mem_recv(
+        conn.session.get(), reinterpret_cast<const std::uint8_t*>(run.buffer.data()), n);
+    if (used < 0) return h2_lose(run, conn, "protocol");
+    h2_mark_dirty(run, conn);
+  }
+}
+
+}  // namespace
+
+void h2_mark_dirty(H2Run& run, H2Conn& conn) {
+  if (conn.dirty) return;
+  conn.dirty = true;
+  run.dirty.push_back(&conn);
+}
+
+void h2_close(H2Run& run, H2Conn& conn) {
+  if (conn.fd >= 0) {
+    run.owner_of(conn.fd) = nullptr;
+    ::close(conn.fd);  // leaves the epoll set with it
+    conn.fd = -1;
+  }
+  conn.session.reset();
+  conn.tls.reset();
+  conn.out.clear();
+  conn.out_sent = 0;
+  conn.goaway = false;
+  conn.replacing = false;
+  conn.last_stream = 0;
+  conn.deadline = kNever;
+  conn.phase = H2Phase::closed;
+}
+
+void h2_lose(H2Run& run, H2Conn& conn, const char* kind) {
+  // A copy: dropping a stream reorders the connection's list.
+  const std::vector<H2Stream*> streams = conn.streams;
+  for (H2Stream* stream : streams) {
+    if (conn.fresh && stream->id < 0) continue;  // not sent yet: it waits for a reconnect
+    if (!stream->done && conn.goaway && stream->id > conn.last_stream) {
+      conn.streams[stream->slot] = conn.streams.back();
+      conn.streams[stream->slot]->slot = stream->slot;
+      conn.streams.pop_back();
+      stream->conn = nullptr;
+      run.again.push_back(stream);
+      continue;
+    }
+    if (!stream->done) {
+      ++run.out.errors[kind];
+      ++run.second_of(stream->ticket.due).failed;
+    }
+    run.drop_stream(*stream);
+  }
+  h2_close(run, conn);
+  if (conn.fresh && conn.streams.empty()) return;
+  conn.retry_at = Clock::now();  // opened again (a fresh one for its stream not yet sent)
+  run.next_retry = std::min(run.next_retry, conn.retry_at);
+}
+
+void h2_retire_if_done(H2Run& run, H2Conn& conn) {
+  if (conn.phase != H2Phase::draining || !conn.streams.empty() || conn.out_sent < conn.out.size()) {
+    return;
+  }
+  if (conn.replacing) ++run.out.replaced;
+  h2_close(run, conn);
+  if (conn.fresh) return;
+  conn.retry_at = Clock::now();
+  run.next_retry = std::min(run.next_retry, conn.retry_at);
+}
+
+void h2_begin_connect(H2Run& run, H2Conn& conn) {
+  conn.retry_at = kNever;
+  conn.fd = h2_open_socket(run, conn);
+  if (conn.fd < 0) return h2_connect_failed(run, conn, "connect-failed");
+  conn.phase = H2Phase::connecting;
+  conn.deadline = Clock::now() + run.options.request_timeout;
+}
+
+void h2_open_fresh(H2Run& run, H2Stream& stream) {
+  H2Conn* conn = nullptr;
+  for (auto& c : run.fresh) {  // a closed one is reused
+    if (c->phase == H2Phase::closed && c->streams.empty()) {
+      conn = c.get();
+      break;
+    }
+  }
+  if (conn == nullptr) {
+    run.fresh.push_back(std::make_unique<H2Conn>());
+    conn = run.fresh.back().get();
+    conn->run = &run;
+    conn->fresh = true;
+  }
+  stream.conn = conn;
+  stream.id = -1;
+  stream.slot = 0;
+  conn->streams.push_back(&stream);
+  h2_begin_connect(run, *conn);
+}
+
+void h2_on_ready(H2Run& run, H2Conn& conn) {
+  switch (conn.phase) {
+    case H2Phase::closed:
+      return;
+    case H2Phase::connecting:
+    case H2Phase::handshaking:
+      return h2_on_connect_ready(run, conn);
+    default:
+      h2_read(run, conn);
+      if (conn.session) h2_mark_dirty(run, conn);  // pending output, acks, a retirement
+  }
+}
+
+void h2_expire(H2Run& run, H2Conn& conn) {
+  if (conn.phase == H2Phase::handshaking) return h2_connect_failed(run, conn, "handshake-failed");
+  if (conn.phase == H2Phase::settling) return h2_connect_failed(run, conn, "no-settings");
+  h2_connect_failed(run, conn, "connect-failed");
+}
+
+void h2_flush(H2Run& run, H2Conn& conn) {
+  conn.dirty = false;
+  for (int round = 0; round < kH2ReadRounds && conn.session; ++round) {
+    if (conn.out_sent == conn.out.size()) {
+      conn.out.clear();
+      conn.out_sent = 0;
+      while (conn.out.size() < kH2SendChunk) {  // bounded by the chunk
+        const std::uint8_t* data = nullptr;
+        const auto n = nghttp2_session_mem_send(conn.session.get(), &data);
+        if (n < 0) return h2_lose(run, conn, "protocol");
+        if (n == 0) break;
+        conn.out.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
+      }
+      if (conn.out.empty()) break;
+    }
+    const char* data = conn.out.data() + conn.out_sent;
+    const std::size_t size = conn.out.size() - conn.out_sent;
+    boost::system::error_code ec;
+    std::size_t n = 0;
+    if (conn.tls) {
+      const TlsResult result = tls_write(conn.tls.get(), data, size);
+      n = result.bytes;
+      ec = result.ec;
+    } else {
+      const ssize_t sent = ::send(conn.fd, data, size, MSG_NOSIGNAL);
+      if (sent >= 0) n = static_cast<std::size_t>(sent);
+      if (sent < 0) ec = h2_errno_code();
+    }
+    if (ec == asio::error::would_block) return;  // the writable edge goes on
+    if (ec) return h2_lose(run, conn, h2_error_kind(ec));
+    conn.out_sent += n;
+    if (conn.out_sent < conn.out.size()) return;  // the socket is full: its next edge
+  }
+  h2_retire_if_done(run, conn);
+}
+
+}  // namespace loiter::clients::load_detail

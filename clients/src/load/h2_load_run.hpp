@@ -1,0 +1,129 @@
+// The HTTP/2 generator's state (h2_load.cpp paces it, h2_load_conn.cpp connects, reads and
+// writes, h2_load_session.cpp speaks HTTP/2 through nghttp2's client session): its
+// connections, the streams taken from the timeline, and the schedule it shares with the
+// HTTP/1.1 generator (load_schedule.hpp). Streams are pooled objects: nothing is allocated
+// per request once the run is warm.
+#pragma once
+
+#include <nghttp2/nghttp2.h>
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "load_schedule.hpp"
+#include "transport/tls_session.hpp"
+
+namespace loiter::clients::load_detail {
+
+struct H2Conn;
+
+// One request as a stream: the ticket it carries and what its answer has brought so far.
+struct H2Stream {
+  Ticket ticket;
+  RequestKind kind = RequestKind::pooled;
+  H2Conn* conn = nullptr;  // null while it waits for a slot (after a GOAWAY) or a fresh connect
+  std::int32_t id = -1;
+  std::size_t slot = 0;  // its place in conn->streams
+  Clock::time_point sent{}, deadline = kNever, answered{};
+  unsigned status = 0;
+  std::size_t body_sent = 0;
+  bool noted = false;  // counted as dispatched (once, however often it goes)
+  bool ended = false;  // the answer's END_STREAM came
+  bool done = false;   // already counted (aborted, timed out): its close counts nothing
+};
+
+enum class H2Phase {
+  closed,       // no socket
+  connecting,   // a non-blocking connect under way
+  handshaking,  // the TLS handshake under way
+  settling,     // the preface sent: awaiting the server's SETTINGS before any stream
+  ready,        // takes streams up to the server's MAX_CONCURRENT_STREAMS
+  draining,     // takes no more (GOAWAY, replace_every, fresh): closed when its streams end
+};
+
+struct NgSessionFree {
+  void operator()(nghttp2_session* session) const { nghttp2_session_del(session); }
+};
+
+struct H2Run;
+
+struct H2Conn {
+  H2Run* run = nullptr;
+  int fd = -1;
+  TlsSession tls;
+  std::unique_ptr<nghttp2_session, NgSessionFree> session;
+  H2Phase phase = H2Phase::closed;
+  bool fresh = false;              // a fresh-churn connection, for one stream
+  bool replacing = false;          // draining after replace_every
+  bool goaway = false;             // the server sent a GOAWAY
+  std::int32_t last_stream = 0;    // its last_stream_id
+  bool dirty = false;              // frames to flush at the end of this wake
+  std::size_t opened_streams = 0;  // on this socket (replace_every)
+  std::vector<H2Stream*> streams;  // open on this socket (or pending, fresh)
+  Clock::time_point deadline = kNever, retry_at = kNever;  // connecting, settling; reconnect
+  std::string out;  // serialized frames the socket has not taken yet
+  std::size_t out_sent = 0;
+};
+
+struct H2Run : Schedule {
+  H2Run(Executor executor, const LoadOptions& o, LoadResult& result);
+  ~H2Run();
+  H2Run(const H2Run&) = delete;
+  H2Run& operator=(const H2Run&) = delete;
+
+  bool churn = false;
+  std::vector<std::unique_ptr<H2Conn>> conns;  // the pool
+  std::vector<std::unique_ptr<H2Conn>> fresh;  // fresh-churn connections (reused objects)
+  std::vector<H2Conn*> by_fd;
+  std::vector<std::unique_ptr<H2Stream>> stream_store;
+  std::vector<H2Stream*> spare;  // streams free for the next request
+  std::deque<H2Stream*> again;   // dispatched streams to go again (above a GOAWAY's last id)
+  std::vector<H2Conn*> dirty;    // connections with frames to write this wake
+  std::size_t live = 0;          // streams taken and not yet over
+  std::size_t cursor = 0;        // round robin over the pool
+  bool starved = false;          // a due request found no stream slot this wake
+  Clock::time_point read_at{};   // when the bytes being handled were read
+
+  // The request's header fields (nghttp2 copies nothing: the strings live here).
+  std::vector<std::string> header_text;
+  std::vector<nghttp2_nv> headers, abort_headers;
+  nghttp2_session_callbacks* callbacks = nullptr;
+  nghttp2_option* session_option = nullptr;
+  std::array<char, 64 * 1024> buffer;
+
+  H2Conn*& owner_of(int fd) {
+    if (static_cast<std::size_t>(fd) >= by_fd.size()) by_fd.resize(fd + 64, nullptr);
+    return by_fd[static_cast<std::size_t>(fd)];
+  }
+  H2Stream* new_stream(const Ticket& ticket, RequestKind kind);
+  // The stream is over: off its connection and back among the spare ones.
+  void drop_stream(H2Stream& stream);
+};
+
+// The connections (h2_load_conn.cpp).
+void h2_begin_connect(H2Run& run, H2Conn& conn);
+void h2_on_ready(H2Run& run, H2Conn& conn);  // readiness: the step its phase waits for
+void h2_expire(H2Run& run, H2Conn& conn);    // connecting or settling past its deadline
+void h2_flush(H2Run& run, H2Conn& conn);     // writes what the session has to send
+void h2_mark_dirty(H2Run& run, H2Conn& conn);
+// The connection ends: its unfinished streams count `kind` (or go again after a GOAWAY).
+void h2_lose(H2Run& run, H2Conn& conn, const char* kind);
+void h2_close(H2Run& run, H2Conn& conn);  // the socket and session gone, streams untouched
+// A draining connection whose streams all ended is closed (and a pool one reopened).
+void h2_retire_if_done(H2Run& run, H2Conn& conn);
+// Opens a connection of its own for a fresh-churn stream.
+void h2_open_fresh(H2Run& run, H2Stream& stream);
+
+// The HTTP/2 session (h2_load_session.cpp).
+void h2_setup(H2Run& run);  // the callbacks, the session options and the request's fields
+// A new session on a connected socket: preface, SETTINGS and the connection's window.
+bool h2_start_session(H2Run& run, H2Conn& conn);
+bool h2_can_take(const H2Conn& conn);
+void h2_submit(H2Run& run, H2Conn& conn, H2Stream& stream);
+// A stream past its deadline: counted as "timeout" and reset (CANCEL).
+void h2_time_out(H2Run& run, H2Stream& stream);
+
+}  // namespace loiter::clients::load_detail

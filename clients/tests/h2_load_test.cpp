@@ -1,0 +1,193 @@
+// The open-loop generator over HTTP/2 (LoadOptions::h2): the same schedule as HTTP/1.1 with
+// each request a stream, within the server's MAX_CONCURRENT_STREAMS; resets counted as
+// errors; a GOAWAY counted, the streams above its last_stream_id sent again elsewhere; the
+// abort churn's RST_STREAM; and a TLS server that does not choose "h2".
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <thread>
+
+#include "drive.hpp"
+#include "h2_load_peer.hpp"
+#include "loiter/clients/load/load.hpp"
+#include "tls_peer.hpp"
+
+namespace loiter::clients {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::H2LoadPeer;
+using testing::scaled;
+
+const Duration kH2Lead = scaled(50ms);  // from spawning to the timeline's start
+
+LoadResult run_h2_load(LoadOptions options) {
+  asio::io_context io(1);
+  LoadResult result;
+  spawn_load(io, options, result);
+  io.run();  // the generator stops by itself
+  return result;
+}
+
+LoadOptions h2_options(tcp::endpoint server, double rate, Duration duration) {
+  return {.server = server,
+          .rate = rate,
+          .duration = duration,
+          .connections = 4,
+          .request_timeout = scaled(1s),
+          .start = Clock::now() + kH2Lead,
+          .h2 = true};
+}
+
+std::uint64_t h2_total_errors(const LoadResult& r) {
+  return std::accumulate(r.errors.begin(), r.errors.end(), std::uint64_t{0},
+                         [](auto sum, const auto& e) { return sum + e.second; });
+}
+
+TEST(H2Load, KeepsTheScheduleAndEveryStreamSucceeds) {
+  H2LoadPeer peer({});
+  const auto r = run_h2_load(h2_options(peer.endpoint(), 1000, 500ms));
+  EXPECT_EQ(r.requested, 500u);
+  EXPECT_EQ(r.dispatched, 500u);
+  EXPECT_EQ(r.succeeded, 500u);
+  EXPECT_TRUE(r.errors.empty()) << h2_total_errors(r);
+  EXPECT_TRUE(r.non_2xx.empty());
+  EXPECT_TRUE(r.goaways.empty());
+  EXPECT_EQ(peer.requests(), 500u);
+  EXPECT_EQ(peer.accepted(), 4u);  // streams multiplexed: no connection per request
+  EXPECT_EQ(r.connections_opened, 4u);
+  EXPECT_EQ(r.from_intended.count(), 500u);
+  EXPECT_LT(r.from_intended.percentile(50), scaled(20ms));
+  ASSERT_EQ(r.seconds.size(), 1u);
+  EXPECT_EQ(r.seconds[0].requested, 500u);
+  EXPECT_LE(r.max_sends_in_one_ms, 2u);  // twice the mean of 1 a ms
+}
+
+// A server allowing 2 streams at once, each answer held 10 ms: one connection carries at
+// most 200 answers/s, the schedule asks 300/s. Requests wait for a slot (late from intended),
+// never a third stream; and a request is sent only once it has a slot (nghttp2 would hold a
+// stream past the limit back itself, and its latency from "sent" would grow with the queue).
+TEST(H2Load, NeverOpensMoreStreamsThanTheServerAllows) {
+  H2LoadPeer peer({.max_concurrent_streams = 2, .hold = 10ms});
+  auto options = h2_options(peer.endpoint(), 300, 400ms);
+  options.connections = 1;
+  const auto r = run_h2_load(options);
+  EXPECT_EQ(peer.most_open(), 2u);
+  EXPECT_EQ(r.dispatched, 120u);
+  EXPECT_EQ(r.succeeded, 120u);
+  EXPECT_TRUE(r.errors.empty()) << h2_total_errors(r);
+  EXPECT_GT(r.from_intended.max(), 50ms);  // the wait for a slot shows
+  EXPECT_LT(r.from_sent.percentile(99), scaled(40ms));  // not in the wait for a slot
+}
+
+TEST(H2Load, ServerResetsAreErrorsNotSuccesses) {
+  H2LoadPeer peer({.reset = [](std::uint64_t n) -> std::uint32_t {
+    return n % 4 == 1 ? 7u : n % 4 == 2 ? 2u : 0u;  // REFUSED_STREAM, INTERNAL_ERROR
+  }});
+  const auto r = run_h2_load(h2_options(peer.endpoint(), 400, 500ms));
+  EXPECT_EQ(r.dispatched, 200u);
+  EXPECT_EQ(r.succeeded, 100u);
+  EXPECT_EQ(r.errors.at("refused"), 50u);
+  EXPECT_EQ(r.errors.at("rst:INTERNAL_ERROR"), 50u);
+  EXPECT_EQ(h2_total_errors(r), 100u);
+  std::uint64_t failed = 0;
+  for (const auto& s : r.seconds) failed += s.failed;
+  EXPECT_EQ(failed, 100u);
+}
+
+// Each connection gets a GOAWAY (NO_ERROR) naming its 3rd stream as the last; the client
+// sends 4 streams a millisecond (the burst cap at 2,000/s), so the 4th went past it: it is
+// sent again on a new connection, dispatched once, and answered.
+TEST(H2Load, GoawayIsCountedAndLaterStreamsGoAgainOnANewConnection) {
+  H2LoadPeer peer({.goaway_after = 3});
+  auto options = h2_options(peer.endpoint(), 2000, 300ms);
+  options.connections = 1;
+  options.tick = 5ms;
+  const auto r = run_h2_load(options);
+  EXPECT_EQ(r.requested, 600u);
+  EXPECT_EQ(r.dispatched, 600u);
+  EXPECT_EQ(r.succeeded, 600u);
+  EXPECT_TRUE(r.errors.empty()) << h2_total_errors(r);
+  EXPECT_EQ(peer.answered(), 600u);
+  EXPECT_GT(peer.past_goaway(), 0u);  // some streams did go past a GOAWAY
+  ASSERT_EQ(r.goaways.count("NO_ERROR"), 1u);
+  EXPECT_GE(r.goaways.at("NO_ERROR"), 200u);
+  EXPECT_EQ(r.server_closed, r.goaways.at("NO_ERROR"));
+  EXPECT_GE(r.connections_opened, 200u);
+}
+
+TEST(H2Load, AbortChurnResetsTheStreamOnceItsAnswerBegan) {
+  H2LoadPeer peer({});
+  auto options = h2_options(peer.endpoint(), 400, 500ms);
+  options.churn.abort = 0.5;
+  std::uint64_t aborts = 0;
+  for (std::uint64_t i = 0; i < 200; ++i) {
+    aborts += request_kind(options.churn, i) == RequestKind::abort ? 1 : 0;
+  }
+  ASSERT_GT(aborts, 50u);
+  const auto r = run_h2_load(options);
+  EXPECT_EQ(r.dispatched, 200u);
+  EXPECT_EQ(r.aborted, aborts);
+  EXPECT_EQ(r.succeeded, 200u - aborts);
+  EXPECT_EQ(r.owed(), r.succeeded);
+  EXPECT_TRUE(r.errors.empty()) << h2_total_errors(r);
+  for (int i = 0; i < 100 && peer.client_resets()[8] < aborts; ++i) {  // at most 1 s
+    std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_EQ(peer.client_resets()[8], aborts);  // CANCEL
+  EXPECT_EQ(peer.accepted(), 4u);              // an abort resets a stream, not its connection
+}
+
+TEST(H2Load, ReplaceEveryClosesAConnectionAfterItsStreams) {
+  H2LoadPeer peer({});
+  auto options = h2_options(peer.endpoint(), 400, 500ms);
+  options.churn.replace_every = 10;
+  const auto r = run_h2_load(options);
+  EXPECT_EQ(r.dispatched, 200u);
+  EXPECT_EQ(r.succeeded, 200u);
+  EXPECT_TRUE(r.errors.empty()) << h2_total_errors(r);
+  EXPECT_GE(r.replaced, 19u);
+  EXPECT_LE(r.replaced, 20u);
+  EXPECT_GE(peer.accepted(), 20u);
+}
+
+TEST(H2Load, FreshChurnSendsAStreamOnAConnectionOfItsOwn) {
+  H2LoadPeer peer({});
+  auto options = h2_options(peer.endpoint(), 200, 500ms);
+  options.churn.fresh = 1.0;
+  const auto r = run_h2_load(options);
+  EXPECT_EQ(r.dispatched, 100u);
+  EXPECT_EQ(r.succeeded, 100u);
+  EXPECT_EQ(r.fresh_closed, 100u);
+  EXPECT_TRUE(r.errors.empty()) << h2_total_errors(r);
+  EXPECT_EQ(peer.accepted(), 104u);  // the pool's 4 and one a request
+}
+
+// A TLS server that does not choose "h2" (this one offers no ALPN at all): every connect
+// fails as "alpn", nothing is dispatched.
+TEST(H2Load, TlsWithoutH2AlpnFailsEachConnect) {
+  testing::TlsPeer peer({});
+  auto options = h2_options(peer.endpoint(), 100, 200ms);
+  options.connections = 1;
+  options.tls = make_tls_client({.alpn = {"http/1.1"}});  // replaced by "h2" alone
+  const auto r = run_h2_load(options);
+  EXPECT_EQ(r.dispatched, 0u);
+  EXPECT_EQ(r.succeeded, 0u);
+  EXPECT_GE(r.errors.at("alpn"), 1u);
+}
+
+TEST(H2Load, StopEarlyEndsTheScheduleThere) {
+  H2LoadPeer peer({});
+  auto options = h2_options(peer.endpoint(), 1000, 2s);
+  const auto stop_at = options.start + 300ms;
+  options.stop_early = [stop_at] { return Clock::now() >= stop_at; };
+  const auto r = run_h2_load(options);
+  EXPECT_TRUE(r.stopped_early);
+  EXPECT_GE(r.dispatched, 250u);
+  EXPECT_LT(r.dispatched, 400u);
+  EXPECT_EQ(r.requested, r.dispatched);
+  EXPECT_EQ(r.succeeded, r.dispatched);
+}
+
+}  // namespace
+}  // namespace loiter::clients
