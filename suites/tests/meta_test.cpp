@@ -128,6 +128,28 @@ const std::vector<FaultCase> kFaultCases = {
      .code = codes::kWrongEnding,
      .h2 = true,
      .ending = "without GOAWAY"},
+    // idle-under-load over h2c, shortened: the preface cut short is never closed beside the
+    // regular streams; the idle third is closed without its GOAWAY.
+    {.scenario = "idle-under-load",
+     .fault = "no-preface-deadline",
+     .code = codes::kStillOpen,
+     .subject = "h2-partial-preface",
+     .parameters = kShortLoad,
+     .h2 = true},
+    {.scenario = "idle-under-load",
+     .fault = "idle-without-goaway",
+     .code = codes::kWrongEnding,
+     .subject = "h2-idle",
+     .parameters = kShortLoad,
+     .h2 = true,
+     .ending = "without GOAWAY"},
+    // held-capacity over h2c: held connections ended before their second stream, and an
+    // accept loop too slow for the fleet to be held at once.
+    {.scenario = "held-capacity", .fault = "early-idle-close", .code = codes::kCutOff, .h2 = true},
+    {.scenario = "held-capacity",
+     .fault = "slow-accept",
+     .code = codes::kNotHeldAtOnce,
+     .h2 = true},
 };
 
 fixtures::Target reference_for(const FaultCase& c) {

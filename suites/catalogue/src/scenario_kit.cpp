@@ -24,7 +24,8 @@ clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock
           .source_block = context.source_block,
           .allowed_remote = context.allowed_remote,
           .tls = context.tls,
-          .share = share};
+          .share = share,
+          .h2 = context.target.h2.has_value()};  // streams on the pool, over h2c or TLS
 }
 
 clients::FleetSpec fleet_for(const DriveContext& context) {
