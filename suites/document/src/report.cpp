@@ -87,6 +87,15 @@ std::optional<reports::FigureGroup> churn_figures(const clients::LoadResult& loa
                                          {"replaced", number(load.replaced)}}};
 }
 
+// An HTTP/2 load: the GOAWAYs the server sent on the pool, by error code (nginx's after
+// keepalive_requests streams: NO_ERROR); none when it sent none.
+std::optional<reports::FigureGroup> goaway_figures(const clients::LoadResult& load) {
+  if (load.goaways.empty()) return std::nullopt;
+  reports::FigureGroup group{.name = "GOAWAY", .unit = "", .values = {}};
+  for (const auto& [code, n] : load.goaways) group.values.emplace_back(code, number(n));
+  return group;
+}
+
 // The p99 from intended send time of the requests due in the schedule's first and last
 // edge window, and how many answers each holds; none when the windows were not kept.
 std::vector<reports::FigureGroup> edge_figures(const clients::LoadResult& load) {
@@ -147,6 +156,7 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
   }
   if (auto tcp = tcp_at_end(o)) groups.push_back(std::move(*tcp));
   if (auto churn = churn_figures(load)) groups.push_back(std::move(*churn));
+  if (auto goaways = goaway_figures(load)) groups.push_back(std::move(*goaways));
   for (auto& edge : edge_figures(load)) groups.push_back(std::move(edge));
   return groups;
 }

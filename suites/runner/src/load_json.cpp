@@ -91,6 +91,7 @@ json::value load_to_json(const clients::LoadResult& r, clients::Clock::time_poin
                       {"replaced", r.replaced},
                       {"non_2xx", counts_to_json(r.non_2xx)},
                       {"errors", counts_to_json(r.errors)},
+                      {"goaways", counts_to_json(r.goaways)},
                       {"from_intended", histogram_to_json(r.from_intended)},
                       {"from_sent", histogram_to_json(r.from_sent)},
                       {"max_send_lag_ns", ns(r.max_send_lag)},
@@ -127,6 +128,11 @@ clients::LoadResult load_from_json(const json::value& v, clients::Clock::time_po
     for (const auto& [error, n] : o.at("errors").as_object()) {
       r.errors[std::string(error)] = json::value_to<std::uint64_t>(n);
     }
+    if (const auto* goaways = o.if_contains("goaways")) {  // HTTP/2 load only; older files lack it
+      for (const auto& [code, n] : goaways->as_object()) {
+        r.goaways[std::string(code)] = json::value_to<std::uint64_t>(n);
+      }
+    }
     r.from_intended = histogram_from(o.at("from_intended"));
     r.from_sent = histogram_from(o.at("from_sent"));
     r.max_send_lag = span("max_send_lag_ns");
@@ -155,6 +161,7 @@ void merge_load(clients::LoadResult& sum, const clients::LoadResult& part) {
   sum.replaced += part.replaced;
   for (const auto& [status, n] : part.non_2xx) sum.non_2xx[status] += n;
   for (const auto& [error, n] : part.errors) sum.errors[error] += n;
+  for (const auto& [code, n] : part.goaways) sum.goaways[code] += n;
   sum.from_intended.merge(part.from_intended);
   sum.from_sent.merge(part.from_sent);
   sum.max_send_lag = std::max(sum.max_send_lag, part.max_send_lag);

@@ -79,6 +79,7 @@ clients::LoadResult a_load(clients::Clock::time_point origin, std::uint64_t seed
   r.succeeded = 498;
   r.non_2xx[503] = 1;
   r.errors["reset"] = 1;
+  r.goaways["NO_ERROR"] = 2;  // an HTTP/2 load's
   r.started = origin;
   r.ended = origin + 2s + std::chrono::nanoseconds(seed);
   r.seconds.resize(2);
@@ -102,6 +103,7 @@ TEST(Shard, ALoadResultSurvivesItsJson) {
   EXPECT_EQ(back.succeeded, 498u);
   EXPECT_EQ(back.non_2xx.at(503), 1u);
   EXPECT_EQ(back.errors.at("reset"), 1u);
+  EXPECT_EQ(back.goaways.at("NO_ERROR"), 2u);
   EXPECT_EQ(back.ended, r.ended);
   EXPECT_EQ(back.from_intended.count(), 500u);
   for (const double p : {50.0, 99.0, 99.9, 100.0}) {
@@ -123,6 +125,7 @@ TEST(Shard, MergedLoadsAddTheirHistogramsNotTheirPercentiles) {
   merge_load(sum, other);
   EXPECT_EQ(sum.requested, 1000u);
   EXPECT_EQ(sum.errors.at("reset"), 2u);
+  EXPECT_EQ(sum.goaways.at("NO_ERROR"), 4u);
   EXPECT_EQ(sum.from_intended.count(), 1000u);
   EXPECT_EQ(sum.from_intended.percentile(99), all.percentile(99));
   EXPECT_EQ(sum.seconds[0].requested, 500u);
