@@ -42,7 +42,8 @@ std::vector<std::string> split(const std::string& list) {
 
 // The catalogue's data file (read by CMake, embedded in loiter) names exactly the
 // catalogue's scenarios, in its order, with their families; h2 is the protocol of the
-// HTTP/2 families (h2, flood), tls of the tls family (over TLS only), http1 of the others;
+// HTTP/2 families (h2, flood), tls of the tls family (over TLS only), any of the not-cut
+// exchanges that have an h2 form (stream, long-response, slow-reader), http1 of the others;
 // the floods and the soak run on request.
 TEST(CatalogueData, DataFileMatchesTheCatalogue) {
   const auto& entries = catalogue_entries();
@@ -52,7 +53,12 @@ TEST(CatalogueData, DataFileMatchesTheCatalogue) {
     EXPECT_EQ(entries[i].id, scenario.id);
     EXPECT_EQ(entries[i].family, scenario.family) << scenario.id;
     const bool h2 = scenario.family == "h2" || scenario.family == "flood";
-    EXPECT_EQ(entries[i].protocol, h2 ? "h2" : scenario.family == "tls" ? "tls" : "http1")
+    const bool any =
+        scenario.id == "stream" || scenario.id == "long-response" || scenario.id == "slow-reader";
+    EXPECT_EQ(entries[i].protocol, h2                         ? "h2"
+                                   : any                      ? "any"
+                                   : scenario.family == "tls" ? "tls"
+                                                              : "http1")
         << scenario.id;
   }
   EXPECT_FALSE(runs_by_default("soak"));
@@ -93,9 +99,9 @@ TEST(CatalogueData, ADefaultRunLeavesOtherProtocolsOutByName) {
   const auto kept = leave_out_other_protocols(choose_scenarios({}, 0), cleartext, report);
   ASSERT_EQ(report.left_out.size(), 2u);
   EXPECT_EQ(report.left_out[0].protocol, "HTTP/1.1 over TLS");
-  EXPECT_EQ(report.left_out[0].ids, (std::vector<std::string>{"tls-record-header", "tls-half-hello",
-                                                              "tls-hello-trickle",
-                                                              "tls-handshake-silent"}));
+  EXPECT_EQ(report.left_out[0].ids,
+            (std::vector<std::string>{"tls-record-header", "tls-half-hello", "tls-hello-trickle",
+                                      "tls-handshake-silent"}));
   EXPECT_THAT(report.left_out[0].why, ::testing::HasSubstr("no [tls]"));
   EXPECT_EQ(report.left_out[1].protocol, "HTTP/2");
   EXPECT_EQ(kept.size() + 4 + report.left_out[1].ids.size(), choose_scenarios({}, 0).size());

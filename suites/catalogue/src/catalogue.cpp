@@ -14,8 +14,12 @@ namespace loiter::suites {
 
 namespace {
 
-// An HTTP/1.1 scenario: skipped on a target that speaks HTTP/2, then for its own needs.
+// An HTTP/1.1 scenario: skipped on a target that speaks HTTP/2, then for its own needs; one
+// of protocol any (catalogue.txt) speaks HTTP/2 there, and has only its own needs.
 Scenario over_http1(Scenario scenario) {
+  const auto& entries = catalogue_entries();
+  const auto entry = std::ranges::find(entries, scenario.id, &CatalogueEntry::id);
+  if (entry != entries.end() && entry->protocol == "any") return scenario;
   scenario.unmet_need = [own = std::move(scenario.unmet_need)](const fixtures::Target& target) {
     if (auto need = kit::need_http1(target)) return need;
     return own(target);
@@ -83,10 +87,11 @@ std::vector<std::string_view> words_of(std::string_view line) {
 
 CatalogueEntry entry_of(std::string_view line) {
   const auto words = words_of(line);
-  if (words.size() != 4 || (words[2] != "http1" && words[2] != "tls" && words[2] != "h2") ||
+  if (words.size() != 4 ||
+      (words[2] != "http1" && words[2] != "tls" && words[2] != "h2" && words[2] != "any") ||
       (words[3] != "default" && words[3] != "on-request")) {
-    throw std::logic_error(
-        fmt::format("catalogue.txt: not 'id family http1|tls|h2 default|on-request': '{}'", line));
+    throw std::logic_error(fmt::format(
+        "catalogue.txt: not 'id family http1|tls|h2|any default|on-request': '{}'", line));
   }
   return {.id = words[0],
           .family = words[1],
@@ -134,6 +139,7 @@ std::optional<std::string> protocol_unmet(std::string_view id, const fixtures::T
   const auto entry = std::ranges::find(entries, id, &CatalogueEntry::id);
   if (entry == entries.end()) return std::nullopt;
   if (entry->protocol == "h2") return kit::need_h2(target);
+  if (entry->protocol == "any") return std::nullopt;  // the scenario speaks the target's
   if (auto need = kit::need_http1(target)) return need;
   return entry->protocol == "tls" ? kit::need_tls(target) : std::nullopt;
 }
