@@ -6,7 +6,9 @@
 #   LOITER_DEFAULT_HTTP1   the ids of the default run on a cleartext HTTP/1.1 target
 #   LOITER_DEFAULT_TLS     the ids of the default run on an HTTP/1.1 target over TLS ([tls]):
 #                          LOITER_DEFAULT_HTTP1 and the tls family, in catalogue order
-#   LOITER_DEFAULT_H2      the ids of the default run on an [h2] target (protocol h2 or any)
+#   LOITER_DEFAULT_H2      the ids of the default run on an [h2] target
+# A scenario of protocol any runs on every target (over HTTP/1.1 or HTTP/2, as it speaks):
+# it is in all three default lists.
 # In the source tree the file is suites/catalogue/catalogue.txt; installed, it is beside
 # this one.
 set(LOITER_CATALOGUE_FILE "${CMAKE_CURRENT_LIST_DIR}/../suites/catalogue/catalogue.txt")
@@ -29,11 +31,11 @@ foreach(_loiter_line IN LISTS _loiter_catalogue_lines)
   list(APPEND LOITER_CATALOGUE "${CMAKE_MATCH_1}:${CMAKE_MATCH_2}")
   if(CMAKE_MATCH_4 STREQUAL "on-request")
     list(APPEND LOITER_ON_REQUEST "${CMAKE_MATCH_1}")
-  elseif(CMAKE_MATCH_3 STREQUAL "any")  # over HTTP/1.1 or HTTP/2, as the target speaks
+  elseif(CMAKE_MATCH_3 STREQUAL "h2")
+    list(APPEND LOITER_DEFAULT_H2 "${CMAKE_MATCH_1}")
+  elseif(CMAKE_MATCH_3 STREQUAL "any")
     list(APPEND LOITER_DEFAULT_HTTP1 "${CMAKE_MATCH_1}")
     list(APPEND LOITER_DEFAULT_TLS "${CMAKE_MATCH_1}")
-    list(APPEND LOITER_DEFAULT_H2 "${CMAKE_MATCH_1}")
-  elseif(CMAKE_MATCH_3 STREQUAL "h2")
     list(APPEND LOITER_DEFAULT_H2 "${CMAKE_MATCH_1}")
   elseif(CMAKE_MATCH_3 STREQUAL "tls")
     list(APPEND LOITER_DEFAULT_TLS "${CMAKE_MATCH_1}")

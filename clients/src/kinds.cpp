@@ -68,6 +68,14 @@ void name_h2_paths(H2Options& options, const KindSettings& settings) {
   options.large_path = settings.path.empty() ? "/large" : settings.path;
 }
 
+// The long h2 streams' paths: a path given is the long exchange, else the reference server's
+// (a slow handler, a stream, a large response); the short streams beside it ask /health.
+void name_h2_long_paths(H2Options& options, const KindSettings& settings) {
+  options.path = "/health";
+  options.long_path = settings.path.empty() ? "/long" : settings.path;
+  options.large_path = settings.path.empty() ? "/large" : settings.path;
+}
+
 // The raw hello offers what the fleet's TLS offers (ALPN, SNI), else the defaults.
 void hello_from_fleet(TlsStallOptions& options, const KindSettings&) {
   if (options.fleet.tls) options.hello_settings = options.fleet.tls->settings();
@@ -121,7 +129,7 @@ constexpr ClientKind with_path(std::string_view name) {
 
 std::span<const ClientKind> client_kinds() {
   static const auto table = [] {
-    std::array<ClientKind, 26> kinds{
+    std::array<ClientKind, 29> kinds{
         kind<SilentOptions, spawn_silent>(kSilent),
         with_path<PartialHeaderOptions, spawn_partial_header>(kPartialHeader),
         kind<HT, spawn_header_trickle, Takes<HT>{.interval = &HT::interval, .path = &HT::path}>(
@@ -164,6 +172,10 @@ std::span<const ClientKind> client_kinds() {
         h2_kind<spawn_h2_zero_window>(kH2ZeroWindow),
         h2_kind<spawn_h2_window_trickle>(kH2WindowTrickle),
         h2_kind<spawn_h2_stream_reuse>(kH2StreamReuse),
+        // A long stream beside short ones; its path given is the long exchange.
+        kind<H2Options, spawn_h2_long_response, kH2Takes, name_h2_long_paths>(kH2LongResponse),
+        kind<H2Options, spawn_h2_stream, kH2Takes, name_h2_long_paths>(kH2Stream),
+        kind<H2Options, spawn_h2_slow_reader, kH2Takes, name_h2_long_paths>(kH2SlowReader),
     };
     std::ranges::sort(kinds, {}, &ClientKind::name);
     return kinds;

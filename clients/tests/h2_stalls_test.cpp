@@ -186,6 +186,39 @@ TEST(H2Stalls, WindowTrickleOpensTheWindowUntilTheResponseIsWhole) {
   EXPECT_EQ(ending_label(record), "goaway+close");
 }
 
+// h2-slow-reader: stream 1's window opened window_increment at a time until whole, and
+// meanwhile a GET of path on streams 3, 5, ... every beside_every, each given a window of its
+// own and answered: every stream asked for is whole.
+TEST(H2Stalls, SlowReaderAsksBesideStreamsWhileItsWindowOpens) {
+  H2Peer peer({.body = 3000, .close_after = 300ms});
+  auto options = options_for(peer);
+  options.large_path = "/large";
+  options.interval = 30ms;
+  options.window_increment = 1024;
+  options.beside_every = 40ms;
+  const auto record = drive(spawn_h2_slow_reader, options).at(0);
+  const auto seen = peer.connections().at(0);
+  std::vector<std::uint32_t> streams;
+  for (const auto& frame : seen.frames) {
+    if (frame.is(Type::headers)) streams.push_back(frame.stream);
+  }
+  ASSERT_GE(streams.size(), 2u) << "no stream beside the long one";
+  for (std::size_t i = 0; i < streams.size(); ++i) EXPECT_EQ(streams[i], 1 + 2 * i);
+  EXPECT_EQ(record.requests, streams.size());
+  ASSERT_EQ(record.responses.size(), streams.size());
+  for (const auto& response : record.responses) EXPECT_TRUE(response.complete);
+  EXPECT_EQ(record.h2->reset_count, 0u);
+  EXPECT_EQ(ending_label(record), "goaway+close");
+}
+
+// h2-long-response and h2-stream need the long exchange's path, h2-slow-reader a large one.
+TEST(H2Stalls, LongStreamsNeedTheirPaths) {
+  H2Peer peer({});
+  EXPECT_THROW(drive(spawn_h2_long_response, options_for(peer)), std::invalid_argument);
+  EXPECT_THROW(drive(spawn_h2_stream, options_for(peer)), std::invalid_argument);
+  EXPECT_THROW(drive(spawn_h2_slow_reader, options_for(peer)), std::invalid_argument);
+}
+
 // Stream 1 served, stream 3 reuse_after its completion, served too, then held.
 TEST(H2Stalls, StreamReuseAsksAgainAfterTheGap) {
   H2Peer peer({.close_after = 200ms});

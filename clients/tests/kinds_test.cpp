@@ -31,7 +31,7 @@ std::vector<ConnectionRecord> drive_named(std::string_view name, const FleetSpec
 // Each name once, in order, and each found by it.
 TEST(Kinds, EveryKindIsFoundByItsName) {
   const auto kinds = client_kinds();
-  ASSERT_EQ(kinds.size(), 26u);
+  ASSERT_EQ(kinds.size(), 29u);
   EXPECT_TRUE(std::ranges::is_sorted(kinds, std::ranges::less{}, &ClientKind::name));
   EXPECT_EQ(std::ranges::adjacent_find(kinds, {}, &ClientKind::name), kinds.end());
   for (const auto& kind : kinds) EXPECT_EQ(find_client_kind(kind.name), &kind) << kind.name;

@@ -62,7 +62,7 @@ std::vector<std::string> key_settings(const CheckOptions& options);
 // The target a check runs against: a bundled one or a target file with its key settings,
 // the reference server with its --fault too. Throws std::invalid_argument for a bad one.
 fixtures::Target chosen_target(const CheckOptions& options);
-// The target a name (bundled, reference-tls, reference-h2c) or target file stands for.
+// The target a name (bundled, reference-tls, reference-h2c, reference-h2) or target file stands for.
 fixtures::Target chosen_target(const std::string& name);
 // The scenario parameters the command line set (0 or unset: the scenario's own).
 suites::ScenarioParameters parameters_of(const CheckOptions& options);

@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "catalogue_lookup.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 
@@ -60,16 +62,52 @@ TEST(H2Scenarios, RunOnlyOnATargetThatSpeaksHttp2) {
   }
 }
 
-// Every other family is HTTP/1.1: skipped on an [h2] target, in cleartext or over TLS.
+// The must-not-cut exchanges with an h2 form: streams beside others on an [h2] target.
+const std::vector<std::string_view> kEither = {"slow-reader", "long-response", "stream"};
+
+// Every other family is HTTP/1.1: skipped on an [h2] target, in cleartext or over TLS (but
+// the exchanges that have an h2 form).
 TEST(H2Scenarios, Http1FamiliesAreSkippedOnAnH2Target) {
   auto over_tls = h2c();
   over_tls.tls = fixtures::Tls{.alpn = {"h2"}};
   for (const auto& s : catalogue()) {
     if (s.family == "h2" || s.family == "flood") continue;
+    if (std::ranges::find(kEither, s.id) != kEither.end()) continue;
     EXPECT_THAT(s.unmet_need(h2c()), Optional(HasSubstr("speaks HTTP/2 (h2c)"))) << s.id;
     EXPECT_THAT(s.unmet_need(over_tls), Optional(HasSubstr("h2 over TLS"))) << s.id;
   }
   EXPECT_EQ(scenario("silent").unmet_need(http1()), std::nullopt);
+}
+
+// stream, long-response and slow-reader run on an h2 target as on an HTTP/1.1 one, skipped
+// only for their own needs: over HTTP/2 the health path (the streams beside the long one),
+// and for slow-reader a window that can be paced (h2-window-trickle's needs).
+TEST(H2Scenarios, NotCutExchangesRunOverHttp2AsStreamsBesideOthers) {
+  auto target = h2c();
+  target.paths.health = "/health";
+  target.paths.stream = "/stream";
+  target.paths.long_response = "/long";
+  auto plain = target;
+  plain.h2.reset();
+  for (const auto id : kEither) {
+    EXPECT_EQ(scenario(id).family, "not-cut") << id;
+    EXPECT_EQ(scenario(id).unmet_need(target), std::nullopt) << id;
+    EXPECT_EQ(scenario(id).unmet_need(plain), std::nullopt) << id;
+  }
+  auto no_health = target;
+  no_health.paths.health.reset();
+  for (const auto id : kEither) {
+    EXPECT_THAT(scenario(id).unmet_need(no_health), Optional(HasSubstr("health"))) << id;
+  }
+  auto fixed_size = target;
+  fixed_size.paths.large = "/large";
+  EXPECT_THAT(scenario("slow-reader").unmet_need(fixed_size), Optional(HasSubstr("{bytes}")));
+  // Over h2 the slow reader is h2-window-trickle's plan: it must outlive the longest deadline.
+  const auto expected = expect("slow-reader", target);
+  ASSERT_TRUE(expected.completion.has_value());
+  EXPECT_EQ(expected.completion->outlives, 3s);
+  EXPECT_EQ(expect("stream", target).completion->outlives,
+            expect("stream", plain).completion->outlives);
 }
 
 // Each h2 scenario is skipped for its own need, named.

@@ -102,9 +102,9 @@ TEST(CatalogueData, ADefaultRunLeavesOtherProtocolsOutByName) {
   const auto kept = leave_out_other_protocols(choose_scenarios({}, 0), cleartext, report);
   ASSERT_EQ(report.left_out.size(), 2u);
   EXPECT_EQ(report.left_out[0].protocol, "HTTP/1.1 over TLS");
-  EXPECT_EQ(report.left_out[0].ids, (std::vector<std::string>{"tls-record-header", "tls-half-hello",
-                                                              "tls-hello-trickle",
-                                                              "tls-handshake-silent"}));
+  EXPECT_EQ(report.left_out[0].ids,
+            (std::vector<std::string>{"tls-record-header", "tls-half-hello", "tls-hello-trickle",
+                                      "tls-handshake-silent"}));
   EXPECT_THAT(report.left_out[0].why, ::testing::HasSubstr("no [tls]"));
   EXPECT_EQ(report.left_out[1].protocol, "HTTP/2");
   EXPECT_EQ(kept.size() + 4 + report.left_out[1].ids.size(), choose_scenarios({}, 0).size());

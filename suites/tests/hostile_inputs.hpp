@@ -14,6 +14,8 @@
 
 namespace loiter::suites::testing::hostile_inputs {
 
+namespace fs = std::filesystem;
+
 // The paths the values name, in the test's temporary directory.
 struct Paths {
   fs::path dir;   // an empty directory

@@ -28,7 +28,8 @@ struct FaultCase {
   ScenarioParameters parameters{};  // defaults, unless the row makes the run shorter
   bool tls = false;                 // against reference-tls (handshake deadline 1 s)
   bool h2 = false;                  // against reference-h2c (HTTP/2 with prior knowledge)
-  std::string ending{};             // what the finding's ending must name; empty: anything
+  bool h2tls = false;    // against reference-h2 (HTTP/2 over TLS, ALPN h2; handshake deadline 1 s)
+  std::string ending{};  // what the finding's ending must name; empty: anything
 };
 
 // idle-under-load, shortened: 300 waiting connections beside 2,000 req/s for 6 s.
@@ -63,6 +64,11 @@ const std::vector<FaultCase> kFaultCases = {
     {"long-response", "cuts-streams", codes::kCutOff},
     {"slow-reader", "cuts-streams", codes::kCutOff},
     {"websocket", "cuts-streams", codes::kCutOff},
+    // Over h2c each is a stream beside others the client opens meanwhile: the long one is
+    // reset at its header deadline (from its HEADERS) while the others are answered.
+    {.scenario = "stream", .fault = "cuts-streams", .code = codes::kCutOff, .h2 = true},
+    {.scenario = "long-response", .fault = "cuts-streams", .code = codes::kCutOff, .h2 = true},
+    {.scenario = "slow-reader", .fault = "cuts-streams", .code = codes::kCutOff, .h2 = true},
     // Held connections dropped before their re-check: held, but not working.
     {"held-capacity", "early-idle-close", codes::kCutOff},
     // An accept loop slower than the opening: the last connections are answered only after
@@ -150,10 +156,29 @@ const std::vector<FaultCase> kFaultCases = {
      .fault = "slow-accept",
      .code = codes::kNotHeldAtOnce,
      .h2 = true},
+    // O(n) work per stream over every open connection: the waiting h2 connections slow the
+    // regular streams (each single stall passes with it: one connection is no crowd).
+    {.scenario = "idle-under-load",
+     .fault = "scans-every-connection",
+     .code = codes::kP99OverBound,
+     .parameters = kShortLoad,
+     .h2 = true},
+    // The same two over TLS (ALPN h2): the preface's deadline, and the GOAWAY, are HTTP/2's
+    // whatever carries its bytes.
+    {.scenario = "h2-partial-preface",
+     .fault = "no-preface-deadline",
+     .code = codes::kStillOpen,
+     .h2tls = true},
+    {.scenario = "h2-idle",
+     .fault = "idle-without-goaway",
+     .code = codes::kWrongEnding,
+     .h2tls = true,
+     .ending = "without GOAWAY"},
 };
 
 fixtures::Target reference_for(const FaultCase& c) {
   if (c.h2) return testing::self_test_reference_h2c({c.fault});
+  if (c.h2tls) return testing::self_test_reference_h2({c.fault});
   return self_test_reference({c.fault}, c.tls);
 }
 
@@ -176,7 +201,8 @@ TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
 
 std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) {
   const auto& c = info.param;
-  std::string name = c.scenario + "_" + c.fault + (c.tls ? "_tls" : "") + (c.h2 ? "_h2c" : "");
+  std::string name = c.scenario + "_" + c.fault + (c.tls ? "_tls" : "") + (c.h2 ? "_h2c" : "") +
+                     (c.h2tls ? "_h2" : "");
   std::ranges::replace(name, '-', '_');
   return name;
 }
@@ -240,9 +266,8 @@ const std::vector<SoakFaultCase> kSoakFaultCases = {
     {"memory-per-request", "rss", ""},
 };
 
-const ScenarioParameters kShortSoak{.load_rate = 5000.0,
-                                    .load_duration = std::chrono::seconds(8),
-                                    .load_connections = 16};
+const ScenarioParameters kShortSoak{
+    .load_rate = 5000.0, .load_duration = std::chrono::seconds(8), .load_connections = 16};
 
 class SoakFaultIsCaught : public ::testing::TestWithParam<SoakFaultCase> {};
 

@@ -1,5 +1,6 @@
 // The reference server as self-tests run it: short deadlines (1 s), faults as asked; over TLS
-// (reference-tls, its handshake deadline 1 s too) when asked; over h2c (reference-h2c).
+// (reference-tls, its handshake deadline 1 s too) when asked; over h2c (reference-h2c) or HTTP/2
+// over TLS (reference-h2).
 #pragma once
 
 #include <fmt/format.h>
@@ -10,8 +11,8 @@
 
 namespace loiter::suites::testing {
 
-inline fixtures::Target self_test_reference(std::vector<std::string> faults = {},
-                                            bool tls = false, bool h2c = false) {
+inline fixtures::Target self_test_reference(std::vector<std::string> faults = {}, bool tls = false,
+                                            bool h2c = false, bool h2 = false) {
   using namespace std::chrono_literals;
   return fixtures::reference_target({.header = 1s,
                                      .body = 1s,
@@ -20,12 +21,19 @@ inline fixtures::Target self_test_reference(std::vector<std::string> faults = {}
                                      .threads = 1,
                                      .faults = std::move(faults),
                                      .tls = tls,
-                                     .h2c = h2c});
+                                     .h2c = h2c,
+                                     .h2 = h2});
 }
 
 // The reference server over h2c (fixtures/targets/reference-h2c.toml), 1 s deadlines.
 inline fixtures::Target self_test_reference_h2c(std::vector<std::string> faults = {}) {
   return self_test_reference(std::move(faults), /*tls=*/false, /*h2c=*/true);
+}
+
+// The reference server over HTTP/2 on TLS (fixtures/targets/reference-h2.toml: ALPN h2, its
+// handshake deadline 1 s), 1 s deadlines.
+inline fixtures::Target self_test_reference_h2(std::vector<std::string> faults = {}) {
+  return self_test_reference(std::move(faults), /*tls=*/false, /*h2c=*/false, /*h2=*/true);
 }
 
 // "findings:\n  [deadline] still-open: 100/100 connections still open ...", one a line.

@@ -14,16 +14,12 @@ namespace loiter::suites {
 
 namespace {
 
-bool runs_over_any(std::string_view id) {
-  const auto& entries = catalogue_entries();
-  const auto entry = std::ranges::find(entries, id, &CatalogueEntry::id);
-  return entry != entries.end() && entry->protocol == "any";
-}
-
 // An HTTP/1.1 scenario: skipped on a target that speaks HTTP/2, then for its own needs; one
-// the data file says runs over any protocol drives HTTP/2 itself on an [h2] target.
+// of protocol any (catalogue.txt) speaks HTTP/2 there, and has only its own needs.
 Scenario over_http1(Scenario scenario) {
-  if (runs_over_any(scenario.id)) return scenario;
+  const auto& entries = catalogue_entries();
+  const auto entry = std::ranges::find(entries, scenario.id, &CatalogueEntry::id);
+  if (entry != entries.end() && entry->protocol == "any") return scenario;
   scenario.unmet_need = [own = std::move(scenario.unmet_need)](const fixtures::Target& target) {
     if (auto need = kit::need_http1(target)) return need;
     return own(target);
@@ -142,8 +138,8 @@ std::optional<std::string> protocol_unmet(std::string_view id, const fixtures::T
   const auto& entries = catalogue_entries();
   const auto entry = std::ranges::find(entries, id, &CatalogueEntry::id);
   if (entry == entries.end()) return std::nullopt;
-  if (entry->protocol == "any") return std::nullopt;  // over h2 on an [h2] target
   if (entry->protocol == "h2") return kit::need_h2(target);
+  if (entry->protocol == "any") return std::nullopt;  // the scenario speaks the target's
   if (auto need = kit::need_http1(target)) return need;
   return entry->protocol == "tls" ? kit::need_tls(target) : std::nullopt;
 }

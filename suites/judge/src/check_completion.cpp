@@ -26,16 +26,29 @@ std::optional<Duration> exchange_end(const ConnectionRecord& r, const Completion
 }
 
 bool was_cut(const ConnectionRecord& r, const CompletionExpectation& c) {
-  if (whole_responses_with(r, c.status) < c.responses) return true;
+  const auto whole = whole_responses_with(r, c.status);
+  if (whole < c.responses) return true;
+  // Over HTTP/2 a connection holds several exchanges: one whole response does not show the
+  // others were not cut. Every stream the client asked for must be answered whole, and a
+  // stream the server reset (RST_STREAM) was cut.
+  if (r.h2 && (r.h2->reset_count > 0 || whole < r.requests)) return true;
   return c.client_ends && r.ending != Ending::client_close;
 }
 
+// When a connection was cut: its end; over HTTP/2, where the connection outlives a stream
+// the server cut, the server's first RST_STREAM.
+Duration cut_at(const ConnectionRecord& r) {
+  if (r.h2 && !r.h2->resets.empty()) return r.h2->resets.front().at;
+  return r.ended_at;
+}
+
 // `records` (all ending alike) were cut: when, at the median, against what they had to
-// outlive, and what they had to get (whole responses, or the client's own close).
+// outlive, and what they had to get (whole responses, or the client's own close; over
+// HTTP/2 one for every stream the client asked for).
 Finding cut_off(const Observation& o, const CompletionExpectation& c,
                 const std::vector<const ConnectionRecord*>& records, std::size_t of) {
   std::vector<Duration> at;
-  for (const auto* r : records) at.push_back(r->ended_at);
+  for (const auto* r : records) at.push_back(cut_at(*r));
   std::ranges::sort(at);
   auto f = finding(o, codes::kCutOff, FindingClass::deadline, c.kind);
   f.count = records.size();
@@ -45,7 +58,8 @@ Finding cut_off(const Observation& o, const CompletionExpectation& c,
   f.unit = "s";
   f.ending = ending_words(*records.front(), clients::ending_of(*records.front()));
   if (!c.client_ends) {
-    f.responses = c.responses;
+    const auto& first = *records.front();
+    f.responses = first.h2 ? std::max(c.responses, first.requests) : c.responses;
     f.status = c.status;
   }
   return f;

@@ -170,5 +170,44 @@ TEST(JudgeH2, ACutStreamNamesItsResetCode) {
                                 Field(&Finding::ending, HasSubstr("RST_STREAM CANCEL")))));
 }
 
+// A long stream beside short ones (stream, long-response, slow-reader over h2): the short
+// ones answered whole do not hide the long one's RST_STREAM; the cut is timed at the reset,
+// not at the connection's later end, and counts every stream asked for.
+TEST(JudgeH2, BesideWholeStreamsAResetStreamIsACutAtItsReset) {
+  auto record = h2_record(Ending::close, 4s);
+  record.requests = 3;
+  reset_stream(record, 2s, 2);  // INTERNAL_ERROR
+  record.responses.push_back({.status = 200, .started = 1s, .complete = 1s, .body_bytes = 2});
+  record.responses.push_back({.status = 200, .started = 2s, .complete = 2s, .body_bytes = 2});
+  record.responses.push_back({.status = 200, .started = 10ms, .body_bytes = 40});
+  Expectations expected{.connections = 1,
+                        .patience = 10s,
+                        .completion = CompletionExpectation{.responses = 1, .outlives = 2s},
+                        .recovery = 5s};
+  const auto verdict = judge(observe({record}), expected);
+  EXPECT_FALSE(verdict.passed);
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(counted(codes::kCutOff, 1, 1), figure(2.0, 2.0),
+                                Field(&Finding::responses, std::optional<std::size_t>(3)),
+                                Field(&Finding::ending, HasSubstr("RST_STREAM INTERNAL_ERROR")))));
+}
+
+// Every stream asked for answered whole, and none reset: not cut; one short stream left
+// unanswered is a cut, though the long one is whole.
+TEST(JudgeH2, BesideOthersEveryStreamAskedForMustBeAnswered) {
+  auto record = h2_record(Ending::close, 6s);
+  record.requests = 2;
+  record.responses.push_back({.status = 200, .started = 1s, .complete = 1s, .body_bytes = 2});
+  record.responses.push_back({.status = 200, .started = 10ms, .complete = 4s, .body_bytes = 40});
+  Expectations expected{.connections = 1,
+                        .patience = 10s,
+                        .completion = CompletionExpectation{.responses = 1, .outlives = 2s},
+                        .recovery = 5s};
+  EXPECT_TRUE(judge(observe({record}), expected).passed)
+      << judge(observe({record}), expected).findings.size();
+  record.requests = 3;
+  EXPECT_THAT(judge(observe({record}), expected).findings, Contains(counted(codes::kCutOff, 1, 1)));
+}
+
 }  // namespace judge_h2_test
 }  // namespace loiter::suites

@@ -12,6 +12,13 @@
 //   h2-window-trickle    its must-not-cut twin: the same GET, a window_increment-byte
 //                        WINDOW_UPDATE (stream and connection) every interval until whole;
 //   h2-stream-reuse      one stream served, a second one reuse_after later: served too.
+// and the must-not-cut exchanges of HTTP/1.1 as h2 streams, each on stream 1 beside short
+// GETs (path) the connection opens on its other streams every beside_every meanwhile, at
+// most beside_most, each of which must be answered too:
+//   h2-long-response     GET long_path (a slow handler), read at once;
+//   h2-stream            GET long_path (a streamed response), read at once;
+//   h2-slow-reader       h2-window-trickle's GET of large_path, its window opened
+//                        window_increment bytes every interval until whole.
 // Every kind but h2-no-settings-ack acknowledges the server's SETTINGS and answers its PINGs
 // (h2-headers-no-end leaves its header block open only after acknowledging the SETTINGS,
 // and then answers nothing: no frame but a CONTINUATION may follow, RFC 9113 6.10).
@@ -37,6 +44,9 @@ inline constexpr std::string_view kH2DataTrickle = "h2-data-trickle";
 inline constexpr std::string_view kH2ZeroWindow = "h2-zero-window";
 inline constexpr std::string_view kH2WindowTrickle = "h2-window-trickle";
 inline constexpr std::string_view kH2StreamReuse = "h2-stream-reuse";
+inline constexpr std::string_view kH2LongResponse = "h2-long-response";
+inline constexpr std::string_view kH2Stream = "h2-stream";
+inline constexpr std::string_view kH2SlowReader = "h2-slow-reader";
 
 struct H2Options {
   FleetSpec fleet;  // tls null: h2c with prior knowledge; set: ALPN must choose h2
@@ -48,6 +58,11 @@ struct H2Options {
   Duration interval = std::chrono::milliseconds(100);  // trickle and window-update pace
   std::size_t window_increment = 1024;                 // h2-window-trickle
   Duration reuse_after = std::chrono::seconds(1);      // h2-stream-reuse: the second stream
+  std::string long_path;  // h2-long-response, h2-stream: the long exchange
+  // h2-long-response, h2-stream, h2-slow-reader: a GET of path on a new stream this often
+  // while the long one runs, at most beside_most times.
+  Duration beside_every = std::chrono::seconds(1);
+  std::size_t beside_most = 64;
 };
 
 // Each spawns options.count connections of its kind on `io`; run `io` to collect them into
@@ -69,5 +84,13 @@ void spawn_h2_window_trickle(asio::io_context& io, const H2Options& options,
                              std::vector<ConnectionRecord>& out);
 void spawn_h2_stream_reuse(asio::io_context& io, const H2Options& options,
                            std::vector<ConnectionRecord>& out);
+// h2-long-response and h2-stream need long_path, h2-slow-reader large_path
+// (std::invalid_argument otherwise).
+void spawn_h2_long_response(asio::io_context& io, const H2Options& options,
+                            std::vector<ConnectionRecord>& out);
+void spawn_h2_stream(asio::io_context& io, const H2Options& options,
+                     std::vector<ConnectionRecord>& out);
+void spawn_h2_slow_reader(asio::io_context& io, const H2Options& options,
+                          std::vector<ConnectionRecord>& out);
 
 }  // namespace loiter::clients

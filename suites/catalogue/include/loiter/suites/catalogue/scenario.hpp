@@ -15,8 +15,8 @@
 #include "loiter/clients/load/load_result.hpp"
 #include "loiter/clients/record.hpp"
 #include "loiter/fixtures/target/target.hpp"
-#include "loiter/suites/judge/observation.hpp"
 #include "loiter/suites/catalogue/timing.hpp"
+#include "loiter/suites/judge/observation.hpp"
 
 namespace boost::asio {
 class io_context;
@@ -31,8 +31,8 @@ struct DriveContext;
 struct ScenarioParameters {
   std::size_t count = 0;  // connections of the scenario's kind; 0: the scenario's default
   // Regular traffic of load scenarios; 0: the scenario's default.
-  double load_rate = 0;            // requests per second
-  Duration load_duration{};        // how long the schedule runs
+  double load_rate = 0;              // requests per second
+  Duration load_duration{};          // how long the schedule runs
   std::size_t load_connections = 0;  // the generator's keep-alive pool
   // The soak's connection churn; nullopt: the scenario's default (none for idle-under-load).
   std::optional<clients::Churn> churn;
@@ -71,8 +71,7 @@ struct Scenario {
   std::function<Expectations(const fixtures::Target&, const Timing&, const ScenarioParameters&)>
       expect;
   // Spawns the scenario's clients on `io`; their records land in `out` once `io` has run.
-  std::function<void(boost::asio::io_context& io, const DriveContext& context,
-                     DriveOutput& out)>
+  std::function<void(boost::asio::io_context& io, const DriveContext& context, DriveOutput& out)>
       drive;
   std::size_t default_count = 100;  // connections, as in the seed
   // The most connections the command line accepts: one client process's worth, unless the
@@ -107,10 +106,10 @@ inline const clients::Churn kSoakChurn{
 struct CatalogueEntry {
   std::string_view id;
   std::string_view family;
-  // "http1" (over TLS too), "tls" (over TLS only), "h2", or "any": over HTTP/1.1 on an
-  // HTTP/1.1 target and over HTTP/2 on an [h2] one (the scenario drives either)
+  // "http1" (over TLS too), "tls" (over TLS only), "h2" or "any" (HTTP/1.1 or HTTP/2, as the
+  // target speaks)
   std::string_view protocol;
-  bool by_default = true;     // false: "on-request", only run when named
+  bool by_default = true;  // false: "on-request", only run when named
 };
 
 // The data file's entries, in its order. Throws std::logic_error naming a malformed line.
