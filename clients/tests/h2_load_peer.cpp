@@ -72,6 +72,7 @@ struct H2LoadPeerCallbacks {
     }
     const std::uint64_t n = peer.requests_++;
     ++conn.requests;
+    peer.most_requests_.store(std::max(peer.most_requests_.load(), conn.requests));
     if (const std::uint32_t code = peer.script_.reset(n); code != 0) {
       nghttp2_submit_rst_stream(conn.session, NGHTTP2_FLAG_NONE, stream, code);
     } else if (peer.script_.hold.count() > 0) {

@@ -44,8 +44,9 @@ class H2LoadPeer {
   std::uint64_t accepted() const { return accepted_.load(); }
   // Requests that came on a connection after its GOAWAY, above its last stream: unanswered.
   std::uint64_t past_goaway() const { return past_goaway_.load(); }
-  std::size_t most_open() const { return most_open_.load(); }    // on one connection
-  std::map<std::uint32_t, std::uint64_t> client_resets() const;  // RST_STREAM code -> count
+  std::size_t most_open() const { return most_open_.load(); }          // on one connection
+  std::size_t most_requests() const { return most_requests_.load(); }  // on one connection
+  std::map<std::uint32_t, std::uint64_t> client_resets() const;        // RST_STREAM code -> count
 
  private:
   struct Conn;
@@ -56,7 +57,7 @@ class H2LoadPeer {
   tcp::endpoint endpoint_;
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> requests_{0}, answered_{0}, accepted_{0}, past_goaway_{0};
-  std::atomic<std::size_t> most_open_{0};
+  std::atomic<std::size_t> most_open_{0}, most_requests_{0};
   mutable std::mutex mutex_;
   std::map<std::uint32_t, std::uint64_t> client_resets_;
   std::thread thread_;

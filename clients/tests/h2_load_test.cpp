@@ -76,7 +76,7 @@ TEST(H2Load, NeverOpensMoreStreamsThanTheServerAllows) {
   EXPECT_EQ(r.dispatched, 120u);
   EXPECT_EQ(r.succeeded, 120u);
   EXPECT_TRUE(r.errors.empty()) << h2_total_errors(r);
-  EXPECT_GT(r.from_intended.max(), 50ms);  // the wait for a slot shows
+  EXPECT_GT(r.from_intended.max(), 50ms);               // the wait for a slot shows
   EXPECT_LT(r.from_sent.percentile(99), scaled(40ms));  // not in the wait for a slot
 }
 
@@ -146,9 +146,11 @@ TEST(H2Load, ReplaceEveryClosesAConnectionAfterItsStreams) {
   EXPECT_EQ(r.dispatched, 200u);
   EXPECT_EQ(r.succeeded, 200u);
   EXPECT_TRUE(r.errors.empty()) << h2_total_errors(r);
-  EXPECT_GE(r.replaced, 19u);
+  // Each connection that took its 10 is replaced; at the end up to 4 hold fewer.
+  EXPECT_GE(r.replaced, 16u);
   EXPECT_LE(r.replaced, 20u);
-  EXPECT_GE(peer.accepted(), 20u);
+  EXPECT_EQ(peer.most_requests(), 10u);
+  EXPECT_EQ(peer.accepted(), 4u + r.replaced);
 }
 
 TEST(H2Load, FreshChurnSendsAStreamOnAConnectionOfItsOwn) {
