@@ -7,6 +7,7 @@
 #   nginx_bin=/usr/sbin/nginx         # optional; default: nginx on PATH, or /usr/sbin/nginx
 #   nginx_access_log="PATH FORMAT ..." # optional; the access_log directive's arguments, default off
 #   nginx_tls_cert=PEM nginx_tls_key=PEM # optional; both set: the listener speaks TLS 1.2/1.3
+#   nginx_listen_extra=" http2"       # optional; more listen parameters (" http2": h2c, or h2 with TLS)
 #   nginx_start DIR WORKERS [WORKER_CONNECTIONS [HTTP_DIRECTIVES]]  # sets nginx_pid, nginx_port
 #   nginx_rss_kib; nginx_fds; nginx_pids           # sampling, master and workers together
 #   nginx_wait_fds_at_most N                       # bounded (10 s) wait for nginx_fds <= N
@@ -24,6 +25,7 @@
 : "${nginx_access_log:=off}"
 : "${nginx_tls_cert:=}"
 : "${nginx_tls_key:=}"
+: "${nginx_listen_extra:=}"
 nginx_pid=""
 nginx_port=""
 
@@ -34,11 +36,13 @@ nginx_port=""
 # ready in time.
 nginx_start() {
   local dir=$1 workers=$2 worker_connections=${3:-16000} http_directives=${4:-} n
-  local ssl="" scheme=http tls_directives=""
+  local ssl="" scheme=http tls_directives="" probe=""
   if [ -n "$nginx_tls_cert" ]; then
     ssl=" ssl" scheme=https
     tls_directives="ssl_certificate $nginx_tls_cert; ssl_certificate_key $nginx_tls_key; ssl_protocols TLSv1.2 TLSv1.3;"
   fi
+  # An h2c listener speaks nothing else: the probe comes with prior knowledge.
+  case "$nginx_listen_extra" in *http2*) [ -z "$ssl" ] && probe=--http2-prior-knowledge ;; esac
   # A free loopback port: the kernel picks it (bind to port 0), then it is released for nginx.
   nginx_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   cat >"$dir/nginx.conf" <<EOF
@@ -58,7 +62,7 @@ http {${http_directives:+
   uwsgi_temp_path $dir/uwsgi;
   scgi_temp_path $dir/scgi;
   server {
-    listen 127.0.0.1:$nginx_port reuseport backlog=4096$ssl;${tls_directives:+
+    listen 127.0.0.1:$nginx_port reuseport backlog=4096$ssl$nginx_listen_extra;${tls_directives:+
     $tls_directives}
     location /health { return 200 "ok"; }
   }
@@ -72,7 +76,7 @@ EOF
   for _ in $(seq 100); do
     n=$( (ps -o pid= --ppid "$nginx_pid" || true) | wc -l)  # ps fails while there are none
     if [ "$answered" = 0 ] && [ "$n" -ge "$workers" ] &&
-      curl -sfk "$scheme://127.0.0.1:$nginx_port/health" >/dev/null 2>&1; then
+      curl -sfk ${probe:+"$probe"} "$scheme://127.0.0.1:$nginx_port/health" >/dev/null 2>&1; then
       answered=1
     fi
     if [ "$answered" = 1 ] && nginx_idle; then return 0; fi

@@ -6,16 +6,20 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <nghttp2/nghttp2.h>
+#include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "tls_peer.hpp"
 
 namespace loiter::clients::testing {
 
@@ -23,7 +27,16 @@ namespace {
 
 constexpr auto kPeerPoll = std::chrono::milliseconds(5);  // the loop's longest sleep
 
-struct Held {
+// Chooses h2 when offered; no ALPN otherwise.
+int h2_peer_select_alpn(SSL*, const unsigned char** out, unsigned char* out_size,
+                        const unsigned char* in, unsigned in_size, void*) {
+  static const unsigned char kH2[] = "\x02h2";
+  auto** chosen = const_cast<unsigned char**>(out);
+  const int found = SSL_select_next_proto(chosen, out_size, kH2, sizeof kH2 - 1, in, in_size);
+  return found == OPENSSL_NPN_NEGOTIATED ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_NOACK;
+}
+
+struct HeldAnswer {
   Clock::time_point due;
   std::int32_t stream = 0;
 };
@@ -33,12 +46,14 @@ struct Held {
 struct H2LoadPeer::Conn {
   H2LoadPeer* peer = nullptr;
   int fd = -1;
+  SSL* ssl = nullptr;  // over TLS
   nghttp2_session* session = nullptr;
   std::size_t open = 0, requests = 0;
   std::int32_t goaway_at = 0;  // the last stream named by its GOAWAY; 0: none sent
-  std::vector<Held> held;
+  std::vector<HeldAnswer> held;
   ~Conn() {
     if (session != nullptr) nghttp2_session_del(session);
+    if (ssl != nullptr) SSL_free(ssl);
     if (fd >= 0) ::close(fd);
   }
 };
@@ -72,6 +87,7 @@ struct H2LoadPeerCallbacks {
     }
     const std::uint64_t n = peer.requests_++;
     ++conn.requests;
+    peer.most_requests_.store(std::max(peer.most_requests_.load(), conn.requests));
     if (const std::uint32_t code = peer.script_.reset(n); code != 0) {
       nghttp2_submit_rst_stream(conn.session, NGHTTP2_FLAG_NONE, stream, code);
     } else if (peer.script_.hold.count() > 0) {
@@ -108,6 +124,12 @@ struct H2LoadPeerCallbacks {
     return 0;
   }
 
+  static int data_chunk(nghttp2_session*, std::uint8_t, std::int32_t, const std::uint8_t*,
+                        std::size_t size, void* user_data) {
+    static_cast<H2LoadPeer::Conn*>(user_data)->peer->body_bytes_ += size;
+    return 0;
+  }
+
   static int stream_close(nghttp2_session*, std::int32_t, std::uint32_t, void* user_data) {
     auto& conn = *static_cast<H2LoadPeer::Conn*>(user_data);
     if (conn.open > 0) --conn.open;
@@ -123,8 +145,10 @@ struct H2LoadPeerCallbacks {
       if (n == 0) return true;
       // Loopback and small frames: a blocking send of each piece keeps the peer simple.
       for (ssize_t sent = 0; sent < n;) {
-        const ssize_t k =
-            ::send(conn.fd, data + sent, static_cast<std::size_t>(n - sent), MSG_NOSIGNAL);
+        const auto size = static_cast<std::size_t>(n - sent);
+        const ssize_t k = conn.ssl != nullptr
+                              ? SSL_write(conn.ssl, data + sent, static_cast<int>(size))
+                              : ::send(conn.fd, data + sent, size, MSG_NOSIGNAL);
         if (k <= 0) return false;
         sent += k;
       }
@@ -145,6 +169,13 @@ H2LoadPeer::H2LoadPeer(H2LoadPeerScript script) : script_(std::move(script)) {
     throw std::runtime_error("h2 load peer: cannot listen");
   }
   endpoint_ = tcp::endpoint(asio::ip::address_v4::loopback(), ntohs(address.sin_port));
+  if (script_.tls) {
+    // OpenSSL writes with write(): a client's close must not end the test binary (SIGPIPE).
+    std::signal(SIGPIPE, SIG_IGN);
+    tls_.emplace(asio::ssl::context::tls_server);
+    use_throwaway_certificate(*tls_);
+    SSL_CTX_set_alpn_select_cb(tls_->native_handle(), h2_peer_select_alpn, nullptr);
+  }
   thread_ = std::thread([this] { serve(); });
 }
 
@@ -165,6 +196,8 @@ void H2LoadPeer::serve() {
   nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks,
                                                           H2LoadPeerCallbacks::begin_headers);
   nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, H2LoadPeerCallbacks::frame_recv);
+  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks,
+                                                            H2LoadPeerCallbacks::data_chunk);
   nghttp2_session_callbacks_set_on_stream_close_callback(callbacks,
                                                          H2LoadPeerCallbacks::stream_close);
   std::vector<std::unique_ptr<Conn>> conns;
@@ -182,6 +215,11 @@ void H2LoadPeer::serve() {
         auto conn = std::make_unique<Conn>();
         conn->peer = this;
         conn->fd = fd;
+        if (tls_) {  // a blocking handshake: the client under test makes its own at once
+          conn->ssl = SSL_new(tls_->native_handle());
+          SSL_set_fd(conn->ssl, fd);
+          if (SSL_accept(conn->ssl) != 1) continue;  // conn's destructor closes it
+        }
         nghttp2_session_server_new(&conn->session, callbacks, conn.get());
         std::vector<nghttp2_settings_entry> settings;
         if (script_.max_concurrent_streams) {
@@ -198,7 +236,8 @@ void H2LoadPeer::serve() {
       bool alive = true;
       if (fds[i + 1].revents & (POLLIN | POLLHUP | POLLERR)) {
         std::uint8_t buffer[16384];
-        const ssize_t n = ::recv(conn.fd, buffer, sizeof buffer, 0);
+        const ssize_t n = conn.ssl != nullptr ? SSL_read(conn.ssl, buffer, sizeof buffer)
+                                              : ::recv(conn.fd, buffer, sizeof buffer, 0);
         alive = n > 0 &&
                 nghttp2_session_mem_recv(conn.session, buffer, static_cast<std::size_t>(n)) >= 0;
       }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <atomic>
+#include <boost/asio/ssl/context.hpp>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -29,6 +30,8 @@ struct H2LoadPeerScript {
   // A connection's `goaway_after`-th request is answered, then a GOAWAY (NO_ERROR) names its
   // stream as the last: the requests that came after it on that connection are not answered.
   std::size_t goaway_after = 0;  // 0: never
+  // Over TLS (a throwaway certificate), choosing ALPN "h2" when the client offers it.
+  bool tls = false;
 };
 
 class H2LoadPeer {
@@ -42,21 +45,25 @@ class H2LoadPeer {
   std::uint64_t requests() const { return requests_.load(); }  // whole requests seen
   std::uint64_t answered() const { return answered_.load(); }  // 200s sent
   std::uint64_t accepted() const { return accepted_.load(); }
+  std::uint64_t body_bytes() const { return body_bytes_.load(); }  // DATA over every request
   // Requests that came on a connection after its GOAWAY, above its last stream: unanswered.
   std::uint64_t past_goaway() const { return past_goaway_.load(); }
-  std::size_t most_open() const { return most_open_.load(); }    // on one connection
-  std::map<std::uint32_t, std::uint64_t> client_resets() const;  // RST_STREAM code -> count
+  std::size_t most_open() const { return most_open_.load(); }          // on one connection
+  std::size_t most_requests() const { return most_requests_.load(); }  // on one connection
+  std::map<std::uint32_t, std::uint64_t> client_resets() const;        // RST_STREAM code -> count
 
  private:
   struct Conn;
   void serve();
 
   H2LoadPeerScript script_;
+  std::optional<asio::ssl::context> tls_;
   int listener_ = -1;
   tcp::endpoint endpoint_;
   std::atomic<bool> stop_{false};
-  std::atomic<std::uint64_t> requests_{0}, answered_{0}, accepted_{0}, past_goaway_{0};
-  std::atomic<std::size_t> most_open_{0};
+  std::atomic<std::uint64_t> requests_{0}, answered_{0}, accepted_{0}, past_goaway_{0},
+      body_bytes_{0};
+  std::atomic<std::size_t> most_open_{0}, most_requests_{0};
   mutable std::mutex mutex_;
   std::map<std::uint32_t, std::uint64_t> client_resets_;
   std::thread thread_;

@@ -17,9 +17,28 @@ namespace {
 namespace ssl = asio::ssl;
 using boost::system::error_code;
 
+// Chooses http/1.1 when offered; with `refuse` (the arg) a fatal alert instead.
+int select_alpn(SSL*, const unsigned char** out, unsigned char* out_size, const unsigned char* in,
+                unsigned in_size, void* refuse) {
+  if (*static_cast<const bool*>(refuse)) return SSL_TLSEXT_ERR_ALERT_FATAL;
+  static const unsigned char kHttp11[] = "\x08http/1.1";
+  auto** chosen = const_cast<unsigned char**>(out);
+  const int found =
+      SSL_select_next_proto(chosen, out_size, kHttp11, sizeof kHttp11 - 1, in, in_size);
+  return found == OPENSSL_NPN_NEGOTIATED ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_NOACK;
+}
+
+std::string ending_name(const error_code& ec) {
+  if (ec == asio::error::eof) return "close_notify";
+  if (ec == ssl::error::stream_truncated) return "truncated";
+  return ec.message();
+}
+
+}  // namespace
+
 // A throwaway self-signed certificate for CN=localhost, valid for 100 years, and its P-256
 // key, made in memory: the client checks no certificate, the peer needs one to handshake.
-void use_throwaway_certificate(ssl::context& context) {
+void use_throwaway_certificate(asio::ssl::context& context) {
   EVP_PKEY* key = EVP_EC_gen("P-256");
   X509* cert = X509_new();
   if (key == nullptr || cert == nullptr) throw std::runtime_error("test certificate: no memory");
@@ -39,25 +58,6 @@ void use_throwaway_certificate(ssl::context& context) {
   EVP_PKEY_free(key);
   if (!made) throw std::runtime_error("test certificate: could not be made or used");
 }
-
-// Chooses http/1.1 when offered; with `refuse` (the arg) a fatal alert instead.
-int select_alpn(SSL*, const unsigned char** out, unsigned char* out_size, const unsigned char* in,
-                unsigned in_size, void* refuse) {
-  if (*static_cast<const bool*>(refuse)) return SSL_TLSEXT_ERR_ALERT_FATAL;
-  static const unsigned char kHttp11[] = "\x08http/1.1";
-  auto** chosen = const_cast<unsigned char**>(out);
-  const int found =
-      SSL_select_next_proto(chosen, out_size, kHttp11, sizeof kHttp11 - 1, in, in_size);
-  return found == OPENSSL_NPN_NEGOTIATED ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_NOACK;
-}
-
-std::string ending_name(const error_code& ec) {
-  if (ec == asio::error::eof) return "close_notify";
-  if (ec == ssl::error::stream_truncated) return "truncated";
-  return ec.message();
-}
-
-}  // namespace
 
 struct TlsPeer::Server {
   explicit Server(asio::io_context& io)

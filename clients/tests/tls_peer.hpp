@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/asio/ssl/context.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -46,6 +47,10 @@ struct TlsPeerConnection {
   // (a FIN without close_notify), or the error; empty while open or when the peer closed.
   std::string client_ending;
 };
+
+// Gives `context` a throwaway self-signed certificate for CN=localhost (100 years) and its
+// P-256 key, made in memory: the client checks no certificate, a peer needs one.
+void use_throwaway_certificate(asio::ssl::context& context);
 
 class TlsPeer {
  public:

@@ -2,10 +2,12 @@
 // Each wake reads what the connections have (answers, SETTINGS, GOAWAYs), sends the streams
 // a GOAWAY turned back, gives every request due by now (never earlier, within the burst cap)
 // a stream on a connection with a free slot (round robin), writes each touched connection's
-// frames in one send, and arms the next wake. Answers are heard as they come.
+// frames in one send, and arms the next wake. As the HTTP/1.1 generator does, it hears
+// answers at once only when it must (see h2_schedule).
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 
 #include "h2_load_run.hpp"
@@ -14,6 +16,10 @@ namespace loiter::clients::load_detail {
 
 namespace {
 
+// When the next wake is this close, answers wait for it: read then, timed by the kernel's
+// receive time. A read that takes several of the server's writes at once times them all by
+// the last one's arrival: an answer is then counted at most this late, never early.
+constexpr auto kH2LazyHorizon = 2ms;
 constexpr int kH2EventsPerPoll = 64;
 constexpr int kH2PollRounds = 64;  // a wake reads at most this many full arrays of events
 
@@ -72,14 +78,18 @@ void h2_watch(H2Run& run, Clock::time_point now) {
   }
 }
 
-// A connection with a free stream slot, round robin from the last one used; null if none.
+// A connection with a free stream slot: the wake's own while it has one, then the next ones
+// (round robin); null if none. A wake's streams go on one connection as far as they can: one
+// send carries them all, and the server answers them in one write, where spreading them would
+// cost a send, a server read and an answer wake each (wakes and sends are most of the
+// generator's CPU).
 H2Conn* h2_slot(H2Run& run) {
   const std::size_t n = run.conns.size();
   for (std::size_t k = 0; k < n; ++k) {
-    H2Conn& conn = *run.conns[(run.cursor + k) % n];
-    if (h2_can_take(conn)) {
-      run.cursor = (run.cursor + k + 1) % n;
-      return &conn;
+    const std::size_t i = (run.cursor + k) % n;
+    if (h2_can_take(*run.conns[i])) {
+      run.cursor = i;
+      return run.conns[i].get();
     }
   }
   return nullptr;
@@ -87,6 +97,7 @@ H2Conn* h2_slot(H2Run& run) {
 
 void h2_dispatch(H2Run& run, Clock::time_point now) {
   run.starved = false;
+  run.cursor = (run.cursor + 1) % run.conns.size();  // each wake begins on the next connection
   while (!run.again.empty()) {  // bounded by the queue: each turn sends one or stops
     H2Conn* conn = h2_slot(run);
     if (conn == nullptr) {
@@ -126,8 +137,19 @@ void h2_schedule(const std::shared_ptr<H2Run>& self, Clock::time_point now) {
   if (const auto due = run.next_due(now); due && !run.starved) {
     wake = std::min(wake, run.paced(*due));
   }
+  // Heard at once: what a starved schedule waits for (a slot), a connection being opened (its
+  // connect, handshake and SETTINGS go on between the schedule's wakes), every
+  // answer over TLS (no receive time) or in a closed loop, and answers when the next wake is
+  // far. Otherwise they wait for the next wake, at most kH2LazyHorizon away.
+  const bool opening = std::any_of(run.conns.begin(), run.conns.end(), [](const auto& conn) {
+    return conn->phase != H2Phase::closed && conn->phase != H2Phase::ready &&
+           conn->phase != H2Phase::draining;
+  });
+  const bool hear =
+      run.starved || opening ||
+      (run.live > 0 && (!run.stamped || run.closed_loop || wake - now > kH2LazyHorizon));
   arm_pacer(self, wake, h2_wake);
-  hear_answers(self, true, h2_wake);
+  hear_answers(self, hear, h2_wake);
 }
 
 void h2_end(const std::shared_ptr<H2Run>& self) {
@@ -203,6 +225,7 @@ void H2Run::drop_stream(H2Stream& stream) {
 void spawn_h2_load(asio::io_context& io, const LoadOptions& options, LoadResult& out) {
   auto run = std::make_shared<H2Run>(io.get_executor(), options, out);
   run->churn = options.churn.any();
+  run->stamped = !options.tls;
   h2_setup(*run);
   for (std::size_t i = 0; i < options.connections; ++i) {
     run->conns.push_back(std::make_unique<H2Conn>());

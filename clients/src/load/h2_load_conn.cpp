@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <ctime>
 
 #include "h2_load_run.hpp"
 #include "loiter/clients/transport/targets.hpp"
@@ -32,6 +33,7 @@ int h2_open_socket(H2Run& run, H2Conn& conn) {
   if (fd < 0) return -1;
   const int one = 1;
   ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (run.stamped) ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
   const auto source = source_for(server, run.options.source_offset + run.out.connections_opened,
                                  run.options.source_block);
   epoll_event event{.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data = {.fd = fd}};
@@ -112,19 +114,32 @@ void h2_read(H2Run& run, H2Conn& conn) {
       const TlsResult result = tls_read(conn.tls.get(), run.buffer.data(), run.buffer.size());
       n = result.bytes;
       ec = result.ec;
+      run.read_at = Clock::now();
     } else {
-      const ssize_t got = ::recv(conn.fd, run.buffer.data(), run.buffer.size(), 0);
+      iovec iov{.iov_base = run.buffer.data(), .iov_len = run.buffer.size()};
+      alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+      msghdr msg{};
+      msg.msg_iov = &iov;
+      msg.msg_iovlen = 1;
+      msg.msg_control = control;
+      msg.msg_controllen = sizeof control;
+      const ssize_t got = ::recvmsg(conn.fd, &msg, 0);
       if (got > 0) n = static_cast<std::size_t>(got);
       if (got == 0) ec = asio::error::eof;
       if (got < 0) ec = h2_errno_code();
+      // Answers read at a later wake are timed by the kernel's receive time (that of the last
+      // segment this read took: see h2_load.cpp).
+      if (got > 0) run.read_at = received_at(msg, Clock::now());
     }
     if (ec == asio::error::would_block) return;
     if (ec) return h2_lose(run, conn, h2_error_kind(ec));
-    run.read_at = Clock::now();
     const auto used = nghttp2_session_mem_recv(
         conn.session.get(), reinterpret_cast<const std::uint8_t*>(run.buffer.data()), n);
     if (used < 0) return h2_lose(run, conn, "protocol");
     h2_mark_dirty(run, conn);
+    // A short read emptied the socket: what comes next raises a new edge (saves the recv
+    // that would say EAGAIN). TLS may hold a record back, so it reads on until EAGAIN.
+    if (!conn.tls && n < run.buffer.size()) return;
   }
 }
 

@@ -75,6 +75,7 @@ struct H2Run : Schedule {
   H2Run& operator=(const H2Run&) = delete;
 
   bool churn = false;
+  bool stamped = false;                        // answers carry the kernel's receive time
   std::vector<std::unique_ptr<H2Conn>> conns;  // the pool
   std::vector<std::unique_ptr<H2Conn>> fresh;  // fresh-churn connections (reused objects)
   std::vector<H2Conn*> by_fd;

@@ -198,6 +198,7 @@ void h2_submit(H2Run& run, H2Conn& conn, H2Stream& stream) {
                              run.options.body.empty() ? nullptr : &body, &stream);
   if (id < 0) {  // out of stream ids, as a rule: this connection takes no more
     conn.phase = H2Phase::draining;
+    if (conn.fresh) conn.streams.clear();  // its one stream goes elsewhere
     stream.conn = nullptr;
     run.again.push_front(&stream);
     return;

@@ -37,22 +37,6 @@ error_code errno_code() {
   return {errno, boost::system::system_category()};
 }
 
-// When the bytes just read arrived: the kernel's receive timestamp (CLOCK_REALTIME) moved
-// onto the steady clock; now when the socket gave none.
-Clock::time_point arrival_of(msghdr& msg, Clock::time_point now) {
-  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
-    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
-    timespec stamp{};
-    std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
-    const auto arrived = std::chrono::system_clock::time_point(
-        std::chrono::duration_cast<std::chrono::system_clock::duration>(
-            std::chrono::seconds(stamp.tv_sec) + std::chrono::nanoseconds(stamp.tv_nsec)));
-    const auto age = std::chrono::system_clock::now() - arrived;
-    return now - std::max(Duration::zero(), std::chrono::duration_cast<Duration>(age));
-  }
-  return now;
-}
-
 // Reads into the connection's buffer; `at` is when those bytes arrived.
 Read read_some(Conn& conn, Clock::time_point& at) {
   char* const data = conn.buffer.data() + conn.filled;
@@ -71,7 +55,7 @@ Read read_some(Conn& conn, Clock::time_point& at) {
   msg.msg_controllen = sizeof control;
   const ssize_t n = ::recvmsg(conn.fd, &msg, 0);
   if (n > 0) {
-    at = arrival_of(msg, at);
+    at = received_at(msg, at);
     return {static_cast<std::size_t>(n), {}};
   }
   if (n == 0) return {0, asio::error::eof};

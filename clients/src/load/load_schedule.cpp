@@ -4,11 +4,13 @@
 
 #include <fmt/format.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 
 #include "loiter/clients/transport/targets.hpp"
@@ -111,6 +113,20 @@ Clock::time_point Schedule::paced(Clock::time_point at) const {
     at = options.start + std::max<Duration::rep>(0, ticks) * options.tick;
   }
   return std::max(at, burst_wait);
+}
+
+Clock::time_point received_at(msghdr& msg, Clock::time_point now) {
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
+    timespec stamp{};
+    std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
+    const auto arrived = std::chrono::system_clock::time_point(
+        std::chrono::duration_cast<std::chrono::system_clock::duration>(
+            std::chrono::seconds(stamp.tv_sec) + std::chrono::nanoseconds(stamp.tv_nsec)));
+    const auto age = std::chrono::system_clock::now() - arrived;
+    return now - std::max(Duration::zero(), std::chrono::duration_cast<Duration>(age));
+  }
+  return now;
 }
 
 }  // namespace loiter::clients::load_detail

@@ -5,6 +5,8 @@
 // heard at once). A generator's state derives from Schedule and adds its connections.
 #pragma once
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <boost/asio/posix/basic_stream_descriptor.hpp>
 #include <memory>
@@ -144,6 +146,10 @@ void hear_answers(const std::shared_ptr<Self>& self, bool hear, Wake wake) {
                          if (!ec) wake(self);
                        });
 }
+
+// When the bytes a recvmsg just read arrived: the kernel's receive timestamp (SO_TIMESTAMPNS,
+// CLOCK_REALTIME) moved onto the steady clock; `now` when the socket gave none.
+Clock::time_point received_at(msghdr& msg, Clock::time_point now);
 
 // The tallies (load_tally.cpp).
 void note_sent(Schedule& run, const Ticket& ticket, Clock::time_point sent);

@@ -10,6 +10,7 @@
 // kernel's receive timestamp (cleartext; over TLS answers are read as they come).
 // With tls, each pool connection makes its TLS handshake at every (re)connect, bounded by
 // request_timeout, before it takes requests again; latency stays from the intended send time.
+// With h2 (LoadOptions::h2), the same schedule runs as HTTP/2 streams over the pool.
 #pragma once
 
 #include <cstdint>
@@ -85,12 +86,14 @@ struct LoadOptions {
   // a request's error: it is counted in LoadResult::goaways, the streams above its
   // last_stream_id go again on another connection (dispatched once; latency still from
   // intended), those at or below run to their end, and the client then closes the
-  // connection and opens another. Churn over h2: `fresh` sends the stream on a connection of
-  // its own that the client closes after the answer; `abort` sends RST_STREAM(CANCEL) once
-  // the answer's HEADERS came; `replace_every` stops opening streams on a connection after N
-  // and closes it (a FIN, no GOAWAY) once they ended; `server_close` streams go as pooled ones
-  // (HTTP/2 has no "Connection: close"), and LoadResult::server_closed counts the
-  // connections the server ended with a GOAWAY.
+  // connection and opens another. A stream is dispatched when its HEADERS go to the socket
+  // (only ever with a free slot); request_timeout runs per stream (then RST_STREAM(CANCEL),
+  // error "timeout"). In a closed loop every connection is kept full to the server's limit. Churn
+  // over h2: `fresh` sends the stream on a connection of its own that the client closes after the
+  // answer; `abort` sends RST_STREAM(CANCEL) once the answer's HEADERS came; `replace_every` stops
+  // opening streams on a connection after N and closes it (a FIN, no GOAWAY) once they ended;
+  // `server_close` streams go as pooled ones (HTTP/2 has no "Connection: close"), and
+  // LoadResult::server_closed counts the connections the server ended with a GOAWAY.
   bool h2 = false;
 };
 
