@@ -211,6 +211,37 @@ TEST(H2Load, OverTlsWithH2AlpnEveryStreamSucceeds) {
   EXPECT_EQ(peer.accepted(), 4u);
 }
 
+// Two shards of one schedule (share 0/2 and 1/2) on one context send the whole of it once.
+TEST(H2Load, SharesOfTheScheduleSendTheWholeOfItOnce) {
+  H2LoadPeer peer({});
+  auto first = h2_options(peer.endpoint(), 1000, 400ms);
+  auto second = first;
+  first.share = {.part = 0, .parts = 2};
+  second.share = {.part = 1, .parts = 2};
+  asio::io_context io(1);
+  LoadResult a, b;
+  spawn_load(io, first, a);
+  spawn_load(io, second, b);
+  io.run();
+  EXPECT_EQ(a.requested, 200u);
+  EXPECT_EQ(b.requested, 200u);
+  EXPECT_EQ(a.succeeded + b.succeeded, 400u);
+  EXPECT_EQ(peer.requests(), 400u);
+}
+
+// A closed loop keeps every connection full to the server's limit, never past it.
+TEST(H2Load, ClosedLoopKeepsEachConnectionFullToTheServersLimit) {
+  H2LoadPeer peer({.max_concurrent_streams = 8, .hold = 2ms});
+  auto options = h2_options(peer.endpoint(), 0, 300ms);
+  options.connections = 2;
+  const auto r = run_h2_load(options);
+  EXPECT_EQ(peer.most_open(), 8u);
+  EXPECT_GT(r.dispatched, 200u);
+  EXPECT_EQ(r.requested, r.dispatched);
+  EXPECT_EQ(r.succeeded, r.dispatched);
+  EXPECT_TRUE(r.errors.empty()) << h2_errors_text(r);
+}
+
 TEST(H2Load, StopEarlyEndsTheScheduleThere) {
   H2LoadPeer peer({});
   auto options = h2_options(peer.endpoint(), 1000, 2s);

@@ -1,9 +1,10 @@
 // The HTTP/2 generator's pacing, on the schedule the HTTP/1.1 one keeps (load_schedule.hpp).
 // Each wake reads what the connections have (answers, SETTINGS, GOAWAYs), sends the streams
 // a GOAWAY turned back, gives every request due by now (never earlier, within the burst cap)
-// a stream on a connection with a free slot (round robin), writes each touched connection's
-// frames in one send, and arms the next wake. As the HTTP/1.1 generator does, it hears
-// answers at once only when it must (see h2_schedule).
+// a stream on a connection with a free slot (the wake's own while it has one, the next wake
+// beginning on the next connection), writes each touched connection's frames in one send,
+// and arms the next wake. As the HTTP/1.1 generator does, it hears answers at once only when
+// it must (see h2_schedule).
 #include <sys/epoll.h>
 #include <unistd.h>
 
@@ -18,7 +19,8 @@ namespace {
 
 // When the next wake is this close, answers wait for it: read then, timed by the kernel's
 // receive time. A read that takes several of the server's writes at once times them all by
-// the last one's arrival: an answer is then counted at most this late, never early.
+// the last one's arrival: an answer is then counted late by at most the time between them
+// (within this horizon), never early.
 constexpr auto kH2LazyHorizon = 2ms;
 constexpr int kH2EventsPerPoll = 64;
 constexpr int kH2PollRounds = 64;  // a wake reads at most this many full arrays of events
