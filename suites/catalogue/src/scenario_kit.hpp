@@ -106,6 +106,13 @@ std::string large_path(const Target& target, std::size_t bytes);
 clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock::time_point start,
                                      std::size_t source_offset);
 
+// The io_context a scenario's regular traffic runs on: the runner's own one for it
+// (DriveContext::load_io), else the clients' `io`.
+inline clients::asio::io_context& load_io(clients::asio::io_context& io,
+                                          const DriveContext& context) {
+  return context.load_io != nullptr ? *context.load_io : io;
+}
+
 // The fleet a scenario's clients are: the expected connections against the server, on the
 // scenario's timeline, this process's share of them, from its sources.
 clients::FleetSpec fleet_for(const DriveContext& context);

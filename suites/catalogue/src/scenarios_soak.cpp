@@ -83,7 +83,7 @@ void drive_soak(clients::asio::io_context& io, const DriveContext& c, DriveOutpu
   options.churn = std::move(churn);
   options.edge_window = c.expected.soak->window;
   options.stop_early = c.stop_early;
-  clients::spawn_load(io, options, out.load.emplace());
+  clients::spawn_load(load_io(io, c), options, out.load.emplace());
 }
 
 }  // namespace

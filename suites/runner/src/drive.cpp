@@ -4,11 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <functional>
 #include <iterator>
 #include <optional>
+#include <thread>
 
 #include "loiter/clients/transport/share.hpp"
 #include "loiter/clients/transport/targets.hpp"
@@ -41,18 +43,41 @@ void move_fleets(std::deque<std::vector<clients::ConnectionRecord>>& fleets,
 }
 
 // The clients in this process, to their end; `poll` is called between turns of the loop.
+// Regular traffic runs on a thread of its own (DriveContext::load_io): the generator's sends
+// wait for nothing the other clients do. The two share no state: the load fills out.load,
+// the clients their fleets.
 DriveOutput drive_here(const Scenario& scenario, const DriveContext& context,
                        const std::function<void()>& poll) {
-  DriveOutput out;  // outlives the io_context: its handlers go before the records they fill
+  DriveOutput out;  // outlives the io_contexts: their handlers go before the records they fill
+  clients::asio::io_context load_io(1);
   clients::asio::io_context io(1);
-  scenario.drive(io, context, out);
-  // Every client is bounded by its own patience; the loop also stops them early when the
-  // user interrupts the run (their sockets close as the io_context is destroyed).
-  while (!io.stopped()) {
-    io.run_for(50ms);
-    poll();
-    if (interrupted() && !scenario.winds_down) io.stop();  // else it ends by itself, soon
+  auto own = context;
+  own.load_io = &load_io;
+  scenario.drive(io, own, out);
+  std::atomic<bool> load_ended = !out.load;
+  std::thread load;
+  if (out.load) {
+    load = std::thread([&load_io, &load_ended] {
+      load_io.run();  // ends with its schedule
+      load_ended = true;
+    });
   }
+  // Every client is bounded by its own patience; the loop also stops them early when the
+  // user interrupts the run (their sockets close as the io_context is destroyed). It turns
+  // until the regular traffic has ended too, which may outlast the other clients.
+  while (!io.stopped() || !load_ended) {
+    if (io.stopped()) {
+      std::this_thread::sleep_for(50ms);
+    } else {
+      io.run_for(50ms);
+    }
+    poll();
+    if (interrupted() && !scenario.winds_down) {  // else it ends by itself, soon
+      io.stop();
+      load_io.stop();
+    }
+  }
+  if (load.joinable()) load.join();  // out.load is whole
   return out;
 }
 

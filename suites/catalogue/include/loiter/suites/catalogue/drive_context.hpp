@@ -35,6 +35,11 @@ struct DriveContext {
   // True once the user asked the run to stop (Ctrl-C): a scenario that winds down
   // (Scenario::winds_down) ends its schedule there; empty: never.
   std::function<bool()> stop_early;
+  // Where a scenario spawns its regular traffic (kit::load_io): an io_context the runner runs
+  // on a thread of its own, so that what the other clients do (1,050 TLS handshakes opening
+  // at once) never delays a send of the open-loop generator, whose latency is measured from
+  // each request's intended time; null: beside the other clients, on their io_context.
+  clients::asio::io_context* load_io = nullptr;
 };
 
 }  // namespace loiter::suites
