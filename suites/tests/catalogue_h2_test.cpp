@@ -63,10 +63,14 @@ TEST(H2Scenarios, RunOnlyOnATargetThatSpeaksHttp2) {
 }
 
 // The must-not-cut exchanges with an h2 form: streams beside others on an [h2] target.
-const std::vector<std::string_view> kEither = {"slow-reader", "long-response", "stream"};
+const std::vector<std::string_view> kNotCutEither = {"slow-reader", "long-response", "stream"};
+// Every scenario with an h2 form: those, the load (h2 waiting connections beside h2 streams)
+// and held-capacity (a second stream as the re-check).
+const std::vector<std::string_view> kEither = {"slow-reader",     "long-response", "stream",
+                                               "idle-under-load", "soak",          "held-capacity"};
 
 // Every other family is HTTP/1.1: skipped on an [h2] target, in cleartext or over TLS (but
-// the exchanges that have an h2 form).
+// the scenarios that have an h2 form).
 TEST(H2Scenarios, Http1FamiliesAreSkippedOnAnH2Target) {
   auto over_tls = h2c();
   over_tls.tls = fixtures::Tls{.alpn = {"h2"}};
@@ -89,7 +93,7 @@ TEST(H2Scenarios, NotCutExchangesRunOverHttp2AsStreamsBesideOthers) {
   target.paths.long_response = "/long";
   auto plain = target;
   plain.h2.reset();
-  for (const auto id : kEither) {
+  for (const auto id : kNotCutEither) {
     EXPECT_EQ(scenario(id).family, "not-cut") << id;
     EXPECT_EQ(scenario(id).unmet_need(target), std::nullopt) << id;
     EXPECT_EQ(scenario(id).unmet_need(plain), std::nullopt) << id;
@@ -241,6 +245,28 @@ TEST(H2Deadlines, AWindowTrickleMustCompleteOutlivingTheSendAndRequestWaitDeadli
   EXPECT_EQ(expected.completion->status, 200u);
   EXPECT_EQ(expected.completion->outlives, 4s);
   EXPECT_GT(expected.patience, 6s);  // half as long again as what it outlives, and a margin
+}
+
+// idle-under-load on an [h2] target: its waiting thirds are the h2 stalls, each judged as
+// its h2-family twin (the preface from connect, the header block's stream, the idle
+// connection's GOAWAY from its answer), beside regular traffic with its p99 bound; without
+// an idle deadline it is skipped, saying so.
+TEST(H2Scenarios, IdleUnderLoadWaitsWithTheH2StallsOnAnH2Target) {
+  auto target = h2c();
+  target.paths.health = "/health";
+  target.promises.load_p99 = 200ms;
+  const auto expected = expect("idle-under-load", target);
+  std::vector<std::string> kinds;
+  for (const auto& c : expected.kind_closures) kinds.push_back(c.kind);
+  EXPECT_THAT(kinds, ElementsAre("h2-partial-preface", "h2-headers-no-end", "h2-idle"));
+  EXPECT_EQ(expected.kind_closures[0].deadline, 2s);
+  EXPECT_TRUE(expected.kind_closures[1].stream);
+  EXPECT_EQ(expected.kind_closures[2].since, Since::last_response);
+  EXPECT_EQ(expected.kind_closures[2].deadline, 3s);
+  ASSERT_TRUE(expected.load.has_value());
+  EXPECT_EQ(expected.load->p99, 200ms);
+  target.deadlines.idle.reset();
+  EXPECT_THAT(scenario("idle-under-load").unmet_need(target), Optional(HasSubstr("idle")));
 }
 
 }  // namespace

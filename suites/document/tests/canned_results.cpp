@@ -130,6 +130,12 @@ ScenarioResult churn_load_result() {
   return result;
 }
 
+ScenarioResult h2_churn_load_result() {
+  auto result = churn_load_result();
+  result.observation.load->result.goaways = {{"NO_ERROR", 2}};
+  return result;
+}
+
 ScenarioResult split_fleet_result() {
   ScenarioResult result{.id = "held-capacity"};
   result.expectations.completion = CompletionExpectation{.responses = 2, .held_at_once = true};

@@ -15,6 +15,8 @@ ScenarioResult load_result();
 // soak: regular traffic with churn (4 aborted of 100 dispatched, 90 answered 2xx, 3 fresh,
 // 2 server-closed, 5 replaced) and edge windows (10 answers in 2 ms / 5 ms).
 ScenarioResult churn_load_result();
+// The same over HTTP/2: the server ended two pool connections with GOAWAY NO_ERROR.
+ScenarioResult h2_churn_load_result();
 // held-capacity over three client processes: one connection answered twice, one reset.
 ScenarioResult split_fleet_result();
 // soak: 8 s of traffic from 1 s, sampled each second to 10 s, FDs by type counted: sockets

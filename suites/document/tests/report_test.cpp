@@ -97,10 +97,17 @@ TEST(ToReport, ALoadWithChurnCarriesItsCountsAndEdgeWindowsThroughReportJson) {
   EXPECT_EQ(reports::figure(soak, "regular", "non-2xx"), 6.0);  // 100 - 4 aborted - 90
 }
 
-// A load without churn or edge windows writes neither group.
+// An HTTP/2 load names the GOAWAYs the server sent on its pool, by error code.
+TEST(ToReport, AnH2LoadWritesItsGoawaysByCode) {
+  const auto report = to_report(testing::h2_churn_load_result());
+  EXPECT_EQ(reports::figure(report, "GOAWAY", "NO_ERROR"), 2.0);
+  EXPECT_EQ(reports::figure(report, "churn", "server closed"), 2.0);
+}
+
+// A load without churn or edge windows writes none of those groups, nor GOAWAY.
 TEST(ToReport, ALoadWithoutChurnWritesNoChurnOrEdgeGroups) {
   const auto report = to_report(testing::load_result());
-  for (const char* group : {"churn", "edge latency", "edge answers"}) {
+  for (const char* group : {"churn", "edge latency", "edge answers", "GOAWAY"}) {
     EXPECT_EQ(std::ranges::find(report.figures, group, &reports::FigureGroup::name),
               report.figures.end())
         << group;
