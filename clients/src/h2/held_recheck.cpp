@@ -24,18 +24,6 @@ awaitable<bool> ask_stream(Connection& connection, h2::Encoder& encoder,
   co_return wait == Wait::done;
 }
 
-// After a stream: answered, the connection is held, reading, until `at`, then `next`; not
-// answered (or `at` past `until`), it is held to the end of its patience, which records the
-// server's ending if one came.
-void hold_for(bool answered, Connection connection, Clock::time_point at, Clock::time_point until,
-              Connection::Continuation next) {
-  if (!answered || at > until) {
-    Connection::hold_until_closed(std::move(connection), until);
-    return;
-  }
-  Connection::hold_until(std::move(connection), at, std::move(next));
-}
-
 // The encoder outlives the first coroutine: the server mirrors its dynamic table, so the
 // re-check's header block is encoded by the same one.
 // `record` is the slot's: the fleet's output outlives every connection of it.
@@ -45,7 +33,7 @@ awaitable<void> recheck_stream(Shared<H2HeldRecheckOptions> options,
   h2::Frames none;
   const bool answered =
       co_await ask_stream(connection, *encoder, *options, *record, 3, 2, until, std::move(none));
-  hold_for(answered, std::move(connection), options->release_at, until,
+  hold_then(answered, std::move(connection), options->release_at, until,
            [](Connection held) { held.close_first(); });
 }
 
@@ -58,7 +46,7 @@ awaitable<void> held_connection(Shared<H2HeldRecheckOptions> options, Slot slot)
   auto opening = h2::opening();
   const bool answered = co_await ask_stream(connection, *encoder, *options, slot.record, 1, 1,
                                             until, std::move(opening));
-  hold_for(answered, std::move(connection), options->recheck_at, until,
+  hold_then(answered, std::move(connection), options->recheck_at, until,
            [options, encoder, record = &slot.record, until, executor](Connection held) {
              asio::co_spawn(executor,
                             recheck_stream(options, encoder, record, std::move(held), until),

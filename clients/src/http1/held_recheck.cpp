@@ -17,18 +17,6 @@ awaitable<bool> ask(Connection& connection, std::string_view head, std::size_t r
   co_return wait == Wait::done;
 }
 
-// After a request: if it was answered, holds the connection, reading, until `at`, outside
-// any coroutine, then `next`. If it was not, or `at` lies past `until`, holds it to the end
-// of its patience instead, which records the server's ending, if any came.
-void hold_then(bool answered, Connection connection, Clock::time_point at, Clock::time_point until,
-               Connection::Continuation next) {
-  if (!answered || at > until) {
-    Connection::hold_until_closed(std::move(connection), until);
-    return;
-  }
-  Connection::hold_until(std::move(connection), at, std::move(next));
-}
-
 // The re-check, on a connection still open at recheck_at; then the hold until release_at,
 // where the client closes it itself.
 awaitable<void> recheck(Shared<HeldRecheckOptions> options, Connection connection,

@@ -31,28 +31,10 @@ void close_fd(Run& run, int& fd) {
   fd = -1;
 }
 
-// A new non-blocking socket toward the server, bound to the connection's source address
-// and watched (edge-triggered, both ways) in the generator's epoll set; -1 on failure.
+// A new socket toward the server (open_load_socket), owned by `conn`; -1 on failure.
 int open_socket(Run& run, Conn& conn) {
-  const auto& server = run.options.server;
-  const int fd =
-      ::socket(server.protocol().family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
-  if (fd < 0) return -1;
-  const int one = 1;
-  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  if (run.stamped) ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
-  const auto source = source_for(server, run.options.source_offset + run.out.connections_opened,
-                                 run.options.source_block);
-  epoll_event event{.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data = {.fd = fd}};
-  const bool ok = !bind_source(fd, server, source) &&
-                  (::connect(fd, server.data(), static_cast<socklen_t>(server.size())) == 0 ||
-                   errno == EINPROGRESS) &&
-                  ::epoll_ctl(run.epoll_fd, EPOLL_CTL_ADD, fd, &event) == 0;
-  if (!ok) {
-    ::close(fd);
-    return -1;
-  }
-  run.owner_of(fd) = &conn;
+  const int fd = open_load_socket(run, run.stamped);
+  if (fd >= 0) run.owner_of(fd) = &conn;
   return fd;
 }
 

@@ -53,26 +53,26 @@ Expectations expect_held(const Target& t, const Timing& timing, const ScenarioPa
   return expected;
 }
 
-// Over HTTP/2: the same timeline, the re-check a second stream on each connection.
-void drive_held_h2(clients::asio::io_context& io, const DriveContext& c, const CapacityPlan& plan,
-                   DriveOutput& out) {
-  auto options = options_for<clients::H2HeldRecheckOptions>(c);
+// The plan's timeline in a held client's options (HTTP/1.1's, or h2's: the re-check a
+// second stream on each connection).
+template <typename Options>
+Options held_options(const DriveContext& c, const CapacityPlan& plan) {
+  auto options = options_for<Options>(c);
   options.fleet.pacing = {.start = c.start + 20ms, .per_second = plan.rate};
   options.recheck_at = options.fleet.pacing.start + plan.opening + plan.phase;
   options.release_at = options.recheck_at + plan.phase;
   if (c.target.paths.health) options.path = *c.target.paths.health;
-  clients::spawn_h2_held_recheck(io, options, out.fleet());
+  return options;
 }
 
 void drive_held(clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
   const auto plan = capacity_plan(c.target, c.timing, c.expected.connections);
-  if (c.target.h2) return drive_held_h2(io, c, plan, out);
-  auto options = options_for<clients::HeldRecheckOptions>(c);
-  options.fleet.pacing = {.start = c.start + 20ms, .per_second = plan.rate};
-  options.recheck_at = options.fleet.pacing.start + plan.opening + plan.phase;
-  options.release_at = options.recheck_at + plan.phase;
-  if (c.target.paths.health) options.path = *c.target.paths.health;
-  clients::spawn_held_recheck(io, options, out.fleet());
+  if (c.target.h2) {
+    clients::spawn_h2_held_recheck(io, held_options<clients::H2HeldRecheckOptions>(c, plan),
+                                   out.fleet());
+    return;
+  }
+  clients::spawn_held_recheck(io, held_options<clients::HeldRecheckOptions>(c, plan), out.fleet());
 }
 
 Scenario held_capacity() {

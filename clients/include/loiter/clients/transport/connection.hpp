@@ -187,4 +187,17 @@ class Connection {
   Duration hold_after_close_;
 };
 
+// After a request a held client made (held-recheck, h2-held-recheck): answered, the
+// connection is held, reading, until `at`, then handed to `next`; not answered (or `at` past
+// `until`), it is held to the end of its patience, which records the server's ending if one
+// came.
+inline void hold_then(bool answered, Connection connection, Clock::time_point at,
+                      Clock::time_point until, Connection::Continuation next) {
+  if (!answered || at > until) {
+    Connection::hold_until_closed(std::move(connection), until);
+    return;
+  }
+  Connection::hold_until(std::move(connection), at, std::move(next));
+}
+
 }  // namespace loiter::clients
