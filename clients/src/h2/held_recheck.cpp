@@ -34,7 +34,7 @@ awaitable<void> recheck_stream(Shared<H2HeldRecheckOptions> options,
   const bool answered =
       co_await ask_stream(connection, *encoder, *options, *record, 3, 2, until, std::move(none));
   hold_then(answered, std::move(connection), options->release_at, until,
-           [](Connection held) { held.close_first(); });
+            [](Connection held) { held.close_first(); });
 }
 
 awaitable<void> held_connection(Shared<H2HeldRecheckOptions> options, Slot slot) {
@@ -47,11 +47,11 @@ awaitable<void> held_connection(Shared<H2HeldRecheckOptions> options, Slot slot)
   const bool answered = co_await ask_stream(connection, *encoder, *options, slot.record, 1, 1,
                                             until, std::move(opening));
   hold_then(answered, std::move(connection), options->recheck_at, until,
-           [options, encoder, record = &slot.record, until, executor](Connection held) {
-             asio::co_spawn(executor,
-                            recheck_stream(options, encoder, record, std::move(held), until),
-                            rethrow_error);
-           });
+            [options, encoder, record = &slot.record, until, executor](Connection held) {
+              asio::co_spawn(executor,
+                             recheck_stream(options, encoder, record, std::move(held), until),
+                             rethrow_error);
+            });
 }
 
 }  // namespace
