@@ -113,8 +113,11 @@ struct H2LoadPeerCallbacks {
   static int frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
     auto& conn = *static_cast<H2LoadPeer::Conn*>(user_data);
     if (frame->hd.type == NGHTTP2_RST_STREAM) {
-      std::lock_guard lock(conn.peer->mutex_);
-      ++conn.peer->client_resets_[frame->rst_stream.error_code];
+      {
+        std::lock_guard lock(conn.peer->mutex_);
+        ++conn.peer->client_resets_[frame->rst_stream.error_code];
+      }
+      conn.peer->reset_seen_.notify_all();
       return 0;
     }
     const bool request = frame->hd.type == NGHTTP2_HEADERS || frame->hd.type == NGHTTP2_DATA;
@@ -188,6 +191,17 @@ H2LoadPeer::~H2LoadPeer() {
 std::map<std::uint32_t, std::uint64_t> H2LoadPeer::client_resets() const {
   std::lock_guard lock(mutex_);
   return client_resets_;
+}
+
+std::uint64_t H2LoadPeer::wait_client_resets(std::uint32_t code, std::uint64_t count,
+                                             std::chrono::steady_clock::time_point deadline) const {
+  std::unique_lock lock(mutex_);
+  const auto seen = [&] {
+    const auto found = client_resets_.find(code);
+    return found == client_resets_.end() ? std::uint64_t{0} : found->second;
+  };
+  reset_seen_.wait_until(lock, deadline, [&] { return seen() >= count; });
+  return seen();
 }
 
 void H2LoadPeer::serve() {

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <boost/asio/ssl/context.hpp>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -51,6 +52,9 @@ class H2LoadPeer {
   std::size_t most_open() const { return most_open_.load(); }          // on one connection
   std::size_t most_requests() const { return most_requests_.load(); }  // on one connection
   std::map<std::uint32_t, std::uint64_t> client_resets() const;        // RST_STREAM code -> count
+  // The RST_STREAMs of `code` seen once `count` have come, or at `deadline`.
+  std::uint64_t wait_client_resets(std::uint32_t code, std::uint64_t count,
+                                   std::chrono::steady_clock::time_point deadline) const;
 
  private:
   struct Conn;
@@ -65,6 +69,7 @@ class H2LoadPeer {
       body_bytes_{0};
   std::atomic<std::size_t> most_open_{0}, most_requests_{0};
   mutable std::mutex mutex_;
+  mutable std::condition_variable reset_seen_;
   std::map<std::uint32_t, std::uint64_t> client_resets_;
   std::thread thread_;
   friend struct H2LoadPeerCallbacks;

@@ -4,7 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
 #include <cerrno>
 #include <cstring>
 #include <functional>
@@ -54,23 +55,22 @@ DriveOutput drive_here(const Scenario& scenario, const DriveContext& context,
   auto own = context;
   own.load_io = &load_io;
   scenario.drive(io, own, out);
-  std::atomic<bool> load_ended = !out.load;
+  // While the regular traffic runs, `io` is kept from running out of work (it may outlast
+  // the other clients): the load's thread lets it go once its schedule has ended.
+  auto keep = std::make_optional(clients::asio::make_work_guard(io));
   std::thread load;
   if (out.load) {
-    load = std::thread([&load_io, &load_ended] {
+    load = std::thread([&load_io, &io, &keep] {
       load_io.run();  // ends with its schedule
-      load_ended = true;
+      clients::asio::post(io, [&keep] { keep.reset(); });
     });
+  } else {
+    keep.reset();
   }
   // Every client is bounded by its own patience; the loop also stops them early when the
-  // user interrupts the run (their sockets close as the io_context is destroyed). It turns
-  // until the regular traffic has ended too, which may outlast the other clients.
-  while (!io.stopped() || !load_ended) {
-    if (io.stopped()) {
-      std::this_thread::sleep_for(50ms);
-    } else {
-      io.run_for(50ms);
-    }
+  // user interrupts the run (their sockets close as the io_context is destroyed).
+  while (!io.stopped()) {
+    io.run_for(50ms);
     poll();
     if (interrupted() && !scenario.winds_down) {  // else it ends by itself, soon
       io.stop();
@@ -322,7 +322,8 @@ void Drive::fork_processes() {
     for (std::size_t part = 0; part < parts_; ++part) {
       const clients::FleetShare share{.part = share_.part + share_.parts * part,
                                       .parts = share_.parts * parts_};
-      processes_.start([this, share](int fd) { return drive_share(scenario_, context_, share, fd); });
+      processes_.start(
+          [this, share](int fd) { return drive_share(scenario_, context_, share, fd); });
     }
   });
 }

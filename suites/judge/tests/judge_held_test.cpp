@@ -1,0 +1,105 @@
+// judge() on held-capacity: every connection held at once before the re-checks began (the
+// last first answer before the first re-check), over HTTP/1.1 and over HTTP/2, whose
+// acknowledgements are sends of their own.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "canned_connections.hpp"
+#include "finding_matchers.hpp"
+#include "loiter/suites/judge/judge.hpp"
+
+namespace loiter::suites {
+namespace judge_held_test {  // named: unity batches put other tests' helpers beside these
+
+using namespace std::chrono_literals;
+using clients::ConnectionRecord;
+using clients::Ending;
+using reports::FindingClass;
+using ::testing::AllOf;
+using testing::counted;
+using ::testing::ElementsAre;
+using testing::ended;
+using testing::expect_completion;
+using ::testing::Field;
+using testing::Finding;
+using ::testing::IsEmpty;
+using testing::observe;
+using ::testing::Optional;
+using testing::whole;
+using testing::with_class;
+namespace codes = reports::codes;
+
+// held-capacity: a connection held, re-checked and closed by the client, connected at
+// `connect` (from `t0`), its first answer 10 ms later and the re-check sent at `recheck`.
+ConnectionRecord held(clients::Clock::time_point t0, Duration connect, Duration recheck) {
+  auto record = ended(Ending::client_close, recheck - connect + 500ms);
+  record.connect_start = t0 + connect;
+  record.client_closed = record.ended_at;
+  record.requests = 2;
+  record.sends = {{.at = 0ms, .bytes = 40}, {.at = recheck - connect, .bytes = 40}};
+  record.responses = {whole(200, 10ms), whole(200, recheck - connect + 10ms)};
+  record.responses[0].started = 5ms;
+  record.responses[1].started = recheck - connect + 5ms;
+  return record;
+}
+
+// The same over HTTP/2: the client's SETTINGS ACK goes out around its first answer and a
+// PING ACK during the hold, sends of their own beside the two streams'.
+ConnectionRecord held_h2(clients::Clock::time_point t0, Duration connect, Duration recheck) {
+  auto record = held(t0, connect, recheck);
+  const auto at = recheck - connect;
+  record.sends = {{.at = 0ms, .bytes = 90},
+                  {.at = 11ms, .bytes = 9},
+                  {.at = at / 2, .bytes = 17},
+                  {.at = at, .bytes = 30}};
+  return record;
+}
+
+TEST(Judge, HeldCapacityNeedsEveryConnectionHeldAtOnce) {
+  const auto t0 = clients::Clock::now();
+  auto expectations = expect_completion(2);
+  expectations.completion->client_ends = true;
+  expectations.completion->outlives = 0ms;
+  expectations.completion->held_at_once = true;
+  expectations.connections = 3;
+  const auto all_held = {held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms), held(t0, 900ms, 1500ms)};
+  EXPECT_THAT(judge(observe(all_held), expectations).findings, IsEmpty());
+  // The third connected only after the re-checks had begun: never all three held together.
+  const auto one_late = {held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms), held(t0, 2000ms, 2500ms)};
+  EXPECT_THAT(judge(observe(one_late), expectations).findings,
+              ElementsAre(with_class(FindingClass::capacity,
+                                     AllOf(counted(codes::kNotHeldAtOnce, 1, 3),
+                                           Field(&Finding::measured, Optional(0.51)),
+                                           Field(&Finding::connected_late, Optional(1u)),
+                                           Field(&Finding::most_at_once, Optional(2u)),
+                                           Field(&Finding::connections, Optional(3u))))));
+  // All connected in time, the third answered late: the server's doing.
+  auto slow_answer = held(t0, 900ms, 1610ms);  // its re-check follows its late first answer
+  slow_answer.responses[0].complete = 700ms;   // answered at 1.6 s, after the re-checks began
+  const auto answered_late = {held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms), slow_answer};
+  EXPECT_THAT(judge(observe(answered_late), expectations).findings,
+              ElementsAre(AllOf(counted(codes::kNotHeldAtOnce, 1, 3),
+                                Field(&Finding::measured, Optional(0.1)),
+                                Field(&Finding::connected_late, Optional(0u)))));
+}
+
+TEST(Judge, HeldCapacityOverH2TakesTheSendBeforeTheSecondAnswerForTheRecheck) {
+  const auto t0 = clients::Clock::now();
+  auto expectations = expect_completion(2);
+  expectations.completion->client_ends = true;
+  expectations.completion->outlives = 0ms;
+  expectations.completion->held_at_once = true;
+  expectations.connections = 3;
+  // The acknowledgements are not the re-check: the three were held together.
+  const auto all_held = {held_h2(t0, 0ms, 1500ms), held_h2(t0, 100ms, 1500ms),
+                         held_h2(t0, 900ms, 1500ms)};
+  EXPECT_THAT(judge(observe(all_held), expectations).findings, IsEmpty());
+  const auto one_late = {held_h2(t0, 0ms, 1500ms), held_h2(t0, 100ms, 1500ms),
+                         held_h2(t0, 2000ms, 2500ms)};
+  EXPECT_THAT(judge(observe(one_late), expectations).findings,
+              ElementsAre(AllOf(counted(codes::kNotHeldAtOnce, 1, 3),
+                                Field(&Finding::measured, Optional(0.51)))));
+}
+
+}  // namespace judge_held_test
+}  // namespace loiter::suites
