@@ -90,7 +90,8 @@ std::string series_shape(const Frame& frame, const Series& series, PlotStyle sty
   if (series.points.empty()) return {};
   std::string out;
   if (series.fit) style = PlotStyle::line;
-  if (style == PlotStyle::dots) {
+  // A line of one point draws nothing: a dot instead (a ladder's single saturation step).
+  if (style == PlotStyle::dots || series.points.size() == 1) {
     out = fmt::format(R"(<g fill="{}" fill-opacity="0.7">)", colour);
     for (const auto& [x, y] : series.points) {
       out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="2.5"/>)", frame.px(x), frame.py(y));
