@@ -2,10 +2,11 @@
 #include "ladder_words.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <string_view>
 
 #include "loiter/reports/number_text.hpp"
 
@@ -38,6 +39,19 @@ double median_of(std::vector<double> values) {
 std::string in_unit(double value, const std::string& unit) {
   if (unit == "/s") return rate(value) + "/s";
   return unit.empty() ? figure(value) : figure(value) + " " + unit;
+}
+
+// An argument as a shell would need it to read it back: as it is when it is plain, else in
+// single quotes ("daemon off;" -> 'daemon off;').
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::ranges::all_of(word, [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("/._-=:,+@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
 }
 
 }  // namespace
@@ -86,7 +100,9 @@ std::string server(const LadderSide& side) {
 
 std::string command(const LadderSide& side) {
   if (side.command.empty()) return "";
-  return fmt::format("command: {}", fmt::join(side.command, " "));
+  std::string text = "command:";
+  for (const auto& word : side.command) text += " " + shell_word(word);
+  return text;
 }
 
 std::string step(const LadderStep& step) {

@@ -120,6 +120,7 @@ Ladder sample_ladder() {
   side.steps.push_back(rate_step(20000, 3, 3, 20000, 4.75));
   auto limited = rate_step(50000, 6, 3, 41200, 180);
   limited.limit = Limit::client;
+  limited.client_busy = 0.97;
   limited.non_2xx = 3;
   limited.errors = 12;
   limited.trials[1].non_2xx = 3;
