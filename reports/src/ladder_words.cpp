@@ -154,6 +154,16 @@ std::string side_median(const PairedFigure& figure, const std::vector<double>& v
   return in_unit(median_of(values), figure.unit);
 }
 
+std::string values(const PairedFigure& figure, const std::vector<double>& values) {
+  std::string text;
+  for (double v : values) {
+    text += (text.empty() ? "" : ", ") + (figure.unit == "/s" ? rate(v) : ladder_words::figure(v));
+  }
+  if (text.empty()) return "none";
+  return figure.unit == "/s" || figure.unit.empty() ? text + figure.unit
+                                                    : text + " " + figure.unit;
+}
+
 std::string change(double fraction) {
   const double percent = fraction * 100;
   if (std::isnan(percent)) return "nan";

@@ -44,6 +44,8 @@ std::string knee(const LadderSide& side, double p99_bound_ms);
 
 // A paired figure's median over its pairs on one side, with its unit: "41,200/s", "1.23 ms".
 std::string side_median(const PairedFigure& figure, const std::vector<double>& values);
+// Every pair's value on one side, in its unit: "1.5, 1.4, 1.6 ms", "50,000, 49,800/s".
+std::string values(const PairedFigure& figure, const std::vector<double>& values);
 // A change as a percentage with its sign and one decimal: "+21.0%", "-3.4%", "0.0%".
 std::string change(double fraction);
 // "[+15.2%, +30.1%] at 93.8%"
