@@ -71,9 +71,10 @@ void table(const std::vector<Column>& columns, const std::vector<Row>& rows, std
 }
 
 const std::vector<Column> kStepColumns{
-    {"step"},           {"requested/s", true}, {"dispatched/s", true}, {"2xx/s", true},
-    {"non-2xx", true},  {"errors", true},      {"p50 ms", true},       {"p99 ms", true},
-    {"CPU µs/req", true}, {"RSS MiB", true},   {"FDs", true},          {"client busy", true},
+    {"step"},          {"requested/s", true}, {"dispatched/s", true},
+    {"2xx/s", true},   {"non-2xx", true},     {"errors", true},
+    {"p50 ms", true},  {"p99 ms", true},      {"CPU µs/req", true},
+    {"RSS MiB", true}, {"FDs", true},         {"client busy", true},
     {"limit"}};
 
 Row step_row(const LadderStep& s, double bound) {
@@ -104,10 +105,9 @@ void side_section(const LadderSide& side, double bound, std::ostream& out) {
   fmt::print(out, "{}\n", words::knee(side, bound));
 }
 
-const std::vector<Column> kPairedColumns{{"step"},           {"figure"},
-                                         {"baseline", true}, {"candidate", true},
-                                         {"change", true},   {"interval"},
-                                         {"verdict"}};
+const std::vector<Column> kPairedColumns{
+    {"step"},         {"figure"},   {"baseline", true}, {"candidate", true},
+    {"change", true}, {"interval"}, {"verdict"}};
 
 void comparison_section(const Ladder& ladder, std::ostream& out) {
   fmt::print(out, "\ncandidate against baseline, median change over the pairs (tolerance {}): {}\n",

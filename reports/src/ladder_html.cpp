@@ -69,7 +69,8 @@ void step_row(const LadderStep& s, double bound, std::ostream& out) {
              td(words::busy(s.client_busy)));
   fmt::print(out, "<td class=\"{}\">{}</td></tr>\n", class_of(mark), escape_html(mark));
   if (!s.note.empty()) {
-    fmt::print(out, "<tr class=\"detail\"><td></td><td colspan=\"12\" class=\"note\">{}</td></tr>\n",
+    fmt::print(out,
+               "<tr class=\"detail\"><td></td><td colspan=\"12\" class=\"note\">{}</td></tr>\n",
                escape_html(s.note));
   }
 }
@@ -135,7 +136,8 @@ void comparison_section(const Ladder& ladder, std::ostream& out) {
              "{} (tolerance {}; the median change over the pairs, its interval by the sign "
              "test)</p>\n",
              candidate_worse(ladder) ? "worse" : "fine",
-             escape_html(words::comparison_summary(ladder)), escape_html(words::percent(ladder.tolerance)));
+             escape_html(words::comparison_summary(ladder)),
+             escape_html(words::percent(ladder.tolerance)));
   fmt::print(out,
              "<table>\n<tr><th>step</th><th>figure</th><th class=\"n\">baseline</th>"
              "<th class=\"n\">candidate</th><th class=\"n\">change</th><th>interval</th>"

@@ -186,8 +186,8 @@ LadderTrial trial_from_json(const json::value& value, const std::string& where) 
   const auto kinds_where = where + ": error_kinds";
   for (const auto& [kind, count] : object_of(field(o, "error_kinds", where), kinds_where)) {
     if (!count.is_uint64() && !(count.is_int64() && count.get_int64() >= 0)) {
-      throw std::runtime_error(fmt::format("{}: '{}' must be a whole number", kinds_where,
-                                           std::string_view(kind)));
+      throw std::runtime_error(
+          fmt::format("{}: '{}' must be a whole number", kinds_where, std::string_view(kind)));
     }
     t.error_kinds[std::string(kind)] = count.to_number<std::uint64_t>();
   }
@@ -311,7 +311,8 @@ Ladder ladder_from_json(const boost::json::value& document) {
   ladder.server_cpus = cpus(o, "server_cpus", kWhere);
   ladder.client_cpus = cpus(o, "client_cpus", kWhere);
   std::size_t i = 0;
-  for (const auto& side : array(o, "sides", kWhere)) ladder.sides.push_back(side_from_json(side, i++));
+  for (const auto& side : array(o, "sides", kWhere))
+    ladder.sides.push_back(side_from_json(side, i++));
   i = 0;
   for (const auto& figure : array(o, "comparison", kWhere)) {
     ladder.comparison.push_back(figure_from_json(figure, i++));

@@ -141,7 +141,8 @@ std::string knee(const LadderSide& side, double p99_bound_ms) {
       side.steps, [](const LadderStep& step) { return step.kind == StepKind::rate; });
   if (!rates) return "no rate steps";
   if (!side.knee) {
-    return "no knee: " + (side.knee_note.empty() ? "the first step was not within" : side.knee_note);
+    return "no knee: " +
+           (side.knee_note.empty() ? "the first step was not within" : side.knee_note);
   }
   auto text = fmt::format("knee: {}/s (p99 within {} ms with everything answered)",
                           rate(*side.knee), figure(p99_bound_ms));
@@ -160,8 +161,7 @@ std::string values(const PairedFigure& figure, const std::vector<double>& values
     text += (text.empty() ? "" : ", ") + (figure.unit == "/s" ? rate(v) : ladder_words::figure(v));
   }
   if (text.empty()) return "none";
-  return figure.unit == "/s" || figure.unit.empty() ? text + figure.unit
-                                                    : text + " " + figure.unit;
+  return figure.unit == "/s" || figure.unit.empty() ? text + figure.unit : text + " " + figure.unit;
 }
 
 std::string change(double fraction) {
@@ -190,9 +190,8 @@ std::string paired_sentence(const PairedFigure& figure, double tolerance) {
 }
 
 std::string comparison_summary(const Ladder& ladder) {
-  const auto worse = std::ranges::count_if(ladder.comparison, [](const PairedFigure& f) {
-    return f.verdict == PairedVerdict::worse;
-  });
+  const auto worse = std::ranges::count_if(
+      ladder.comparison, [](const PairedFigure& f) { return f.verdict == PairedVerdict::worse; });
   const auto of = ladder.comparison.size();
   return worse == 0 ? fmt::format("the candidate is worse on none of {} figures", of)
                     : fmt::format("the candidate is worse on {} of {} figures", worse, of);

@@ -82,9 +82,8 @@ std::string marks(const Frame& frame, const Plot& plot) {
     const bool leftward = vertical && low > kLeft + 0.75 * frame.width;
     const double tx = leftward ? low - 2 : vertical ? low + 2 : kLeft + 4;
     const double ty = vertical ? kTop + 10 + 11.0 * static_cast<double>(i - 1) : low - 3;
-    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="mark" fill="{}"{}>{}</text>)", tx,
-                       ty, colour, leftward ? R"( text-anchor="end")" : "",
-                       escape_html(mark.label));
+    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="mark" fill="{}"{}>{}</text>)", tx, ty,
+                       colour, leftward ? R"( text-anchor="end")" : "", escape_html(mark.label));
   }
   return out;
 }

@@ -36,7 +36,8 @@ std::size_t column_of(const std::string& line, const std::string& what) {
   const auto at = line.find(what);
   if (at == std::string::npos) return at;
   std::size_t columns = 0;
-  for (std::size_t i = 0; i < at; ++i) columns += (static_cast<unsigned char>(line[i]) & 0xC0) != 0x80;
+  for (std::size_t i = 0; i < at; ++i)
+    columns += (static_cast<unsigned char>(line[i]) & 0xC0) != 0x80;
   return columns;
 }
 

@@ -109,9 +109,9 @@ TEST(LadderJson, NamesAMissingOrMalformedKeyWhereItIs) {
 }
 
 TEST(LadderJson, ReadsAFileOrItsDirectoryAndNamesTheFile) {
-  const auto dir = fs::temp_directory_path() /
-                   ("loiter-ladder-json-" +
-                    std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  const auto dir =
+      fs::temp_directory_path() /
+      ("loiter-ladder-json-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   fs::create_directories(dir);
   std::ofstream(dir / "ladder.json") << ladder_text(testing::sample_comparison());
   EXPECT_TRUE(read_ladder(dir) == testing::sample_comparison());

@@ -92,8 +92,8 @@ TEST(LadderJunit, AWorseFigureIsAFailureAndNoDifferenceIsNot) {
             "[+15.2%, +30.0%] at 93.8%: worse (tolerance 5%)");
   EXPECT_THAT(worse.data(), HasSubstr("pairs: +21.0%, +18.3%, +25.5%, +30.0%, +15.2%"));
   EXPECT_THAT(worse.data(), HasSubstr("baseline: 1.5, 1.4, 1.6, 1.5, 1.55 ms"));
-  for (const auto* name : {"server CPU/request at 5000/s", "requests/s at 64 connections",
-                           "p99 at 64 connections"}) {
+  for (const auto* name :
+       {"server CPU/request at 5000/s", "requests/s at 64 connections", "p99 at 64 connections"}) {
     EXPECT_FALSE(named(comparison, name).get_child_optional("failure")) << name;
   }
   EXPECT_THAT(named(comparison, "server CPU/request at 5000/s").get<std::string>("system-out"),
@@ -104,8 +104,7 @@ TEST(LadderJunit, AWorseFigureIsAFailureAndNoDifferenceIsNot) {
   auto fine = testing::sample_comparison();
   fine.comparison[0].verdict = PairedVerdict::no_difference;
   const auto again = ladder_junit_tree(fine);
-  EXPECT_EQ(children(again.get_child("testsuites"), "testsuite")[0]->get<int>(
-                "<xmlattr>.failures"),
+  EXPECT_EQ(children(again.get_child("testsuites"), "testsuite")[0]->get<int>("<xmlattr>.failures"),
             0);
 }
 

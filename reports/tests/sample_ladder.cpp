@@ -108,14 +108,13 @@ Ladder sample_ladder() {
                 .server_cpus = {0},
                 .client_cpus = {1},
                 .problems = {"trial 7: the server took 2.1 s to start"}};
-  LadderSide side{.role = "target",
-                  .target = "nginx",
-                  .protocol = "http1",
-                  .server_binary = "/usr/sbin/nginx",
-                  .server_sha256 =
-                      "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-                  .command = {"/usr/sbin/nginx", "-c", "/run/loiter/nginx.conf", "-g",
-                              "daemon off;"}};
+  LadderSide side{
+      .role = "target",
+      .target = "nginx",
+      .protocol = "http1",
+      .server_binary = "/usr/sbin/nginx",
+      .server_sha256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+      .command = {"/usr/sbin/nginx", "-c", "/run/loiter/nginx.conf", "-g", "daemon off;"}};
   side.steps.push_back(rate_step(5000, 0, 3, 5000, 1.2));
   side.steps.push_back(rate_step(20000, 3, 3, 20000, 4.75));
   auto limited = rate_step(50000, 6, 3, 41200, 180);

@@ -1,5 +1,5 @@
-// report.json, survey.json and ladder.json agree with SCHEMA.md key by key: every key to_json writes is
-// documented, and every documented key is written. A renamed key fails here.
+// report.json, survey.json and ladder.json agree with SCHEMA.md key by key: every key to_json
+// writes is documented, and every documented key is written. A renamed key fails here.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
