@@ -33,4 +33,17 @@ std::string signed_number(double value, int significant) {
   return text.front() == '-' || text == "nan" ? text : "+" + text;
 }
 
+std::string grouped_number(double value, int significant) {
+  auto text = plain_number(value, significant);
+  const auto first = text.find_first_of("0123456789");
+  if (first == std::string::npos) return text;  // nan, inf
+  const auto end = std::min(text.find('.'), text.size());
+  std::string grouped = text.substr(0, first);
+  for (auto at = first; at < end; ++at) {
+    if (at > first && (end - at) % 3 == 0) grouped += ',';
+    grouped += text[at];
+  }
+  return grouped + text.substr(end);
+}
+
 }  // namespace loiter::reports

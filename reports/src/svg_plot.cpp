@@ -77,10 +77,13 @@ std::string marks(const Frame& frame, const Plot& plot) {
                                     kLeft, kLeft + frame.width);
       out += fmt::format(R"( stroke="{}" stroke-dasharray="5 3"/>)", colour);
     }
-    const double tx = vertical ? low + 2 : kLeft + 4;
+    // A vertical mark near the right edge is labelled to its left: to its right the label
+    // would run into the legend.
+    const bool leftward = vertical && low > kLeft + 0.75 * frame.width;
+    const double tx = leftward ? low - 2 : vertical ? low + 2 : kLeft + 4;
     const double ty = vertical ? kTop + 10 + 11.0 * static_cast<double>(i - 1) : low - 3;
-    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="mark" fill="{}">{}</text>)", tx, ty,
-                       colour, escape_html(mark.label));
+    out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" class="mark" fill="{}"{}>{}</text>)", tx, ty,
+                       colour, leftward ? R"( text-anchor="end")" : "", escape_html(mark.label));
   }
   return out;
 }
@@ -90,7 +93,8 @@ std::string series_shape(const Frame& frame, const Series& series, PlotStyle sty
   if (series.points.empty()) return {};
   std::string out;
   if (series.fit) style = PlotStyle::line;
-  if (style == PlotStyle::dots) {
+  // A line of one point draws nothing: a dot instead (a ladder's single saturation step).
+  if (style == PlotStyle::dots || series.points.size() == 1) {
     out = fmt::format(R"(<g fill="{}" fill-opacity="0.7">)", colour);
     for (const auto& [x, y] : series.points) {
       out += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="2.5"/>)", frame.px(x), frame.py(y));

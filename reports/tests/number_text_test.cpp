@@ -56,5 +56,17 @@ TEST(SignedNumber, ASignAlways) {
   EXPECT_EQ(signed_number(1.5e6), "+1500000");
 }
 
+TEST(GroupedNumber, WholeDigitsGroupedByThousands) {
+  EXPECT_EQ(grouped_number(41200), "41,200");
+  EXPECT_EQ(grouped_number(5000), "5,000");
+  EXPECT_EQ(grouped_number(999), "999");
+  EXPECT_EQ(grouped_number(1234567), "1,234,567");
+  EXPECT_EQ(grouped_number(1234.5), "1,234.5");
+  EXPECT_EQ(grouped_number(-5000), "-5,000");
+  EXPECT_EQ(grouped_number(0.000123), "0.000123");
+  EXPECT_EQ(grouped_number(41213.7, 3), "41,214");  // never fewer than the whole digits
+  EXPECT_EQ(grouped_number(std::numeric_limits<double>::infinity()), "inf");
+}
+
 }  // namespace
 }  // namespace loiter::reports

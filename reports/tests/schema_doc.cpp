@@ -54,8 +54,10 @@ std::vector<std::string> lines_of(std::string_view text) {
   return lines;
 }
 
-// The heading of survey.json's section: its key tables are survey_keys.
+// The headings of survey.json's and ladder.json's sections: their key tables are
+// survey_keys and ladder_keys.
 constexpr std::string_view kSurveySection = "survey.json";
+constexpr std::string_view kLadderSection = "ladder.json";
 
 // Adds one data row of a table whose first header cell is `kind`, in the section (## heading)
 // `section`.
@@ -63,7 +65,9 @@ void add_row(SchemaDoc& doc, const std::string& section, const std::string& kind
              const std::string& title, const std::vector<std::string>& row, bool optional) {
   const auto names = ticked(row.at(0));
   if (kind == "key") {
-    auto& keys = section.starts_with(kSurveySection) ? doc.survey_keys : doc.keys;
+    auto& keys = section.starts_with(kSurveySection)   ? doc.survey_keys
+                 : section.starts_with(kLadderSection) ? doc.ladder_keys
+                                                       : doc.keys;
     for (const auto& name : names) keys[title].push_back({name, optional});
   } else if (kind == "group") {
     DocumentedGroup group{.group = {names.at(0), optional}, .unit = row.at(1), .values = {}};
@@ -112,6 +116,12 @@ SchemaDoc parse_schema(std::string_view markdown) {
     if (!doc.survey_keys.contains(needed)) {
       throw std::runtime_error(fmt::format(
           "SCHEMA.md has no key table under **{}** in its section {}", needed, kSurveySection));
+    }
+  }
+  for (const char* needed : {"Ladder", "LadderSide", "LadderStep", "LadderTrial", "PairedFigure"}) {
+    if (!doc.ladder_keys.contains(needed)) {
+      throw std::runtime_error(fmt::format(
+          "SCHEMA.md has no key table under **{}** in its section {}", needed, kLadderSection));
     }
   }
   if (doc.groups.empty() || doc.plots.empty()) {

@@ -29,6 +29,9 @@ struct SchemaDoc {
   // The key tables of survey.json (under the heading "survey.json (loiter-survey/1)"), by
   // title: "Survey", "SurveyMeasure", "Spread", "EndingCount".
   std::map<std::string, std::vector<Documented>> survey_keys;
+  // The key tables of ladder.json (under the heading "ladder.json (loiter-ladder/1)"), by
+  // title: "Ladder", "LadderSide", "LadderStep", "LadderTrial", "PairedFigure".
+  std::map<std::string, std::vector<Documented>> ladder_keys;
   std::vector<DocumentedGroup> groups;  // the table whose first column is `group`
   std::vector<Documented> plots;        // the table whose first column is `id`
 };

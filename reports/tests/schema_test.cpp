@@ -1,12 +1,14 @@
-// report.json and survey.json agree with SCHEMA.md key by key: every key to_json writes is
-// documented, and every documented key is written. A renamed key fails here.
+// report.json, survey.json and ladder.json agree with SCHEMA.md key by key: every key to_json
+// writes is documented, and every documented key is written. A renamed key fails here.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
 
 #include "loiter/reports/json.hpp"
+#include "loiter/reports/ladder_json.hpp"
 #include "loiter/reports/survey_json.hpp"
+#include "sample_ladder.hpp"
 #include "sample_report.hpp"
 #include "sample_survey.hpp"
 #include "schema_doc.hpp"
@@ -74,6 +76,24 @@ Written written_survey_keys(const json::value& document) {
   return written;
 }
 
+// The keys of every object in ladder.json, by the SCHEMA.md table that documents them
+// (error_kinds' keys are the generator's names, not the schema's).
+Written written_ladder_keys(const json::value& document) {
+  Written written;
+  keys_of(document, "Ladder", written);
+  for (const auto& side : document.at("sides").as_array()) {
+    keys_of(side, "LadderSide", written);
+    for (const auto& step : side.at("steps").as_array()) {
+      keys_of(step, "LadderStep", written);
+      for (const auto& trial : step.at("trials").as_array()) keys_of(trial, "LadderTrial", written);
+    }
+  }
+  for (const auto& figure : document.at("comparison").as_array()) {
+    keys_of(figure, "PairedFigure", written);
+  }
+  return written;
+}
+
 std::vector<std::string> key_problems(const std::map<std::string, std::vector<Documented>>& tables,
                                       const Written& written) {
   std::vector<std::string> problems;
@@ -129,6 +149,34 @@ TEST(Schema, ARenamedSurveyKeyIsReportedBothWays) {
   EXPECT_THAT(problems, ::testing::UnorderedElementsAre(
                             HasSubstr("Survey key 'max_wait' is written but not in SCHEMA.md"),
                             HasSubstr("Survey key 'wait' is in SCHEMA.md but never written")));
+}
+
+// Every key of the sample ladders (one alone, one comparison: every table between them) is
+// documented in SCHEMA.md's ladder.json section, and every documented key is written.
+TEST(Schema, EveryLadderKeyWrittenIsDocumentedAndEveryDocumentedOneIsWritten) {
+  const auto doc = testing::parse_schema(testing::schema_markdown());
+  auto written = written_ladder_keys(to_json(testing::sample_ladder()));
+  for (const auto& [table, keys] : written_ladder_keys(to_json(testing::sample_comparison()))) {
+    written[table].insert(keys.begin(), keys.end());
+  }
+  EXPECT_THAT(key_problems(doc.ladder_keys, written), ::testing::IsEmpty());
+  EXPECT_FALSE(doc.keys.contains("Ladder"));
+  EXPECT_FALSE(doc.survey_keys.contains("Ladder"));
+  EXPECT_FALSE(doc.ladder_keys.contains("Survey"));
+}
+
+// A ladder key renamed in SCHEMA.md is reported both ways, by name.
+TEST(Schema, ARenamedLadderKeyIsReportedBothWays) {
+  auto markdown = testing::schema_markdown();
+  const std::string key = "| `knee_note` |";
+  ASSERT_NE(markdown.find(key), std::string::npos);
+  markdown.replace(markdown.find(key), key.size(), "| `knee_why` |");
+  const auto problems = key_problems(testing::parse_schema(markdown).ladder_keys,
+                                     written_ladder_keys(to_json(testing::sample_comparison())));
+  EXPECT_THAT(problems,
+              ::testing::UnorderedElementsAre(
+                  HasSubstr("LadderSide key 'knee_note' is written but not in SCHEMA.md"),
+                  HasSubstr("LadderSide key 'knee_why' is in SCHEMA.md but never written")));
 }
 
 // Placeholders in documented names stand for any text; optional names need not be written.

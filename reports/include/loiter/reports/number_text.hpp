@@ -15,4 +15,9 @@ std::string plain_number(double value, int significant = 6);
 // As plain_number, with a sign always: "+2", "-0.5", "+0".
 std::string signed_number(double value, int significant = 6);
 
+// As plain_number, its whole digits grouped by thousands with commas, as loiter's prose
+// writes rates and counts: 41200 -> "41,200", 1234.5 -> "1,234.5", 999 -> "999",
+// -5000 -> "-5,000".
+std::string grouped_number(double value, int significant = 6);
+
 }  // namespace loiter::reports
