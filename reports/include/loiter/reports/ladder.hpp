@@ -34,7 +34,8 @@ struct LadderTrial {
   // Latency of the whole answers, ms: from the intended send time on a rate step (free of
   // coordinated omission), from the send in a closed loop.
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
-  // loiter's own load thread: its CPU time over the trial's wall time (1 = a whole core busy).
+  // loiter's own load thread: the share of the trial's wall time it was on a CPU or waiting
+  // for one (1 = it always wanted a core: at its limit, or starved of its core).
   double client_busy = 0;
   // The server's processes: CPU (user + system) spent during the schedule, s; their peak
   // RSS and descriptors, and the descriptors before the first request.

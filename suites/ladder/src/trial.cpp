@@ -1,0 +1,159 @@
+#include "trial.hpp"
+
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+
+#include <algorithm>
+#include <exception>
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+#include "loiter/clients/load/load.hpp"
+#include "loiter/clients/transport/targets.hpp"
+#include "loiter/fixtures/probe/sampler.hpp"
+#include "loiter/fixtures/server_under_test.hpp"
+
+namespace loiter::suites::ladder {
+
+namespace {
+
+using Clock = clients::Clock;
+
+// The schedule starts this long after the load thread was made: the generator opens its
+// pool ahead of the schedule, so request 0 waits neither for the thread nor for a connect.
+// Over TLS every pool connection's handshake too (a few ms each of a single-threaded
+// server's CPU): a lead per connection keeps the handshakes out of the first second's p99.
+constexpr auto kLead = std::chrono::milliseconds(100);
+constexpr auto kLeadPerTlsConnection = std::chrono::milliseconds(4);
+
+// What this thread wanted of a CPU so far, s: its time on one plus its time runnable but
+// waiting for one (/proc/thread-self/schedstat, when the kernel keeps it), so a load thread
+// starved of its core by other processes counts as busy, as it is; its CPU time alone
+// otherwise.
+double thread_wanted_seconds() {
+  if (std::ifstream in("/proc/thread-self/schedstat"); in) {
+    double on_cpu = 0, waiting = 0;
+    if (in >> on_cpu >> waiting) return (on_cpu + waiting) / 1e9;
+  }
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+}
+
+void pin_this_thread(const std::vector<int>& cpus) {
+  if (cpus.empty()) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (const int cpu : cpus) CPU_SET(cpu, &set);
+  if (const int error = ::pthread_setaffinity_np(::pthread_self(), sizeof set, &set); error != 0) {
+    throw std::runtime_error("could not pin loiter's load thread to its CPUs");
+  }
+}
+
+clients::TlsClient tls_client(const fixtures::Target& target) {
+  if (!target.tls) return nullptr;
+  return clients::make_tls_client(
+      {.alpn = target.tls->alpn, .server_name = target.tls->server_name});
+}
+
+double in_ms(clients::Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+std::uint64_t sum(const std::map<std::string, std::uint64_t>& counts) {
+  std::uint64_t total = 0;
+  for (const auto& [kind, count] : counts) total += count;
+  return total;
+}
+
+// The load on a thread of its own, timed by what that thread wanted of a CPU.
+struct LoadRun {
+  clients::LoadResult result;
+  double busy = 0;
+};
+
+LoadRun run_load(const clients::LoadOptions& options, const std::vector<int>& cpus) {
+  LoadRun run;
+  std::exception_ptr error;
+  std::thread thread([&] {
+    try {
+      pin_this_thread(cpus);
+      clients::asio::io_context io(1);
+      clients::spawn_load(io, options, run.result);
+      const auto wall = Clock::now();
+      const double cpu = thread_wanted_seconds();
+      io.run();
+      const double elapsed = std::chrono::duration<double>(Clock::now() - wall).count();
+      run.busy = elapsed > 0 ? (thread_wanted_seconds() - cpu) / elapsed : 0;
+    } catch (...) {
+      error = std::current_exception();
+    }
+  });
+  thread.join();
+  if (error) std::rethrow_exception(error);
+  return run;
+}
+
+}  // namespace
+
+TrialOutcome run_trial(const TrialPlan& plan) {
+  const auto& target = *plan.target;
+  fixtures::ServerUnderTest server(target, {.cancelled = plan.cancelled});
+  TrialOutcome outcome;
+  if (plan.want_provenance) outcome.provenance = fixtures::gather_provenance(server);
+  const auto baseline = server.baseline();
+  const auto probe = server.probe();
+  const auto endpoint = server.endpoint();
+  const clients::tcp::endpoint to{clients::asio::ip::make_address(endpoint.address().to_string()),
+                                  endpoint.port()};
+  const auto block = static_cast<unsigned>(plan.run % clients::kMaxSourceBlock + 1);
+  const bool closed = plan.kind == reports::StepKind::saturation;
+  const clients::LoadOptions options{
+      .server = to,
+      .rate = closed ? 0.0 : plan.rate,
+      .duration = std::chrono::duration_cast<clients::Duration>(plan.duration),
+      .connections = plan.connections,
+      .path = target.paths.health.value_or("/"),
+      .start = Clock::now() + kLead +
+               (target.tls ? kLeadPerTlsConnection * static_cast<long>(plan.connections)
+                           : clients::Duration{}),
+      .source_block = block,
+      .tls = tls_client(target),
+      .stop_early = plan.cancelled,
+      .h2 = target.h2.has_value()};
+  const auto before = probe.sample();
+  fixtures::Sampler sampler(probe);
+  const auto load = run_load(options, plan.client_cpus);
+  const auto after = probe.sample();
+  const auto timeline = sampler.stop();
+  server.stop();
+
+  const auto& result = load.result;
+  const auto& latency = closed ? result.from_sent : result.from_intended;
+  auto& trial = outcome.trial;
+  trial.run = plan.run;
+  trial.source = clients::source_for(to, 0, block).to_string();
+  trial.seconds = std::chrono::duration<double>(result.scheduled).count();
+  if (closed && trial.seconds <= 0) trial.seconds = std::chrono::duration<double>(plan.duration).count();
+  trial.requested = result.requested;
+  trial.dispatched = result.dispatched;
+  trial.succeeded = result.succeeded;
+  for (const auto& [status, count] : result.non_2xx) trial.non_2xx += count;
+  trial.errors = sum(result.errors);
+  trial.error_kinds = result.errors;
+  trial.p50_ms = in_ms(latency.percentile(50.0));
+  trial.p99_ms = in_ms(latency.percentile(99.0));
+  trial.max_ms = in_ms(latency.max());
+  trial.client_busy = load.busy;
+  trial.server_cpu_s = std::max(0.0, after.cpu_seconds - before.cpu_seconds);
+  trial.server_fds_before = baseline.sample.fds;
+  for (const auto& s : timeline) {
+    trial.server_fds_peak = std::max(trial.server_fds_peak, s.sample.fds);
+    trial.server_rss_peak_mib =
+        std::max(trial.server_rss_peak_mib, static_cast<double>(s.sample.rss_kib) / 1024);
+  }
+  outcome.stopped = result.stopped_early;
+  return outcome;
+}
+
+}  // namespace loiter::suites::ladder
