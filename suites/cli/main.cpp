@@ -21,6 +21,7 @@
 #include "error_exit.hpp"
 #include "exit_codes.hpp"
 #include "k8s_job.hpp"
+#include "ladder.hpp"
 #include "matrix.hpp"
 #include "merge.hpp"
 #include "observe.hpp"
@@ -56,6 +57,8 @@ int run_command_line(int argc, char** argv) {
       "  loiter check --scenario soak --load-duration 20 --load-rate 5000   # a short soak\n"
       "  loiter check --list\n"
       "  loiter survey --target nginx --write mine.toml   # measure the deadlines, draft a file\n"
+      "  loiter ladder --target nginx                 # the rate ladder's knee, saturation\n"
+      "  loiter ladder --baseline ./old.toml --candidate ./new.toml   # exit 1: costs more\n"
       "  loiter targets                               # the bundled targets (cleartext, TLS)\n"
       "  loiter targets ./mine.toml                   # what your target file declares\n"
       "  loiter matrix                                # every installed real server, one table\n"
@@ -100,6 +103,12 @@ int run_command_line(int argc, char** argv) {
   auto* survey_command = app.add_subcommand(
       "survey", "measure what a server does with stalled clients; draft its target file");
   loiter::cli::add_survey_options(*survey_command, survey);
+  loiter::cli::LadderOptions ladder;
+  auto* ladder_command = app.add_subcommand(
+      "ladder",
+      "what regular traffic costs a server: a rate ladder, closed-loop saturation, and "
+      "two builds compared pair by pair (exit 1: the candidate is worse)");
+  loiter::cli::add_ladder_options(*ladder_command, ladder);
   loiter::cli::TargetsOptions targets;
   auto* targets_command = app.add_subcommand(
       "targets", "list the bundled targets, or show what a target (file) declares");
@@ -131,6 +140,7 @@ int run_command_line(int argc, char** argv) {
     if (compare_command->parsed()) return loiter::cli::run_compare(compare);
     if (drive_command->parsed()) return loiter::cli::run_drive(drive);
     if (survey_command->parsed()) return loiter::cli::run_survey_command(survey);
+    if (ladder_command->parsed()) return loiter::cli::run_ladder_command(ladder);
     if (targets_command->parsed()) return loiter::cli::run_targets(targets);
     if (merge_command->parsed()) return loiter::cli::run_merge(merge);
     if (observe_command->parsed()) return loiter::cli::run_observe(observe);

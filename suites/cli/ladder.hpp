@@ -1,0 +1,47 @@
+// `loiter ladder`: what regular traffic costs a server, and whether a new build costs more:
+// the requested rate stepped up on a fresh server per trial (the knee, and where loiter's own
+// client ran out rather than the server), closed-loop saturation at fixed connection counts,
+// and with --baseline and --candidate the same steps run alternately against two builds and
+// compared pair by pair. One table on the console; ladder.html, ladder.json in a run
+// directory; JUnit on request.
+#pragma once
+
+#include <CLI/App.hpp>
+#include <string>
+#include <vector>
+
+namespace loiter::cli {
+
+struct LadderOptions {
+  std::string target;  // a ladder alone; empty: reference (unless baseline/candidate)
+  std::vector<std::string> settings, faults;
+  std::string baseline, candidate;  // a comparison: both
+  std::vector<std::string> baseline_settings, baseline_faults;
+  std::vector<std::string> candidate_settings, candidate_faults;
+  std::string rates = "1000,2000,5000,10000,20000,50000";  // or "none"
+  std::string saturation = "64,128,256,512";               // or "none"
+  std::size_t connections = 64;
+  std::size_t trials = 0;  // 0: 3 for a ladder, 6 pairs for a comparison
+  double duration = 8;     // s
+  double p99_ms = 0;       // 0: the target's load_p99, or 200 ms
+  std::string tolerance = "5%";
+  bool no_pin = false;
+  std::string runs_root = "loiter-runs";
+  std::string json_path;
+  std::string junit_path;
+};
+
+void add_ladder_options(CLI::App& command, LadderOptions& options);
+
+// 0 measured (a comparison: the candidate not worse beyond the tolerance), 1 the candidate
+// worse beyond the tolerance on some figure, 2 a bad input, 3 a server did not start, 130
+// interrupted (what ran is still shown and written).
+int run_ladder_command(const LadderOptions& options);
+
+// "5%" -> 0.05, "0.05" -> 0.05; std::invalid_argument for anything else, or outside [0, 1).
+double tolerance_from(const std::string& text);
+// "1000,2000" -> {1000, 2000}; "none" -> {}. std::invalid_argument naming `option` for a
+// value that is not a positive number (or, with whole, a positive whole number).
+std::vector<double> step_list(const std::string& option, const std::string& text, bool whole);
+
+}  // namespace loiter::cli
