@@ -2,6 +2,7 @@
 #include "ladder.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <charconv>
 #include <cmath>
@@ -80,11 +81,13 @@ std::vector<suites::ladder::LadderSideSpec> sides_of(const LadderOptions& option
         "{} and {} speak different protocols: a comparison pairs the same traffic on both",
         baseline.name, candidate.name));
   }
-  // The same name twice (a build against itself, or with --set on one side): told apart.
-  if (baseline.name == candidate.name) {
-    baseline.name += " (baseline)";
-    candidate.name += " (candidate)";
-  }
+  // One target with settings of its own on a side: named with them, as a fault is
+  // ("nginx [deadlines.header=60]"), so the two sides read apart.
+  const auto with_settings = [](fixtures::Target& target, const std::vector<std::string>& set) {
+    if (!set.empty()) target.name += fmt::format(" [{}]", fmt::join(set, ", "));
+  };
+  with_settings(baseline, options.baseline_settings);
+  with_settings(candidate, options.candidate_settings);
   return {{.role = "baseline", .target = std::move(baseline)},
           {.role = "candidate", .target = std::move(candidate)}};
 }

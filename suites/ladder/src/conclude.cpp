@@ -135,10 +135,20 @@ void conclude_step(LadderStep& step, double p99_bound_ms) {
     return;
   }
   step.limit = client_busy ? Limit::client : Limit::server;
-  step.note = client_busy ? fmt::format("loiter's client ran out, not the server: {} with its "
-                                        "load thread wanting a CPU {} of the time",
-                                        joined(missing), busy_text(step.client_busy))
-                          : joined(missing);
+  if (client_busy) {
+    // Always with the rate it did dispatch: what the client could send is the figure.
+    auto parts = missing;
+    if (parts.empty() || !parts.front().starts_with("dispatched")) {
+      parts.insert(parts.begin(), fmt::format("dispatched {}/s of {}/s", grouped(step.dispatched_rate),
+                                              grouped(step.requested_rate)));
+    }
+    step.note = fmt::format(
+        "loiter's client ran out, not the server: {}, with its load thread wanting a CPU {} of "
+        "the time",
+        joined(parts), busy_text(step.client_busy));
+  } else {
+    step.note = joined(missing);
+  }
   if (step.note.empty()) {
     step.note = fmt::format("{} of {} trials had everything dispatched and answered 2xx",
                             completed, trials.size());
@@ -160,8 +170,7 @@ void conclude_side(reports::LadderSide& side, double p99_bound_ms) {
       continue;
     }
     const auto whose = step.limit == Limit::client
-                           ? std::string("loiter's client ran out there, not the server: the "
-                                         "server's knee is at least this high")
+                           ? std::string("the server's knee is at least this high")
                            : std::string("the server fell short there");
     side.knee_note = fmt::format("at {}/s: {} ({})", grouped(step.rate), step.note, whose);
     return;
@@ -218,14 +227,17 @@ reports::PairedFigure pair_figure(std::string step, std::string figure, std::str
   paired.baseline = std::move(baseline);
   paired.candidate = std::move(candidate);
   paired.median_change = median(paired.change);
-  const auto interval = sign_interval(paired.change);
+  const auto interval = sign_interval(paired.change, kConfidence);
   paired.low = interval.low;
   paired.high = interval.high;
   paired.confidence = interval.confidence;
   using reports::PairedVerdict;
-  if (pairs < 2) {
+  if (paired.confidence < kConfidence) {
     paired.verdict = PairedVerdict::no_difference;
-    paired.note = "fewer than two pairs: nothing can be established";
+    paired.note = fmt::format(
+        "{} pairs cannot establish anything at {:.0f}% (their widest interval covers {:.1f}%): "
+        "six pairs or more",
+        pairs, kConfidence * 100, paired.confidence * 100);
     return paired;
   }
   if (paired.low <= 0 && paired.high >= 0) {

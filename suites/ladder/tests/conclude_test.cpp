@@ -58,6 +58,15 @@ TEST(LadderStep, AShortfallWithTheLoadThreadBusyIsTheClientsLimitWithItsMeasured
   EXPECT_NE(step.note.find("dispatched 40,500/s of 50,000/s"), std::string::npos) << step.note;
 }
 
+TEST(LadderStep, AClientLimitWithEverythingSentLateStillSaysWhatItDispatched) {
+  auto step = rate_step(100000, {trial(200000, 200000, 246, 0.89)});
+  conclude_step(step, 200);
+  EXPECT_EQ(step.limit, Limit::client);
+  EXPECT_NE(step.note.find("dispatched 100,000/s of 100,000/s; p99 246 ms over the 200 ms bound, with"),
+            std::string::npos)
+      << step.note;
+}
+
 TEST(LadderStep, AShortfallWithTheLoadThreadIdleIsTheServers) {
   // Every pool connection waited on the server: the client had the CPU to send.
   auto step = rate_step(50000, {trial(100000, 60000, 900, 0.2), trial(100000, 61000, 950, 0.25)});

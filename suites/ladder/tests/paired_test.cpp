@@ -75,10 +75,15 @@ TEST(PairedFigure, AP99MovedLessThanTheTickIsWithinToleranceWhateverItsShare) {
   EXPECT_NE(figure.note.find("below the 1 ms"), std::string::npos) << figure.note;
 }
 
-TEST(PairedFigure, FewerThanTwoPairsEstablishNothing) {
-  const auto figure = pair_figure("64 connections", "requests/s", "/s", true, {100}, {10}, 0.05);
+TEST(PairedFigure, FewerThanSixPairsEstablishNothingHoweverFarApart) {
+  // Five pairs all 90% worse: their widest interval covers 93.8%, short of 95%.
+  const auto figure = pair_figure("64 connections", "requests/s", "/s", true,
+                                  {100, 100, 100, 100, 100}, {10, 10, 10, 10, 10}, 0.05);
   EXPECT_EQ(figure.verdict, PairedVerdict::no_difference);
-  EXPECT_FALSE(figure.note.empty());
+  EXPECT_NE(figure.note.find("5 pairs cannot establish anything at 95%"), std::string::npos)
+      << figure.note;
+  EXPECT_EQ(pair_figure("64 connections", "requests/s", "/s", true, {100}, {10}, 0.05).verdict,
+            PairedVerdict::no_difference);
 }
 
 TEST(AbbaOrder, AlternatesWhichSideGoesFirst) {
@@ -94,12 +99,12 @@ TEST(CompareSides, SaturationIsComparedOnRateP99AndCpuAndARateStepOnP99AndCpu) {
   b.requested = 500;
   b.server_cpu_s = 0.05;
   const reports::LadderStep rate{.kind = reports::StepKind::rate, .rate = 1000,
-                                 .trials = {a, a, a, a, a}};
+                                 .trials = {a, a, a, a, a, a}};
   const reports::LadderStep sat{.kind = reports::StepKind::saturation, .connections = 64,
-                                .trials = {a, a, a, a, a}};
+                                .trials = {a, a, a, a, a, a}};
   auto rate_b = rate;
   auto sat_b = sat;
-  sat_b.trials = {b, b, b, b, b};
+  sat_b.trials = {b, b, b, b, b, b};
   reports::Ladder ladder{.tolerance = 0.05,
                          .sides = {{.role = "baseline", .steps = {rate, sat}},
                                    {.role = "candidate", .steps = {rate_b, sat_b}}}};

@@ -40,6 +40,10 @@ SignInterval sign_interval(std::vector<double> values, double wanted = 0.95);
 
 double median(std::vector<double> values);  // 0 when empty
 
+// The coverage a paired verdict needs: with fewer than six pairs no interval reaches it, and
+// the figure is no-difference whatever its pairs did.
+inline constexpr double kConfidence = 0.95;
+
 // One figure paired trial by trial: each pair's relative change, its median, the sign-test
 // interval and the verdict against `tolerance` (a fraction). A change of less than
 // `floor` in the figure's own unit (median over the pairs) is within tolerance whatever its
