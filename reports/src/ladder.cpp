@@ -15,6 +15,8 @@ std::string_view to_string(Limit limit) {
       return "client";
     case Limit::server:
       return "server";
+    case Limit::both:
+      return "both";
     case Limit::none:
       break;
   }

@@ -74,8 +74,8 @@ const std::vector<Column> kStepColumns{
     {"step"},          {"requested/s", true}, {"dispatched/s", true},
     {"2xx/s", true},   {"non-2xx", true},     {"errors", true},
     {"p50 ms", true},  {"p99 ms", true},      {"CPU µs/req", true},
-    {"RSS MiB", true}, {"FDs", true},         {"client busy", true},
-    {"limit"}};
+    {"RSS MiB", true}, {"FDs", true},         {"server busy", true},
+    {"client busy", true}, {"limit"}};
 
 Row step_row(const LadderStep& s, double bound) {
   Row row{.cells = {words::step(s), words::rate(s.requested_rate), words::rate(s.dispatched_rate),
@@ -83,7 +83,8 @@ Row step_row(const LadderStep& s, double bound) {
                     words::count(double(s.errors)), words::figure(s.p50_ms),
                     words::figure(s.p99_ms), words::figure(s.server_cpu_us_per_request),
                     words::figure(s.server_rss_peak_mib), words::count(s.server_fds_peak),
-                    words::busy(s.client_busy), words::mark(s, bound)}};
+                    words::busy(s.server_busy), words::busy(s.client_busy),
+                    words::mark(s, bound)}};
   if (!s.note.empty()) row.under.push_back("note: " + s.note);
   return row;
 }

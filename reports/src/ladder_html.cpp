@@ -58,19 +58,19 @@ void plots(const Ladder& ladder, std::ostream& out) {
 
 void step_row(const LadderStep& s, double bound, std::ostream& out) {
   const auto mark = words::mark(s, bound);
-  fmt::print(out, "<tr class=\"step{}\"><td>{}</td>", s.limit == Limit::client ? " client" : "",
+  fmt::print(out, "<tr class=\"step{}\"><td>{}</td>", s.limit == Limit::client || s.limit == Limit::both ? " client" : "",
              escape_html(words::step_long(s)));
-  fmt::print(out, "{}{}{}{}{}{}{}{}{}{}{}", td(words::rate(s.requested_rate)),
+  fmt::print(out, "{}{}{}{}{}{}{}{}{}{}{}{}", td(words::rate(s.requested_rate)),
              td(words::rate(s.dispatched_rate)), td(words::rate(s.succeeded_rate)),
              td(words::count(double(s.non_2xx))), td(words::count(double(s.errors))),
              td(words::figure(s.p50_ms)), td(words::figure(s.p99_ms)),
              td(words::figure(s.server_cpu_us_per_request)),
              td(words::figure(s.server_rss_peak_mib)), td(words::count(s.server_fds_peak)),
-             td(words::busy(s.client_busy)));
+             td(words::busy(s.server_busy)), td(words::busy(s.client_busy)));
   fmt::print(out, "<td class=\"{}\">{}</td></tr>\n", class_of(mark), escape_html(mark));
   if (!s.note.empty()) {
     fmt::print(out,
-               "<tr class=\"detail\"><td></td><td colspan=\"12\" class=\"note\">{}</td></tr>\n",
+               "<tr class=\"detail\"><td></td><td colspan=\"13\" class=\"note\">{}</td></tr>\n",
                escape_html(s.note));
   }
 }
@@ -123,7 +123,8 @@ void side_section(const LadderSide& side, double bound, std::ostream& out) {
              "dispatched/s</th><th class=\"n\">2xx/s</th><th class=\"n\">non-2xx</th>"
              "<th class=\"n\">errors</th><th class=\"n\">p50 ms</th><th class=\"n\">p99 ms</th>"
              "<th class=\"n\">CPU µs/req</th><th class=\"n\">RSS MiB</th><th class=\"n\">FDs</th>"
-             "<th class=\"n\">client busy</th><th>limit</th></tr>\n");
+             "<th class=\"n\">server busy</th><th class=\"n\">client busy</th><th>limit</th>"
+             "</tr>\n");
   for (const auto& s : side.steps) step_row(s, bound, out);
   fmt::print(out, "</table>\n<p class=\"knee\">{}</p>\n", escape_html(words::knee(side, bound)));
   trials(side, out);

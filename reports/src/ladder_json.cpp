@@ -38,6 +38,7 @@ json::object trial_to_json(const LadderTrial& t) {
           {"p99_ms", number(t.p99_ms)},
           {"max_ms", number(t.max_ms)},
           {"client_busy", number(t.client_busy)},
+          {"server_busy", number(t.server_busy)},
           {"server_cpu_s", number(t.server_cpu_s)},
           {"server_rss_peak_mib", number(t.server_rss_peak_mib)},
           {"server_fds_before", t.server_fds_before},
@@ -60,6 +61,7 @@ json::object step_to_json(const LadderStep& s) {
           {"server_rss_peak_mib", number(s.server_rss_peak_mib)},
           {"server_fds_peak", number(s.server_fds_peak)},
           {"client_busy", number(s.client_busy)},
+          {"server_busy", number(s.server_busy)},
           {"non_2xx", s.non_2xx},
           {"errors", s.errors},
           {"within", s.within},
@@ -169,7 +171,7 @@ Enum word(const json::object& object, std::string_view key, std::string_view whe
 }
 
 constexpr StepKind kStepKinds[] = {StepKind::rate, StepKind::saturation};
-constexpr Limit kLimits[] = {Limit::none, Limit::client, Limit::server};
+constexpr Limit kLimits[] = {Limit::none, Limit::client, Limit::server, Limit::both};
 constexpr PairedVerdict kVerdicts[] = {PairedVerdict::no_difference,
                                        PairedVerdict::within_tolerance, PairedVerdict::better,
                                        PairedVerdict::worse};
@@ -195,6 +197,7 @@ LadderTrial trial_from_json(const json::value& value, const std::string& where) 
   t.p99_ms = decimal(o, "p99_ms", where);
   t.max_ms = decimal(o, "max_ms", where);
   t.client_busy = decimal(o, "client_busy", where);
+  t.server_busy = decimal(o, "server_busy", where);
   t.server_cpu_s = decimal(o, "server_cpu_s", where);
   t.server_rss_peak_mib = decimal(o, "server_rss_peak_mib", where);
   t.server_fds_before = whole(o, "server_fds_before", where);
@@ -221,6 +224,7 @@ LadderStep step_from_json(const json::value& value, const std::string& side, std
   s.server_rss_peak_mib = decimal(o, "server_rss_peak_mib", where);
   s.server_fds_peak = decimal(o, "server_fds_peak", where);
   s.client_busy = decimal(o, "client_busy", where);
+  s.server_busy = decimal(o, "server_busy", where);
   s.non_2xx = whole(o, "non_2xx", where);
   s.errors = whole(o, "errors", where);
   s.within = boolean(o, "within", where);

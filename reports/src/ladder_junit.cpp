@@ -63,7 +63,7 @@ std::string step_case(const LadderStep& s, const LadderSide& side, double bound)
   const auto name = fmt::format("{} {}", to_string(s.kind), words::step_long(s));
   auto out = fmt::format("    <testcase{}{}>\n", attribute("name", name),
                          attribute("classname", "loiter.ladder." + side.target));
-  if (s.limit == Limit::client) {
+  if (s.limit == Limit::client || s.limit == Limit::both) {
     out += fmt::format("      <skipped{}/>\n",
                        attribute("message", "loiter's client ran out: " +
                                                 (s.note.empty() ? words::mark(s, bound) : s.note)));
@@ -74,7 +74,8 @@ std::string step_case(const LadderStep& s, const LadderSide& side, double bound)
 
 std::string side_suite(const LadderSide& side, const Ladder& ladder) {
   const auto skipped = static_cast<std::size_t>(std::ranges::count_if(
-      side.steps, [](const LadderStep& s) { return s.limit == Limit::client; }));
+      side.steps,
+      [](const LadderStep& s) { return s.limit == Limit::client || s.limit == Limit::both; }));
   auto out = suite_open(words::side_name(side), side.steps.size(), 0, skipped, ladder);
   out += "    <properties>\n";
   out += property("target", side.target);

@@ -36,7 +36,7 @@ Plot rates(const LadderSide& side) {
     plot.series[0].points.emplace_back(step.rate, step.requested_rate);
     plot.series[1].points.emplace_back(step.rate, step.dispatched_rate);
     plot.series[2].points.emplace_back(step.rate, step.succeeded_rate);
-    if (step.limit == Limit::client) {
+    if (step.limit == Limit::client || step.limit == Limit::both) {
       // What the client could dispatch, drawn over the lines, and a line where it stands.
       plot.series[3].points.emplace_back(step.rate, step.dispatched_rate);
       plot.marks.push_back({.label = "client limit " + ladder_words::step(step),

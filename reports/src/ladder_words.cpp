@@ -130,6 +130,7 @@ std::string percent(double fraction) { return plain_number(fraction * 100, 3) + 
 std::string mark(const LadderStep& step, double p99_bound_ms) {
   if (step.limit == Limit::client) return "client limit";
   if (step.limit == Limit::server) return "server limit";
+  if (step.limit == Limit::both) return "both at limit";
   if (step.kind == StepKind::saturation) return "-";
   if (step.within) return "within";
   if (p99_bound_ms > 0 && step.p99_ms > p99_bound_ms) return "over p99";

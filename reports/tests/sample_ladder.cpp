@@ -30,6 +30,7 @@ LadderTrial trial(std::size_t run, double rate, double dispatched, double answer
           .p99_ms = tidy(p99 * wobble),
           .max_ms = 2 * p99,
           .client_busy = tidy(0.2 + dispatched / 60000),
+          .server_busy = tidy(dispatched * 0.000012),
           .server_cpu_s = tidy(dispatched * seconds * 0.000012),
           .server_rss_peak_mib = 5.5,
           .server_fds_before = 11,
@@ -51,6 +52,7 @@ LadderStep rate_step(double rate, std::size_t first_run, std::size_t trials, dou
   step.server_rss_peak_mib = 5.5;
   step.server_fds_peak = 45;
   step.client_busy = tidy(0.2 + dispatched / 60000);
+  step.server_busy = tidy(dispatched * 0.000012);
   step.within = dispatched == rate;
   return step;
 }

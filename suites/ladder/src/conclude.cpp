@@ -102,6 +102,7 @@ void conclude_step(LadderStep& step, double p99_bound_ms) {
   step.server_fds_peak =
       median_of(trials, [](const auto& t) { return static_cast<double>(t.server_fds_peak); });
   step.client_busy = median_of(trials, [](const auto& t) { return t.client_busy; });
+  step.server_busy = median_of(trials, [](const auto& t) { return t.server_busy; });
   step.non_2xx = 0;
   step.errors = 0;
   for (const auto& trial : trials) {
@@ -110,12 +111,20 @@ void conclude_step(LadderStep& step, double p99_bound_ms) {
   }
   const auto completed = std::ranges::count_if(trials, complete);
   const bool client_busy = step.client_busy >= kClientBusy;
+  const bool server_busy = step.server_busy >= kServerBusy;
+  const auto both_busy = [&] {
+    return fmt::format("loiter's load thread wanting a CPU {} of the time and the server's CPUs {} "
+                       "busy: this machine cannot tell whose limit it met",
+                       busy_text(step.client_busy), busy_text(step.server_busy));
+  };
   const auto missing = shortfalls(step, p99_bound_ms);
   step.note.clear();
   if (step.kind == StepKind::saturation) {
     step.within = false;
-    step.limit = client_busy ? Limit::client : Limit::server;
-    if (client_busy) {
+    step.limit = client_busy ? (server_busy ? Limit::both : Limit::client) : Limit::server;
+    if (step.limit == Limit::both) {
+      step.note = fmt::format("both ran out: {}/s with {}", grouped(step.succeeded_rate), both_busy());
+    } else if (client_busy) {
       step.note = fmt::format(
           "loiter's client ran out first (its load thread wanted a CPU {} of the time): {}/s is the "
           "client's ceiling, the server may do more",
@@ -134,8 +143,10 @@ void conclude_step(LadderStep& step, double p99_bound_ms) {
     }
     return;
   }
-  step.limit = client_busy ? Limit::client : Limit::server;
-  if (client_busy) {
+  step.limit = client_busy ? (server_busy ? Limit::both : Limit::client) : Limit::server;
+  if (step.limit == Limit::both) {
+    step.note = fmt::format("both ran out: {}; {}", joined(missing), both_busy());
+  } else if (client_busy) {
     // Always with the rate it did dispatch: what the client could send is the figure.
     auto parts = missing;
     if (parts.empty() || !parts.front().starts_with("dispatched")) {
@@ -169,9 +180,10 @@ void conclude_side(reports::LadderSide& side, double p99_bound_ms) {
       side.knee = step.rate;
       continue;
     }
-    const auto whose = step.limit == Limit::client
-                           ? std::string("the server's knee is at least this high")
-                           : std::string("the server fell short there");
+    const auto whose = step.limit == Limit::client ? "the server's knee is at least this high"
+                       : step.limit == Limit::both
+                           ? "the server's knee is here or higher, on a machine with more to give"
+                           : "the server fell short there";
     side.knee_note = fmt::format("at {}/s: {} ({})", grouped(step.rate), step.note, whose);
     return;
   }

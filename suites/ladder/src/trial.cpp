@@ -70,6 +70,7 @@ std::uint64_t sum(const std::map<std::string, std::uint64_t>& counts) {
 struct LoadRun {
   clients::LoadResult result;
   double busy = 0;
+  double wall = 0;  // s, from the thread's start of the load to its end
 };
 
 LoadRun run_load(const clients::LoadOptions& options, const std::vector<int>& cpus) {
@@ -84,6 +85,7 @@ LoadRun run_load(const clients::LoadOptions& options, const std::vector<int>& cp
       const double cpu = thread_wanted_seconds();
       io.run();
       const double elapsed = std::chrono::duration<double>(Clock::now() - wall).count();
+      run.wall = elapsed;
       run.busy = elapsed > 0 ? (thread_wanted_seconds() - cpu) / elapsed : 0;
     } catch (...) {
       error = std::current_exception();
@@ -121,6 +123,7 @@ TrialOutcome run_trial(const TrialPlan& plan) {
       .tls = tls_client(target),
       .stop_early = plan.cancelled,
       .h2 = target.h2.has_value()};
+  const auto server_cpus = fixtures::cpu_affinity(server.pid()).size();
   const auto before = probe.sample();
   fixtures::Sampler sampler(probe);
   const auto load = run_load(options, plan.client_cpus);
@@ -146,6 +149,9 @@ TrialOutcome run_trial(const TrialPlan& plan) {
   trial.max_ms = in_ms(latency.max());
   trial.client_busy = load.busy;
   trial.server_cpu_s = std::max(0.0, after.cpu_seconds - before.cpu_seconds);
+  if (load.wall > 0 && server_cpus > 0) {
+    trial.server_busy = trial.server_cpu_s / (load.wall * static_cast<double>(server_cpus));
+  }
   trial.server_fds_before = baseline.sample.fds;
   for (const auto& s : timeline) {
     trial.server_fds_peak = std::max(trial.server_fds_peak, s.sample.fds);

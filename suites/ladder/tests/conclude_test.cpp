@@ -67,6 +67,16 @@ TEST(LadderStep, AClientLimitWithEverythingSentLateStillSaysWhatItDispatched) {
       << step.note;
 }
 
+TEST(LadderStep, AShortfallWithTheClientAndTheServerBothBusyIsBoth) {
+  auto busy = trial(200000, 114000, 2700, 0.88);
+  busy.server_busy = 0.95;
+  auto step = rate_step(100000, {busy});
+  conclude_step(step, 200);
+  EXPECT_EQ(step.limit, Limit::both);
+  EXPECT_NE(step.note.find("cannot tell whose limit"), std::string::npos) << step.note;
+  EXPECT_NE(step.note.find("dispatched 57,000/s of 100,000/s"), std::string::npos) << step.note;
+}
+
 TEST(LadderStep, AShortfallWithTheLoadThreadIdleIsTheServers) {
   // Every pool connection waited on the server: the client had the CPU to send.
   auto step = rate_step(50000, {trial(100000, 60000, 900, 0.2), trial(100000, 61000, 950, 0.25)});

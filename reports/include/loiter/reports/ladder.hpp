@@ -37,6 +37,9 @@ struct LadderTrial {
   // loiter's own load thread: the share of the trial's wall time it was on a CPU or waiting
   // for one (1 = it always wanted a core: at its limit, or starved of its core).
   double client_busy = 0;
+  // The server's processes: the share of their CPUs' time they used while the load ran (their
+  // CPU over the load's wall time and the CPUs they may use: 1 = every one of them busy).
+  double server_busy = 0;
   // The server's processes: CPU (user + system) spent during the schedule, s; their peak
   // RSS and descriptors, and the descriptors before the first request.
   double server_cpu_s = 0;
@@ -50,9 +53,10 @@ enum class StepKind { rate, saturation };
 std::string_view to_string(StepKind kind);  // "rate", "saturation"
 
 // Who ran out at a step, if anyone: loiter's own client (its load thread busy: what it
-// could not dispatch says nothing of the server) or the server.
-enum class Limit { none, client, server };
-std::string_view to_string(Limit limit);  // "none", "client", "server"
+// could not dispatch says nothing of the server), the server, or both at once (the client
+// busy and the server's CPUs too: the step cannot tell whose limit it met).
+enum class Limit { none, client, server, both };
+std::string_view to_string(Limit limit);  // "none", "client", "server", "both"
 
 struct LadderStep {
   StepKind kind = StepKind::rate;
@@ -66,6 +70,7 @@ struct LadderStep {
   double server_rss_peak_mib = 0;
   double server_fds_peak = 0;
   double client_busy = 0;
+  double server_busy = 0;
   std::uint64_t non_2xx = 0, errors = 0;  // summed over the trials
   // A rate step: everything asked for was dispatched and answered 2xx (in most trials) and
   // the p99 stayed within the bound. Saturation steps have no bound: always false.

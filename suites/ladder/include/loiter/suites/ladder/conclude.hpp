@@ -13,16 +13,18 @@
 namespace loiter::suites::ladder {
 
 // loiter's load thread wanting a CPU at least this share of the time (on one, or waiting
-// for one): a shortfall is the client's.
+// for one): a shortfall is the client's, unless the server's CPUs were as busy (both's).
 inline constexpr double kClientBusy = 0.85;
+inline constexpr double kServerBusy = 0.85;
 // The generator paces on a 1 ms tick (a request is up to 1 ms late by design): a p99 that
 // moved by less than this is not held to the tolerance.
 inline constexpr double kP99FloorMs = 1.0;
 
 // The step's medians from its trials, whether it is within `p99_bound_ms` (a rate step:
 // most trials had everything dispatched and answered 2xx, and the median p99 is within the
-// bound), and its limit: the client's when its load thread was busy at least kClientBusy of
-// a core while the step fell short, the server's otherwise.
+// bound), and its limit when it fell short (a saturation step always meets one): the
+// client's when its load thread wanted a CPU at least kClientBusy of the time, both's when
+// the server's CPUs were also busy at least kServerBusy, the server's otherwise.
 void conclude_step(reports::LadderStep& step, double p99_bound_ms);
 
 // Every step concluded, then the knee: the highest rate step that, with every rate step
