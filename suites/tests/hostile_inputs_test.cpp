@@ -118,7 +118,7 @@ TEST_P(EveryOption, EndsCleanlyWhateverItIsGiven) {
 
 INSTANTIATE_TEST_SUITE_P(HostileInputs, EveryOption,
                          ::testing::Values("check", "matrix", "report", "compare", "drive",
-                                           "targets", "merge", "observe", "k8s-job"),
+                                           "ladder", "targets", "merge", "observe", "k8s-job"),
                          [](const auto& param) {
                            auto name = param.param;
                            std::erase(name, '-');
