@@ -83,13 +83,13 @@ TEST(LadderCli, APlantedPerRequestCostBringsTheKneeDownToTheServersLimit) {
   EXPECT_EQ(high.at("limit").as_string(), "server") << read_text(tmp.path() / "out");
 }
 
-// Six pairs of 1 s closed loops on 32 connections, ABBA: the planted cost shows as fewer
+// Six pairs of 0.5 s closed loops on 32 connections, ABBA: the planted cost shows as fewer
 // requests/s and more server CPU a request in every pair (exit 1, the CPU figure "worse").
 TEST(LadderCli, ThePairedComparisonFindsAPlantedPerRequestCost) {
   TempDir tmp;
   EXPECT_EQ(ladder(tmp, {"--baseline", "reference", "--candidate", "reference",
                          "--candidate-fault", "slow-under-load", "--rates", "none",
-                         "--saturation", "32", "--trials", "6", "--duration", "1"}),
+                         "--saturation", "32", "--trials", "6", "--duration", "0.5"}),
             1)
       << read_text(tmp.path() / "out");
   const auto doc = ladder_json(tmp);
