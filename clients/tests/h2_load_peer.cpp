@@ -204,6 +204,13 @@ std::uint64_t H2LoadPeer::wait_client_resets(std::uint32_t code, std::uint64_t c
   return seen();
 }
 
+std::uint64_t H2LoadPeer::wait_accepted(std::uint64_t count,
+                                        std::chrono::steady_clock::time_point deadline) const {
+  std::unique_lock lock(mutex_);
+  accepted_seen_.wait_until(lock, deadline, [&] { return accepted_.load() >= count; });
+  return accepted_.load();
+}
+
 void H2LoadPeer::serve() {
   nghttp2_session_callbacks* callbacks = nullptr;
   nghttp2_session_callbacks_new(&callbacks);
@@ -223,7 +230,11 @@ void H2LoadPeer::serve() {
     if (fds[0].revents & POLLIN) {
       const int fd = ::accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
       if (fd >= 0) {
-        ++accepted_;
+        {
+          std::lock_guard lock(mutex_);  // so a waiter cannot miss the notification
+          ++accepted_;
+        }
+        accepted_seen_.notify_all();
         const int one = 1;
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         auto conn = std::make_unique<Conn>();

@@ -55,6 +55,10 @@ class H2LoadPeer {
   // The RST_STREAMs of `code` seen once `count` have come, or at `deadline`.
   std::uint64_t wait_client_resets(std::uint32_t code, std::uint64_t count,
                                    std::chrono::steady_clock::time_point deadline) const;
+  // The connections accepted once `count` have been, or at `deadline`: the peer accepts one a
+  // poll, so a connection the client made last may still be in the backlog when its run ends.
+  std::uint64_t wait_accepted(std::uint64_t count,
+                              std::chrono::steady_clock::time_point deadline) const;
 
  private:
   struct Conn;
@@ -69,7 +73,7 @@ class H2LoadPeer {
       body_bytes_{0};
   std::atomic<std::size_t> most_open_{0}, most_requests_{0};
   mutable std::mutex mutex_;
-  mutable std::condition_variable reset_seen_;
+  mutable std::condition_variable reset_seen_, accepted_seen_;
   std::map<std::uint32_t, std::uint64_t> client_resets_;
   std::thread thread_;
   friend struct H2LoadPeerCallbacks;
