@@ -66,4 +66,32 @@ inline double real(const json::value& value, std::string_view where) {
   return *parsed;
 }
 
+// A whole number, 0 or more, however Boost.JSON stored it (int64 or uint64).
+inline std::uint64_t count(const json::value& value, std::string_view where) {
+  if (value.is_uint64()) return value.get_uint64();
+  if (value.is_int64() && value.get_int64() >= 0) {
+    return static_cast<std::uint64_t>(value.get_int64());
+  }
+  throw std::runtime_error(fmt::format("{} must be a whole number, 0 or more", where));
+}
+
+// The keys of a document's objects, each naming itself when it is missing or of another type.
+inline std::uint64_t count_of(const json::object& object, std::string_view key,
+                              std::string_view where) {
+  return count(field(object, key, where), fmt::format("{}: key '{}'", where, key));
+}
+
+inline double decimal_of(const json::object& object, std::string_view key,
+                         std::string_view where) {
+  return real(field(object, key, where), fmt::format("{}: key '{}'", where, key));
+}
+
+inline bool bool_of(const json::object& object, std::string_view key, std::string_view where) {
+  const auto& value = field(object, key, where);
+  if (!value.is_bool()) {
+    throw std::runtime_error(fmt::format("{}: key '{}' must be true or false", where, key));
+  }
+  return value.get_bool();
+}
+
 }  // namespace loiter::reports::json_access

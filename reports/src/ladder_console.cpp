@@ -115,8 +115,8 @@ void comparison_section(const Ladder& ladder, std::ostream& out) {
              words::percent(ladder.tolerance), words::comparison_summary(ladder));
   std::vector<Row> rows;
   for (const auto& f : ladder.comparison) {
-    Row row{.cells = {f.step, f.figure, words::side_median(f, f.baseline),
-                      words::side_median(f, f.candidate), words::change(f.median_change),
+    Row row{.cells = {f.step, f.figure, words::side_median(f, f.baseline_median),
+                      words::side_median(f, f.candidate_median), words::change(f.median_change),
                       words::interval(f), std::string(to_string(f.verdict))},
             .under = {"pairs: " + words::pairs(f)}};
     if (!f.note.empty()) row.under.push_back("note: " + f.note);

@@ -146,8 +146,8 @@ void comparison_section(const Ladder& ladder, std::ostream& out) {
   for (const auto& f : ladder.comparison) {
     const auto verdict = std::string(to_string(f.verdict));
     fmt::print(out, "<tr class=\"figure {}\">{}{}{}{}{}{}", verdict, td(f.step, false),
-               td(f.figure, false), td(words::side_median(f, f.baseline)),
-               td(words::side_median(f, f.candidate)), td(words::change(f.median_change)),
+               td(f.figure, false), td(words::side_median(f, f.baseline_median)),
+               td(words::side_median(f, f.candidate_median)), td(words::change(f.median_change)),
                td(words::interval(f), false));
     fmt::print(out, "<td class=\"verdict\">{}</td><td class=\"pairs\">{}{}</td></tr>\n",
                escape_html(verdict), escape_html(words::pairs(f)),

@@ -93,6 +93,8 @@ json::object figure_to_json(const PairedFigure& f) {
           {"baseline", numbers(f.baseline)},
           {"candidate", numbers(f.candidate)},
           {"change", numbers(f.change)},
+          {"baseline_median", number(f.baseline_median)},
+          {"candidate_median", number(f.candidate_median)},
           {"median_change", number(f.median_change)},
           {"low", number(f.low)},
           {"high", number(f.high)},
@@ -102,28 +104,6 @@ json::object figure_to_json(const PairedFigure& f) {
 }
 
 // --- Reading back.
-
-bool boolean(const json::object& object, std::string_view key, std::string_view where) {
-  const auto& value = field(object, key, where);
-  if (!value.is_bool()) {
-    throw std::runtime_error(fmt::format("{}: key '{}' must be true or false", where, key));
-  }
-  return value.get_bool();
-}
-
-std::uint64_t whole(const json::object& object, std::string_view key, std::string_view where) {
-  const auto& value = field(object, key, where);
-  if (value.is_uint64()) return value.get_uint64();
-  if (value.is_int64() && value.get_int64() >= 0) {
-    return static_cast<std::uint64_t>(value.get_int64());
-  }
-  throw std::runtime_error(
-      fmt::format("{}: key '{}' must be a whole number, 0 or more", where, key));
-}
-
-double decimal(const json::object& object, std::string_view key, std::string_view where) {
-  return real(field(object, key, where), fmt::format("{}: key '{}'", where, key));
-}
 
 std::vector<double> decimals(const json::object& object, std::string_view key,
                              std::string_view where) {
@@ -178,30 +158,27 @@ constexpr PairedVerdict kVerdicts[] = {PairedVerdict::no_difference,
 
 LadderTrial trial_from_json(const json::value& value, const std::string& where) {
   const auto& o = object_of(value, where);
-  LadderTrial t{.run = whole(o, "run", where), .source = text(o, "source", where)};
-  t.seconds = decimal(o, "seconds", where);
-  t.requested = whole(o, "requested", where);
-  t.dispatched = whole(o, "dispatched", where);
-  t.succeeded = whole(o, "succeeded", where);
-  t.non_2xx = whole(o, "non_2xx", where);
-  t.errors = whole(o, "errors", where);
+  LadderTrial t{.run = count_of(o, "run", where), .source = text(o, "source", where)};
+  t.seconds = decimal_of(o, "seconds", where);
+  t.requested = count_of(o, "requested", where);
+  t.dispatched = count_of(o, "dispatched", where);
+  t.succeeded = count_of(o, "succeeded", where);
+  t.non_2xx = count_of(o, "non_2xx", where);
+  t.errors = count_of(o, "errors", where);
   const auto kinds_where = where + ": error_kinds";
-  for (const auto& [kind, count] : object_of(field(o, "error_kinds", where), kinds_where)) {
-    if (!count.is_uint64() && !(count.is_int64() && count.get_int64() >= 0)) {
-      throw std::runtime_error(
-          fmt::format("{}: '{}' must be a whole number", kinds_where, std::string_view(kind)));
-    }
-    t.error_kinds[std::string(kind)] = count.to_number<std::uint64_t>();
+  for (const auto& [kind, tally] : object_of(field(o, "error_kinds", where), kinds_where)) {
+    t.error_kinds[std::string(kind)] = count(tally, fmt::format("{}: '{}'", kinds_where,
+                                                                std::string_view(kind)));
   }
-  t.p50_ms = decimal(o, "p50_ms", where);
-  t.p99_ms = decimal(o, "p99_ms", where);
-  t.max_ms = decimal(o, "max_ms", where);
-  t.client_busy = decimal(o, "client_busy", where);
-  t.server_busy = decimal(o, "server_busy", where);
-  t.server_cpu_s = decimal(o, "server_cpu_s", where);
-  t.server_rss_peak_mib = decimal(o, "server_rss_peak_mib", where);
-  t.server_fds_before = whole(o, "server_fds_before", where);
-  t.server_fds_peak = whole(o, "server_fds_peak", where);
+  t.p50_ms = decimal_of(o, "p50_ms", where);
+  t.p99_ms = decimal_of(o, "p99_ms", where);
+  t.max_ms = decimal_of(o, "max_ms", where);
+  t.client_busy = decimal_of(o, "client_busy", where);
+  t.server_busy = decimal_of(o, "server_busy", where);
+  t.server_cpu_s = decimal_of(o, "server_cpu_s", where);
+  t.server_rss_peak_mib = decimal_of(o, "server_rss_peak_mib", where);
+  t.server_fds_before = count_of(o, "server_fds_before", where);
+  t.server_fds_peak = count_of(o, "server_fds_peak", where);
   return t;
 }
 
@@ -209,25 +186,25 @@ LadderStep step_from_json(const json::value& value, const std::string& side, std
   const auto& o = object_of(value, fmt::format("{}: step {}", side, i));
   const auto where = fmt::format("{}: step {}", side, i);
   LadderStep s{.kind = word(o, "kind", where, kStepKinds)};
-  s.rate = decimal(o, "rate", where);
-  s.connections = whole(o, "connections", where);
+  s.rate = decimal_of(o, "rate", where);
+  s.connections = count_of(o, "connections", where);
   std::size_t k = 0;
   for (const auto& trial : array(o, "trials", where)) {
     s.trials.push_back(trial_from_json(trial, fmt::format("{}: trial {}", where, k++)));
   }
-  s.requested_rate = decimal(o, "requested_rate", where);
-  s.dispatched_rate = decimal(o, "dispatched_rate", where);
-  s.succeeded_rate = decimal(o, "succeeded_rate", where);
-  s.p50_ms = decimal(o, "p50_ms", where);
-  s.p99_ms = decimal(o, "p99_ms", where);
-  s.server_cpu_us_per_request = decimal(o, "server_cpu_us_per_request", where);
-  s.server_rss_peak_mib = decimal(o, "server_rss_peak_mib", where);
-  s.server_fds_peak = decimal(o, "server_fds_peak", where);
-  s.client_busy = decimal(o, "client_busy", where);
-  s.server_busy = decimal(o, "server_busy", where);
-  s.non_2xx = whole(o, "non_2xx", where);
-  s.errors = whole(o, "errors", where);
-  s.within = boolean(o, "within", where);
+  s.requested_rate = decimal_of(o, "requested_rate", where);
+  s.dispatched_rate = decimal_of(o, "dispatched_rate", where);
+  s.succeeded_rate = decimal_of(o, "succeeded_rate", where);
+  s.p50_ms = decimal_of(o, "p50_ms", where);
+  s.p99_ms = decimal_of(o, "p99_ms", where);
+  s.server_cpu_us_per_request = decimal_of(o, "server_cpu_us_per_request", where);
+  s.server_rss_peak_mib = decimal_of(o, "server_rss_peak_mib", where);
+  s.server_fds_peak = decimal_of(o, "server_fds_peak", where);
+  s.client_busy = decimal_of(o, "client_busy", where);
+  s.server_busy = decimal_of(o, "server_busy", where);
+  s.non_2xx = count_of(o, "non_2xx", where);
+  s.errors = count_of(o, "errors", where);
+  s.within = bool_of(o, "within", where);
   s.limit = word(o, "limit", where, kLimits);
   s.note = text(o, "note", where);
   return s;
@@ -246,7 +223,7 @@ LadderSide side_from_json(const json::value& value, std::size_t i) {
   for (const auto& step : array(o, "steps", where)) {
     side.steps.push_back(step_from_json(step, where, k++));
   }
-  if (!field(o, "knee", where).is_null()) side.knee = decimal(o, "knee", where);
+  if (!field(o, "knee", where).is_null()) side.knee = decimal_of(o, "knee", where);
   side.knee_note = text(o, "knee_note", where);
   return side;
 }
@@ -257,14 +234,16 @@ PairedFigure figure_from_json(const json::value& value, std::size_t i) {
   PairedFigure f{.step = text(o, "step", first), .figure = text(o, "figure", first)};
   const auto where = fmt::format("comparison {} ({} at {})", i, f.figure, f.step);
   f.unit = text(o, "unit", where);
-  f.higher_is_better = boolean(o, "higher_is_better", where);
+  f.higher_is_better = bool_of(o, "higher_is_better", where);
   f.baseline = decimals(o, "baseline", where);
   f.candidate = decimals(o, "candidate", where);
   f.change = decimals(o, "change", where);
-  f.median_change = decimal(o, "median_change", where);
-  f.low = decimal(o, "low", where);
-  f.high = decimal(o, "high", where);
-  f.confidence = decimal(o, "confidence", where);
+  f.baseline_median = decimal_of(o, "baseline_median", where);
+  f.candidate_median = decimal_of(o, "candidate_median", where);
+  f.median_change = decimal_of(o, "median_change", where);
+  f.low = decimal_of(o, "low", where);
+  f.high = decimal_of(o, "high", where);
+  f.confidence = decimal_of(o, "confidence", where);
   f.verdict = word(o, "verdict", where, kVerdicts);
   f.note = text(o, "note", where);
   return f;
@@ -306,11 +285,11 @@ Ladder ladder_from_json(const boost::json::value& document) {
   }
   ladder.loiter_version = text(o, "loiter_version", kWhere);
   ladder.started = text(o, "started", kWhere);
-  ladder.duration = decimal(o, "duration", kWhere);
-  ladder.trial_seconds = decimal(o, "trial_seconds", kWhere);
-  ladder.trials = whole(o, "trials", kWhere);
-  ladder.p99_bound_ms = decimal(o, "p99_bound_ms", kWhere);
-  ladder.tolerance = decimal(o, "tolerance", kWhere);
+  ladder.duration = decimal_of(o, "duration", kWhere);
+  ladder.trial_seconds = decimal_of(o, "trial_seconds", kWhere);
+  ladder.trials = count_of(o, "trials", kWhere);
+  ladder.p99_bound_ms = decimal_of(o, "p99_bound_ms", kWhere);
+  ladder.tolerance = decimal_of(o, "tolerance", kWhere);
   ladder.pinning = text(o, "pinning", kWhere);
   ladder.server_cpus = cpus(o, "server_cpus", kWhere);
   ladder.client_cpus = cpus(o, "client_cpus", kWhere);
@@ -322,7 +301,7 @@ Ladder ladder_from_json(const boost::json::value& document) {
     ladder.comparison.push_back(figure_from_json(figure, i++));
   }
   ladder.problems = texts(o, "problems", kWhere);
-  ladder.interrupted = boolean(o, "interrupted", kWhere);
+  ladder.interrupted = bool_of(o, "interrupted", kWhere);
   return ladder;
 }
 

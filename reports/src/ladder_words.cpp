@@ -28,13 +28,6 @@ bool one_protocol(const Ladder& ladder) {
   });
 }
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::ranges::sort(values);
-  const auto middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
 // A figure in its unit: "/s" as a whole rate, "41,200/s"; others after a space, "1.23 ms".
 std::string in_unit(double value, const std::string& unit) {
   if (unit == "/s") return rate(value) + "/s";
@@ -151,9 +144,9 @@ std::string knee(const LadderSide& side, double p99_bound_ms) {
   return text;
 }
 
-std::string side_median(const PairedFigure& figure, const std::vector<double>& values) {
-  if (values.empty()) return "-";
-  return in_unit(median_of(values), figure.unit);
+std::string side_median(const PairedFigure& figure, double median) {
+  if (figure.change.empty()) return "-";
+  return in_unit(median, figure.unit);
 }
 
 std::string values(const PairedFigure& figure, const std::vector<double>& values) {
@@ -185,8 +178,8 @@ std::string pairs(const PairedFigure& figure) {
 
 std::string paired_sentence(const PairedFigure& figure, double tolerance) {
   return fmt::format("{} at {}: baseline {}, candidate {}; median change {} {}: {} (tolerance {})",
-                     figure.figure, figure.step, side_median(figure, figure.baseline),
-                     side_median(figure, figure.candidate), change(figure.median_change),
+                     figure.figure, figure.step, side_median(figure, figure.baseline_median),
+                     side_median(figure, figure.candidate_median), change(figure.median_change),
                      interval(figure), to_string(figure.verdict), percent(tolerance));
 }
 

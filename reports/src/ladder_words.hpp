@@ -42,8 +42,8 @@ std::string mark(const LadderStep& step, double p99_bound_ms);
 // "no knee: <knee_note>"; "no rate steps" for a side without any.
 std::string knee(const LadderSide& side, double p99_bound_ms);
 
-// A paired figure's median over its pairs on one side, with its unit: "41,200/s", "1.23 ms".
-std::string side_median(const PairedFigure& figure, const std::vector<double>& values);
+// A paired figure's median on one side, with its unit: "41,200/s", "1.23 ms"; "-" without pairs.
+std::string side_median(const PairedFigure& figure, double median);
 // Every pair's value on one side, in its unit: "1.5, 1.4, 1.6 ms", "50,000, 49,800/s".
 std::string values(const PairedFigure& figure, const std::vector<double>& values);
 // A change as a percentage with its sign and one decimal: "+21.0%", "-3.4%", "0.0%".

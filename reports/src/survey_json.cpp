@@ -40,32 +40,10 @@ json::object measure_to_json(const SurveyMeasure& m) {
           {"not_measured", m.not_measured}};
 }
 
-bool bool_of(const json::object& object, std::string_view key, std::string_view where) {
-  const auto& value = field(object, key, where);
-  if (!value.is_bool()) {
-    throw std::runtime_error(fmt::format("{}: key '{}' must be true or false", where, key));
-  }
-  return value.get_bool();
-}
-
 std::optional<bool> maybe_bool_of(const json::object& object, std::string_view key,
                                   std::string_view where) {
   if (field(object, key, where).is_null()) return std::nullopt;
   return bool_of(object, key, where);
-}
-
-std::size_t count_of(const json::object& object, std::string_view key, std::string_view where) {
-  const auto& value = field(object, key, where);
-  if (value.is_uint64()) return static_cast<std::size_t>(value.get_uint64());
-  if (value.is_int64() && value.get_int64() >= 0) {
-    return static_cast<std::size_t>(value.get_int64());
-  }
-  throw std::runtime_error(
-      fmt::format("{}: key '{}' must be a whole number, 0 or more", where, key));
-}
-
-double seconds_of(const json::object& object, std::string_view key, std::string_view where) {
-  return real(field(object, key, where), fmt::format("{}: key '{}'", where, key));
 }
 
 std::optional<Spread> spread_from_json(const json::object& measure, const std::string& where) {
@@ -73,9 +51,9 @@ std::optional<Spread> spread_from_json(const json::object& measure, const std::s
   if (value.is_null()) return std::nullopt;
   const auto inner = where + ": seconds";
   const auto& object = object_of(value, inner);
-  return Spread{.min = seconds_of(object, "min", inner),
-                .median = seconds_of(object, "median", inner),
-                .max = seconds_of(object, "max", inner)};
+  return Spread{.min = decimal_of(object, "min", inner),
+                .median = decimal_of(object, "median", inner),
+                .max = decimal_of(object, "max", inner)};
 }
 
 std::vector<EndingCount> endings_from_json(const json::object& measure, const std::string& where) {
@@ -131,8 +109,8 @@ std::optional<SurveyServer> server_from_json(const json::object& survey) {
                       .fds_peak = count_of(object, "fds_peak", kWhere),
                       .fds_after = count_of(object, "fds_after", kWhere),
                       .fds_back = bool_of(object, "fds_back", kWhere),
-                      .rss_before_mib = seconds_of(object, "rss_before_mib", kWhere),
-                      .rss_peak_mib = seconds_of(object, "rss_peak_mib", kWhere)};
+                      .rss_before_mib = decimal_of(object, "rss_before_mib", kWhere),
+                      .rss_peak_mib = decimal_of(object, "rss_peak_mib", kWhere)};
 }
 
 }  // namespace
@@ -171,10 +149,10 @@ Survey survey_from_json(const json::value& document) {
   survey.protocol = text(object, "protocol", kWhere);
   survey.tls = bool_of(object, "tls", kWhere);
   survey.started = text(object, "started", kWhere);
-  survey.duration = seconds_of(object, "duration", kWhere);
+  survey.duration = decimal_of(object, "duration", kWhere);
   survey.connections = count_of(object, "connections", kWhere);
-  survey.max_wait = seconds_of(object, "max_wait", kWhere);
-  survey.slack = seconds_of(object, "slack", kWhere);
+  survey.max_wait = decimal_of(object, "max_wait", kWhere);
+  survey.slack = decimal_of(object, "slack", kWhere);
   for (const auto& measure : array(object, "measures", kWhere)) {
     survey.measures.push_back(measure_from_json(measure));
   }

@@ -89,9 +89,15 @@ PairedFigure paired(std::string step, std::string figure, std::string unit, bool
   for (std::size_t i = 0; i < f.baseline.size(); ++i) {
     f.candidate.push_back(tidy(f.baseline[i] * (1 + f.change[i])));
   }
+  const auto middle = [](std::vector<double> values) {
+    std::ranges::sort(values);
+    return values[values.size() / 2];  // odd counts only, as the samples have
+  };
   auto sorted = f.change;
   std::ranges::sort(sorted);
-  f.median_change = sorted[sorted.size() / 2];
+  f.median_change = middle(f.change);
+  f.baseline_median = middle(f.baseline);
+  f.candidate_median = middle(f.candidate);
   f.low = sorted.front();
   f.high = sorted.back();
   return f;

@@ -92,10 +92,6 @@ std::vector<suites::ladder::LadderSideSpec> sides_of(const LadderOptions& option
           {.role = "candidate", .target = std::move(candidate)}};
 }
 
-std::chrono::nanoseconds seconds_of(double s) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
-}
-
 }  // namespace
 
 double tolerance_from(const std::string& text) {
@@ -225,11 +221,11 @@ int run_ladder_command(const LadderOptions& options) {
   const bool comparison = request.sides.size() == 2;
   request.connections = options.connections;
   request.trials = options.trials != 0 ? options.trials : (comparison ? 6 : 3);
-  request.duration = seconds_of(options.duration);
+  request.duration = seconds_given(options.duration);
   const auto& bound = request.sides.front().target.promises.load_p99;
-  request.p99_bound = options.p99_ms > 0 ? seconds_of(options.p99_ms / 1000)
+  request.p99_bound = options.p99_ms > 0 ? seconds_given(options.p99_ms / 1000)
                       : bound             ? std::chrono::duration_cast<std::chrono::nanoseconds>(*bound)
-                                          : seconds_of(kLadderP99Ms / 1000);
+                                          : seconds_given(kLadderP99Ms / 1000);
   request.pin = !options.no_pin;
   request.loiter_version = LOITER_VERSION;
   request.started = suites::utc_now();

@@ -6,6 +6,7 @@
 
 #include <CLI/Error.hpp>
 #include <CLI/Validators.hpp>
+#include <chrono>
 #include <optional>
 
 namespace loiter::cli {
@@ -16,5 +17,10 @@ CLI::Validator positive_number(std::optional<double> most = std::nullopt);
 CLI::Validator non_negative_number(std::optional<double> most = std::nullopt);
 // low <= value <= high.
 CLI::Validator number_between(double low, double high);
+
+// An option's seconds (already checked) as a duration.
+inline std::chrono::nanoseconds seconds_given(double s) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
+}
 
 }  // namespace loiter::cli

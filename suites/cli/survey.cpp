@@ -36,10 +36,6 @@ constexpr double kMostWait = 86'400;
 // How long the server's descriptors may take to come back once the probes are done.
 constexpr auto kFdsBackWithin = std::chrono::seconds(5);
 
-std::chrono::nanoseconds wait_of(double s) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
-}
-
 // The options that only --connect takes, refused for a target loiter starts.
 void refuse_connect_only(const SurveyOptions& options) {
   for (const auto& [given, name] :
@@ -125,7 +121,7 @@ reports::Survey surveyed(suites::SurveyRequest request, const SurveyOptions& opt
                          const fixtures::Probe* probe) {
   request.floods = options.floods;
   request.connections = options.connections;
-  request.max_wait = wait_of(options.max_wait);
+  request.max_wait = seconds_given(options.max_wait);
   request.slack = suites::timing().slack;
   request.loiter_version = LOITER_VERSION;
   request.started = suites::utc_now();

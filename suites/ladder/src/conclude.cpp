@@ -25,12 +25,30 @@ double per_second(std::uint64_t count, const LadderTrial& trial) {
   return trial.seconds > 0 ? static_cast<double>(count) / trial.seconds : 0;
 }
 
+// The figures a step's medians and the paired comparison both read of a trial.
+double succeeded_rate(const LadderTrial& t) { return per_second(t.succeeded, t); }
+double p99(const LadderTrial& t) { return t.p99_ms; }
+double cpu_us_per_request(const LadderTrial& t) {
+  return t.succeeded > 0 ? t.server_cpu_s * 1e6 / static_cast<double>(t.succeeded) : 0.0;
+}
+
+// Who ran out at a step that fell short (or any saturation step).
+Limit limit_of(bool client_busy, bool server_busy) {
+  if (!client_busy) return Limit::server;
+  return server_busy ? Limit::both : Limit::client;
+}
+
 template <typename F>
-double median_of(const std::vector<LadderTrial>& trials, F figure) {
+std::vector<double> each(const std::vector<LadderTrial>& trials, F figure) {
   std::vector<double> values;
   values.reserve(trials.size());
   for (const auto& trial : trials) values.push_back(figure(trial));
-  return median(std::move(values));
+  return values;
+}
+
+template <typename F>
+double median_of(const std::vector<LadderTrial>& trials, F figure) {
+  return median(each(trials, figure));
 }
 
 // Everything asked for was dispatched and answered 2xx.
@@ -92,12 +110,10 @@ void conclude_step(LadderStep& step, double p99_bound_ms) {
   step.requested_rate = median_of(trials, [](const auto& t) { return per_second(t.requested, t); });
   step.dispatched_rate =
       median_of(trials, [](const auto& t) { return per_second(t.dispatched, t); });
-  step.succeeded_rate = median_of(trials, [](const auto& t) { return per_second(t.succeeded, t); });
+  step.succeeded_rate = median_of(trials, succeeded_rate);
   step.p50_ms = median_of(trials, [](const auto& t) { return t.p50_ms; });
-  step.p99_ms = median_of(trials, [](const auto& t) { return t.p99_ms; });
-  step.server_cpu_us_per_request = median_of(trials, [](const auto& t) {
-    return t.succeeded > 0 ? t.server_cpu_s * 1e6 / static_cast<double>(t.succeeded) : 0.0;
-  });
+  step.p99_ms = median_of(trials, p99);
+  step.server_cpu_us_per_request = median_of(trials, cpu_us_per_request);
   step.server_rss_peak_mib = median_of(trials, [](const auto& t) { return t.server_rss_peak_mib; });
   step.server_fds_peak =
       median_of(trials, [](const auto& t) { return static_cast<double>(t.server_fds_peak); });
@@ -121,7 +137,7 @@ void conclude_step(LadderStep& step, double p99_bound_ms) {
   step.note.clear();
   if (step.kind == StepKind::saturation) {
     step.within = false;
-    step.limit = client_busy ? (server_busy ? Limit::both : Limit::client) : Limit::server;
+    step.limit = limit_of(client_busy, server_busy);
     if (step.limit == Limit::both) {
       step.note = fmt::format("both ran out: {}/s with {}", grouped(step.succeeded_rate), both_busy());
     } else if (client_busy) {
@@ -133,7 +149,7 @@ void conclude_step(LadderStep& step, double p99_bound_ms) {
     if (!missing.empty()) step.note += (step.note.empty() ? "" : "; ") + joined(missing);
     return;
   }
-  step.within = !trials.empty() && static_cast<std::size_t>(completed) * 2 > trials.size() &&
+  step.within = static_cast<std::size_t>(completed) * 2 > trials.size() &&
                 step.p99_ms <= p99_bound_ms;
   if (step.within) {
     step.limit = Limit::none;
@@ -143,22 +159,23 @@ void conclude_step(LadderStep& step, double p99_bound_ms) {
     }
     return;
   }
-  step.limit = client_busy ? (server_busy ? Limit::both : Limit::client) : Limit::server;
+  step.limit = limit_of(client_busy, server_busy);
+  auto parts = missing;
+  // A busy client's note always says what it did dispatch: that rate is the figure.
+  if (client_busy && (parts.empty() || !parts.front().starts_with("dispatched"))) {
+    parts.insert(parts.begin(), fmt::format("dispatched {}/s of {}/s",
+                                            grouped(step.dispatched_rate),
+                                            grouped(step.requested_rate)));
+  }
   if (step.limit == Limit::both) {
-    step.note = fmt::format("both ran out: {}; {}", joined(missing), both_busy());
-  } else if (client_busy) {
-    // Always with the rate it did dispatch: what the client could send is the figure.
-    auto parts = missing;
-    if (parts.empty() || !parts.front().starts_with("dispatched")) {
-      parts.insert(parts.begin(), fmt::format("dispatched {}/s of {}/s", grouped(step.dispatched_rate),
-                                              grouped(step.requested_rate)));
-    }
+    step.note = fmt::format("both ran out: {}; {}", joined(parts), both_busy());
+  } else if (step.limit == Limit::client) {
     step.note = fmt::format(
         "loiter's client ran out, not the server: {}, with its load thread wanting a CPU {} of "
         "the time",
         joined(parts), busy_text(step.client_busy));
   } else {
-    step.note = joined(missing);
+    step.note = joined(parts);
   }
   if (step.note.empty()) {
     step.note = fmt::format("{} of {} trials had everything dispatched and answered 2xx",
@@ -236,6 +253,8 @@ reports::PairedFigure pair_figure(std::string step, std::string figure, std::str
     paired.change.push_back(b > 0 ? (c - b) / b : (c > 0 ? 1.0 : 0.0));
     absolute.push_back(c - b);
   }
+  paired.baseline_median = median(baseline);
+  paired.candidate_median = median(candidate);
   paired.baseline = std::move(baseline);
   paired.candidate = std::move(candidate);
   paired.median_change = median(paired.change);
@@ -282,25 +301,17 @@ std::vector<reports::PairedFigure> compare_sides(const reports::Ladder& ladder) 
   for (std::size_t s = 0; s < std::min(base.size(), cand.size()); ++s) {
     const auto& a = base[s];
     const auto& b = cand[s];
-    const auto each = [](const LadderStep& step, auto figure) {
-      std::vector<double> values;
-      for (const auto& trial : step.trials) values.push_back(figure(trial));
-      return values;
-    };
-    const auto rate = [](const LadderTrial& t) { return per_second(t.succeeded, t); };
-    const auto p99 = [](const LadderTrial& t) { return t.p99_ms; };
-    const auto cpu = [](const LadderTrial& t) {
-      return t.succeeded > 0 ? t.server_cpu_s * 1e6 / static_cast<double>(t.succeeded) : 0.0;
-    };
     const auto label = step_label(a);
     if (a.kind == StepKind::saturation) {
-      figures.push_back(
-          pair_figure(label, "requests/s", "/s", true, each(a, rate), each(b, rate), tolerance));
+      figures.push_back(pair_figure(label, "requests/s", "/s", true,
+                                    each(a.trials, succeeded_rate),
+                                    each(b.trials, succeeded_rate), tolerance));
     }
-    figures.push_back(
-        pair_figure(label, "p99", "ms", false, each(a, p99), each(b, p99), tolerance, kP99FloorMs));
-    figures.push_back(pair_figure(label, "server CPU/request", "µs", false, each(a, cpu),
-                                  each(b, cpu), tolerance));
+    figures.push_back(pair_figure(label, "p99", "ms", false, each(a.trials, p99),
+                                  each(b.trials, p99), tolerance, kP99FloorMs));
+    figures.push_back(pair_figure(label, "server CPU/request", "µs", false,
+                                  each(a.trials, cpu_us_per_request),
+                                  each(b.trials, cpu_us_per_request), tolerance));
   }
   return figures;
 }

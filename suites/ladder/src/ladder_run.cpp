@@ -111,7 +111,6 @@ reports::Ladder run_ladder(const LadderRequest& request) {
   const auto step_count = ladder.sides.front().steps.size();
   const auto total = step_count * order.size();
   std::size_t run = 0;
-  std::vector<bool> provenance_taken(request.sides.size(), false);
   for (std::size_t s = 0; s < step_count && !ladder.interrupted; ++s) {
     for (const auto side_index : order) {
       if (stop_asked(request)) {
@@ -133,7 +132,7 @@ reports::Ladder run_ladder(const LadderRequest& request) {
                              .duration = request.duration,
                              .run = run,
                              .client_cpus = pinning.client,
-                             .want_provenance = !provenance_taken[side_index],
+                             .want_provenance = side.command.empty(),  // its first trial
                              .cancelled = request.cancelled});
       } catch (const fixtures::StartError& error) {
         // The user's Ctrl-C while a trial's server was starting: what ran is kept.
@@ -143,7 +142,6 @@ reports::Ladder run_ladder(const LadderRequest& request) {
       }
       ++run;
       if (outcome.provenance) {
-        provenance_taken[side_index] = true;
         side.server_binary = outcome.provenance->server_binary.string();
         side.server_sha256 = outcome.provenance->server_sha256;
         side.command = outcome.provenance->command;

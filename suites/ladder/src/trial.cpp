@@ -68,7 +68,9 @@ std::uint64_t sum(const std::map<std::string, std::uint64_t>& counts) {
   return total;
 }
 
-// The load on a thread of its own, timed by what that thread wanted of a CPU.
+// The load on a thread of its own, timed by what that thread wanted of a CPU: pinned alone to
+// the client's CPUs, while the caller's thread (which starts the next trial's server, and
+// whose affinity a forked child starts with) stays unpinned.
 struct LoadRun {
   clients::LoadResult result;
   double busy = 0;

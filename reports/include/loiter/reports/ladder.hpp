@@ -113,6 +113,7 @@ struct PairedFigure {
   std::string unit;    // "/s", "ms", "µs"
   bool higher_is_better = false;
   std::vector<double> baseline, candidate;  // one a pair
+  double baseline_median = 0, candidate_median = 0;  // of each side's values
   std::vector<double> change;  // a pair's (candidate - baseline) / baseline: +0.10 = 10% more
   double median_change = 0;
   // The distribution-free interval for the median change (the sign test's order
