@@ -31,9 +31,13 @@ enum class Ending {
   client_abort,    // the client reset the connection itself (SO_LINGER 0), by design
   client_close,    // the client closed its end first (FIN), by design
   alert,           // the server sent a fatal TLS alert (TlsRecord::alert), then closed
+  // QUIC: the server forgot the connection without a word: a probe (a PING, or a second
+  // Initial) had no answer within three PTOs; ended_at is when the probe went (H3Record).
+  gone,
 };
 
-// "close", "reset", "open", "connect-failed", "client-abort", "client-close", "alert".
+// "close", "reset", "open", "connect-failed", "client-abort", "client-close", "alert",
+// "gone".
 std::string_view to_string(Ending ending);
 
 struct Send {
@@ -166,6 +170,77 @@ struct H2Record {
   bool operator==(const H2Record&) const = default;
 };
 
+// A QUIC CONNECTION_CLOSE the server sent (RFC 9000 19.19).
+struct H3Close {
+  Duration at{};           // since connect
+  std::uint64_t code = 0;  // its error code: a transport one, or an HTTP/3 one (application)
+  bool application = false;  // frame type 0x1d: an HTTP/3 error code (RFC 9114 8.1)
+  std::string reason;        // its reason phrase, if any (at most 64 bytes kept)
+
+  bool operator==(const H3Close&) const = default;
+};
+
+// A request stream the server ended before answering it whole: RESET_STREAM (it stopped
+// sending) or STOP_SENDING (it asked the client to stop), with its HTTP/3 code.
+struct H3StreamEnd {
+  Duration at{};  // since connect
+  std::int64_t stream = 0;
+  std::uint64_t code = 0;     // 0x10d H3_REQUEST_INCOMPLETE, 0x10c H3_REQUEST_CANCELLED, ...
+  bool stop_sending = false;  // STOP_SENDING (else RESET_STREAM)
+
+  bool operator==(const H3StreamEnd&) const = default;
+};
+
+// A probe: a PING (or, before the handshake, a second Initial) sent to learn whether the
+// server still holds the connection; answered when its ACK came.
+struct H3Probe {
+  Duration at{};                     // since connect: sent
+  std::optional<Duration> answered;  // since connect: its ACK arrived
+
+  bool operator==(const H3Probe&) const = default;
+};
+
+// What the answer to h3-initial-stall's second Initial said of the half-open connection.
+enum class H3Remembered : std::uint8_t {
+  unknown,     // no second Initial was sent
+  remembered,  // an ACK from the same server connection ID, covering the first Initial too
+  forgotten,   // an answer as to a new connection (another connection ID, or only the new packet)
+  silent,      // no answer within three PTOs
+};
+
+// What an HTTP/3 connection's packets said. Its responses (one per request stream) are
+// ConnectionRecord::responses, as over HTTP/1.1 and HTTP/2.
+struct H3Record {
+  static constexpr std::size_t kKeptStreamEnds = 16;
+
+  std::optional<Duration> handshake_done;  // since connect (the first Initial's send)
+  std::string alpn;                        // the application protocol the server chose
+  // The server's max_idle_timeout transport parameter; 0: it disabled its idle timeout.
+  std::optional<Duration> idle_advertised;
+  std::optional<Duration> server_settings;  // its SETTINGS frame arrived (control stream)
+  std::optional<Duration> last_heard;       // the last packet from the server
+  std::optional<H3Close> close;             // the server's CONNECTION_CLOSE
+  bool stateless_reset = false;             // a stateless reset ended it (RFC 9000 10.3)
+  std::vector<H3StreamEnd> stream_ends;     // the first kKeptStreamEnds
+  std::vector<H3Probe> probes;
+  H3Remembered remembered = H3Remembered::unknown;  // h3-initial-stall
+  std::size_t pings_sent = 0;        // keep-alive PINGs (probes not counted)
+  std::size_t datagrams_sent = 0;    // UDP datagrams, both ways
+  std::size_t datagrams_received = 0;
+  std::size_t bytes_sent = 0;  // UDP payload bytes, both ways
+  std::size_t bytes_received = 0;
+  // h3-amplification: the server's bytes before the client's address was validated (all of
+  // them: the client sends nothing after its one Initial), and the client's bytes then.
+  std::size_t unvalidated_received = 0;
+  std::size_t unvalidated_sent = 0;
+
+  bool operator==(const H3Record&) const = default;
+};
+
+// "H3_REQUEST_INCOMPLETE", "H3_CLOSED_CRITICAL_STREAM", "NO_ERROR" (application: false),
+// "PROTOCOL_VIOLATION", ...; "error 0x1a" for a code it does not name.
+std::string h3_error_name(std::uint64_t code, bool application = true);
+
 struct ConnectionRecord {
   std::string_view kind;  // the client behaviour, e.g. "silent" (a static string)
   std::string source;     // "127.0.0.2:40312"
@@ -181,6 +256,7 @@ struct ConnectionRecord {
   Boxed<ReadPause> pause;  // reader-pause only
   Boxed<TlsRecord> tls;    // TLS connections only
   Boxed<H2Record> h2;      // HTTP/2 connections only
+  Boxed<H3Record> h3;      // HTTP/3 (QUIC) connections only
   Ending ending = Ending::open;
   Duration ended_at{};       // since connect: when the ending was observed (or done)
   Duration client_closed{};  // since connect: when the client closed its socket
