@@ -219,6 +219,8 @@ struct H3Record {
   std::optional<Duration> idle_advertised;
   std::optional<Duration> server_settings;  // its SETTINGS frame arrived (control stream)
   std::optional<Duration> last_heard;       // the last packet from the server
+  // The client's last packet before its probe (h3-idle: the quiet runs from it).
+  std::optional<Duration> last_sent;
   std::optional<H3Close> close;             // the server's CONNECTION_CLOSE
   bool stateless_reset = false;             // a stateless reset ended it (RFC 9000 10.3)
   std::vector<H3StreamEnd> stream_ends;     // the first kKeptStreamEnds

@@ -4,14 +4,15 @@
 // or a stream is what the client saw (record.h3: CONNECTION_CLOSE and its code, a stateless
 // reset, RESET_STREAM / STOP_SENDING, a 408, or no answer to a probe).
 //   h3-initial-stall    a hand-built client Initial whose CRYPTO frame carries only the
-//                       first initial_bytes of a ClientHello, then nothing; at probe_at a
+//                       first initial_bytes of a ClientHello, then nothing; at probe_after a
 //                       second Initial (a PING, same connection IDs, next packet number)
 //                       asks whether the server still holds the half-open connection;
 //   h3-amplification    one whole hand-built Initial (a ClientHello with the QUIC transport
 //                       parameters), then silence: every byte the server sends before it
 //                       gives up is counted (RFC 9000 8.1: at most 3x what it received);
-//   h3-idle             handshake done, SETTINGS sent, then nothing; one PING at probe_at
-//                       (since connect): an answer means the connection was still there;
+//   h3-idle             handshake done, SETTINGS sent, then nothing; one PING probe_after
+//                       the client's last packet: an answer means the connection was
+//                       still there (no answer within three PTOs: Ending::gone);
 //   h3-headers-stall    a request stream whose HEADERS frame stops halfway (frame type and
 //                       length sent, half the field section), PINGs every keepalive;
 //   h3-data-trickle     a POST to echo_path declaring body_bytes, its DATA a byte every
@@ -71,9 +72,14 @@ struct H3Options {
   Duration keepalive = std::chrono::milliseconds(500);  // a PING this often on stalled kinds
   std::size_t initial_stream_window = 1024;  // h3-zero-window, h3-window-trickle
   std::size_t window_increment = 1024;       // h3-window-trickle
-  // h3-idle, h3-initial-stall: when the probe goes, since connect (the Initial's send for
-  // h3-initial-stall); nullopt: no probe (the kind waits out its patience).
-  std::optional<Duration> probe_at;
+  // h3-idle, h3-initial-stall: the probe goes this long after the client's last packet
+  // (h3-initial-stall: its Initial; h3-idle: its last ACK after the handshake), timed again
+  // if the client had to send meanwhile; nullopt: no probe (the kind waits out its patience).
+  std::optional<Duration> probe_after;
+  // h3-idle: connections of odd index probe this long after their last packet instead,
+  // before the deadline; answered, such a connection closes itself (client_close): the
+  // server had not forgotten it early. Unanswered within three PTOs: gone.
+  std::optional<Duration> early_probe_after;
   std::size_t initial_bytes = 100;  // h3-initial-stall: the ClientHello bytes sent
 };
 
