@@ -121,7 +121,7 @@ std::size_t complete_responses(const ConnectionRecord& record) {
 
 EndingLabel ending_of(const ConnectionRecord& record) {
   const bool by_server = record.ending == Ending::close || record.ending == Ending::reset ||
-                         record.ending == Ending::alert;
+                         record.ending == Ending::alert || record.ending == Ending::gone;
   // Over HTTP/2 the server's GOAWAY names its ending (its code is in the record).
   if (by_server && record.h2 && record.h2->goaway && record.h2->goaway->at <= record.ended_at) {
     return ends::goaway(record.ending);

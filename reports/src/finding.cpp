@@ -39,6 +39,7 @@ std::string_view since_words(std::string_view since) {
   if (since == "last-response") return "the last response";
   if (since == "second-request-head") return "the second request head's first byte";
   if (since == "handshake") return "the TLS handshake's completion";
+  if (since == "quiet") return "the client's last packet";
   if (since == "read-pause") return "the server's last progress as the paused reader saw it";
   return since;  // "connect"
 }
@@ -77,6 +78,39 @@ std::string closed_outside(const Finding& f, std::string_view how, std::string_v
       "{}{} connections closed {} {:.3f} s ({} {:.3f} s; deadline {:.3f} s ± {:.3f} s from {})",
       of_subject(f), ratio(f), how, bound(f), extreme, measured(f), f.deadline.value_or(0),
       f.slack.value_or(0), since_words(f.since));
+}
+
+// HTTP/3: a probe before the deadline found the connection gone, or one after it found it
+// still held.
+std::string probe_unanswered(const Finding& f) {
+  return fmt::format(
+      "{}{} connections no longer answered a probe sent {:.3f} s after {}, before the {} "
+      "deadline's window opened ({:.3f} s; deadline {:.3f} s ± {:.3f} s): the server dropped "
+      "them early",
+      of_subject(f), ratio(f), measured(f), since_words(f.since), f.deadline_name, bound(f),
+      f.deadline.value_or(0), f.slack.value_or(0));
+}
+
+std::string probe_answered(const Finding& f) {
+  return fmt::format(
+      "{}{} connections still answered a probe sent {:.3f} s after {}, past the {} deadline "
+      "({:.3f} s): the server still held them",
+      of_subject(f), ratio(f), measured(f), since_words(f.since), f.deadline_name, bound(f));
+}
+
+std::string idle_advertised(const Finding& f) {
+  const auto advertised = measured(f) == 0 ? std::string("0 (no idle timeout)")
+                                           : fmt::format("{:.3f} s", measured(f));
+  return fmt::format(
+      "{}{} connections were told max_idle_timeout {} by the server, which promises {:.3f} s",
+      of_subject(f), ratio(f), advertised, bound(f));
+}
+
+std::string amplification(const Finding& f) {
+  return fmt::format(
+      "{}{} connections got more than {:.0f}x the bytes they sent before their address was "
+      "validated: at most {:.2f}x (RFC 9000 8.1 allows three)",
+      of_subject(f), ratio(f), bound(f), measured(f));
 }
 
 std::string wrong_ending(const Finding& f) {
@@ -203,7 +237,7 @@ std::string control_unanswered(const Finding& f) {
 }
 
 using Render = std::string (*)(const Finding&);
-constexpr std::size_t kRendered = 36;  // every code but "text"
+constexpr std::size_t kRendered = 40;  // every code but "text"
 
 // One sentence per code, in the order the judge checks.
 constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{{
@@ -232,6 +266,10 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
                                       : closed_outside(f, "late", "after");
      }},
     {codes::kWrongEnding, wrong_ending},
+    {codes::kProbeUnanswered, probe_unanswered},
+    {codes::kProbeAnswered, probe_answered},
+    {codes::kIdleAdvertised, idle_advertised},
+    {codes::kAmplification, amplification},
     {codes::kCutOff, cut_off},
     {codes::kProvesNothing,
      [](const Finding& f) {

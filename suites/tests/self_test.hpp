@@ -36,6 +36,12 @@ inline fixtures::Target self_test_reference_h2(std::vector<std::string> faults =
   return self_test_reference(std::move(faults), /*tls=*/false, /*h2c=*/false, /*h2=*/true);
 }
 
+// The reference server over HTTP/3 (fixtures/targets/reference-h3.toml): its own 2 s h3
+// deadlines, faults as asked.
+inline fixtures::Target self_test_reference_h3(std::vector<std::string> faults = {}) {
+  return fixtures::reference_target({.threads = 1, .faults = std::move(faults), .h3 = true});
+}
+
 // "findings:\n  [deadline] still-open: 100/100 connections still open ...", one a line.
 inline std::string findings_of(const ScenarioResult& result) {
   std::string out = "findings:";

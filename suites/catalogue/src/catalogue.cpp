@@ -19,7 +19,14 @@ namespace {
 Scenario over_http1(Scenario scenario) {
   const auto& entries = catalogue_entries();
   const auto entry = std::ranges::find(entries, scenario.id, &CatalogueEntry::id);
-  if (entry != entries.end() && entry->protocol == "any") return scenario;
+  if (entry != entries.end() && entry->protocol == "any") {
+    // Over HTTP/1.1 or HTTP/2 as the target speaks; an [h3] target speaks neither here.
+    scenario.unmet_need = [own = std::move(scenario.unmet_need)](const fixtures::Target& target) {
+      if (auto need = kit::need_not_h3(target)) return need;
+      return own(target);
+    };
+    return scenario;
+  }
   scenario.unmet_need = [own = std::move(scenario.unmet_need)](const fixtures::Target& target) {
     if (auto need = kit::need_http1(target)) return need;
     return own(target);
@@ -40,6 +47,7 @@ const std::vector<Scenario>& catalogue() {
     for (auto family : {h2_scenarios, flood_scenarios}) {  // HTTP/2: each skipped without [h2]
       for (auto& scenario : family()) all.push_back(std::move(scenario));
     }
+    for (auto& scenario : h3_scenarios()) all.push_back(std::move(scenario));  // [h3] only
     return all;
   }();
   return scenarios;
@@ -88,10 +96,11 @@ std::vector<std::string_view> words_of(std::string_view line) {
 CatalogueEntry entry_of(std::string_view line) {
   const auto words = words_of(line);
   if (words.size() != 4 ||
-      (words[2] != "http1" && words[2] != "tls" && words[2] != "h2" && words[2] != "any") ||
+      (words[2] != "http1" && words[2] != "tls" && words[2] != "h2" && words[2] != "h3" &&
+       words[2] != "any") ||
       (words[3] != "default" && words[3] != "on-request")) {
     throw std::logic_error(fmt::format(
-        "catalogue.txt: not 'id family http1|tls|h2|any default|on-request': '{}'", line));
+        "catalogue.txt: not 'id family http1|tls|h2|h3|any default|on-request': '{}'", line));
   }
   return {.id = words[0],
           .family = words[1],
@@ -138,6 +147,8 @@ std::optional<std::string> protocol_unmet(std::string_view id, const fixtures::T
   const auto& entries = catalogue_entries();
   const auto entry = std::ranges::find(entries, id, &CatalogueEntry::id);
   if (entry == entries.end()) return std::nullopt;
+  if (entry->protocol == "h3") return kit::need_h3(target);
+  if (auto need = kit::need_not_h3(target)) return need;
   if (entry->protocol == "h2") return kit::need_h2(target);
   if (entry->protocol == "any") return std::nullopt;  // the scenario speaks the target's
   if (auto need = kit::need_http1(target)) return need;

@@ -65,6 +65,7 @@ Need need_promise(const std::optional<fixtures::OnTimeout>& promise, std::string
 }
 
 Need need_http1(const Target& target) {
+  if (auto need = need_not_h3(target)) return need;
   if (!target.h2) return std::nullopt;
   return fmt::format("the target speaks HTTP/2 ({})", target.tls ? "h2 over TLS" : "h2c");
 }
@@ -72,6 +73,16 @@ Need need_http1(const Target& target) {
 Need need_h2(const Target& target) {
   if (target.h2) return std::nullopt;
   return std::string("the target does not speak HTTP/2 (no [h2] in its target file)");
+}
+
+Need need_h3(const Target& target) {
+  if (target.h3) return std::nullopt;
+  return std::string("the target does not speak HTTP/3 (no [h3] in its target file)");
+}
+
+Need need_not_h3(const Target& target) {
+  if (!target.h3) return std::nullopt;
+  return std::string("the target speaks HTTP/3 ([h3]): only the h3 family runs on it");
 }
 
 Need need_tls(const Target& target) {

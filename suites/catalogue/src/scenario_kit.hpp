@@ -33,6 +33,9 @@ Need first_unmet(std::initializer_list<Need> needs);
 // that speaks HTTP/2 ([h2]: h2c, or h2 over TLS). The h2 family needs [h2] (need_h2).
 Need need_http1(const Target& target);
 Need need_h2(const Target& target);
+// The h3 family needs [h3]; every other family is skipped on an [h3] target (need_not_h3).
+Need need_h3(const Target& target);
+Need need_not_h3(const Target& target);
 Need need_tls(const Target& target);
 
 // The endings a declared promise allows: 408+close for 408; for a plain close, close or

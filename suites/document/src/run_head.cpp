@@ -31,6 +31,8 @@ namespace {
 
 std::string protocol_name(std::string_view protocol) {
   if (protocol == "h2") return "HTTP/2";
+  if (protocol == "h3") return "HTTP/3";
+  if (protocol == "any") return "HTTP/1.1 or HTTP/2";
   if (protocol == "tls") return "HTTP/1.1 over TLS";
   return "HTTP/1.1";
 }
@@ -60,6 +62,7 @@ std::vector<const Scenario*> leave_out_other_protocols(std::vector<const Scenari
 }
 
 std::string target_protocol(const fixtures::Target& target) {
+  if (target.h3) return "h3";
   if (!target.h2) return "http/1.1";
   return target.tls ? "h2" : "h2c";
 }

@@ -40,14 +40,6 @@ constexpr std::uint32_t kProtocolError = 0x1;
 constexpr std::uint32_t kEnhanceYourCalm = 0xb;
 constexpr double kMiB = 1024.0 * 1024.0;
 
-std::vector<const ConnectionRecord*> of_kind(const Observation& o, const std::string& kind) {
-  std::vector<const ConnectionRecord*> chosen;
-  for (const auto& r : o.connections) {
-    if (r.kind == kind) chosen.push_back(&r);
-  }
-  return chosen;
-}
-
 // The flood's frames sent when the server ended it: at its GOAWAY, else all it sent
 // (a flood stops sending once its writes fail on the server's close). The GOAWAY is read
 // some frames after the server sent it; for a rapid reset its last stream id says how far

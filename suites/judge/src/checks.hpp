@@ -19,8 +19,10 @@ namespace codes = reports::codes;
 
 // The server ended the connection (FIN, RST, or a TLS alert and then its close), rather
 // than the client or nobody.
+// Over QUIC, a connection a probe found gone (Ending::gone) was ended by the server too.
 inline bool ended_by_server(const ConnectionRecord& r) {
-  return r.ending == Ending::close || r.ending == Ending::reset || r.ending == Ending::alert;
+  return r.ending == Ending::close || r.ending == Ending::reset || r.ending == Ending::alert ||
+         r.ending == Ending::gone;
 }
 
 // server_end.cpp: how the server ended what a closure is about, the connection or (over
@@ -37,6 +39,12 @@ ServerEnd server_end(const ConnectionRecord& r, bool stream);
 // "close (without GOAWAY)", "goaway+close (GOAWAY PROTOCOL_ERROR, last stream 0)",
 // "rst-stream (RST_STREAM CANCEL)"; the label as it is over HTTP/1.1.
 std::string ending_words(const ConnectionRecord& r, const clients::EndingLabel& label);
+
+// The connections of client kind `kind` (empty: every one), in the observation's order.
+std::vector<const ConnectionRecord*> of_kind(const Observation& o, const std::string& kind);
+
+// Where a deadline runs from, as a finding names it: "connect", "request-head", "quiet", ...
+std::string_view since_name(Since since);
 
 // A finding of `code` about the observed scenario; its figures are set by the caller.
 reports::Finding finding(const Observation& o, const char* code, reports::FindingClass klass,
@@ -66,6 +74,10 @@ void check_flood(const Observation& o, const FloodExpectation& e, Verdict& v);
 // explanations (descriptor type, TCP states) added to the FD findings already made.
 void check_soak(const Observation& o, const SoakFigures& f, const SoakExpectation& e, Verdict& v);
 void explain_soak_fds(const Observation& o, const SoakFigures& f, Verdict& v);
+
+// check_h3.cpp: HTTP/3's probes on both sides of a deadline, the advertised idle timeout,
+// the CONNECTION_CLOSE code, the amplification limit.
+void check_h3(const Observation& o, const H3Expectation& e, Verdict& v);
 
 // check_resources.cpp: FDs given back, CLOSE_WAIT, and the server's own FD limit.
 void check_fds(const Observation& o, const Expectations& e, Verdict& v);

@@ -22,11 +22,13 @@ reports::Finding finding(const Observation& o, const char* code, reports::Findin
   return {.code = code, .scenario = o.scenario, .klass = klass, .subject = std::move(subject)};
 }
 
-}  // namespace checks
-
-namespace {
-
-using namespace checks;  // the checks, and the names they use (checks.hpp)
+std::vector<const clients::ConnectionRecord*> of_kind(const Observation& o, const std::string& kind) {
+  std::vector<const clients::ConnectionRecord*> chosen;
+  for (const auto& r : o.connections) {
+    if (kind.empty() || r.kind == kind) chosen.push_back(&r);
+  }
+  return chosen;
+}
 
 // Where a deadline runs from, as a finding names it.
 std::string_view since_name(Since since) {
@@ -41,9 +43,18 @@ std::string_view since_name(Since since) {
       return "second-request-head";
     case Since::handshake:
       return "handshake";
+    case Since::quiet:
+      return "quiet";
   }
   return "?";
 }
+
+}  // namespace checks
+
+namespace {
+
+using namespace checks;  // the checks, and the names they use (checks.hpp)
+
 
 using Predicate = std::function<bool(const ConnectionRecord&)>;
 
@@ -232,8 +243,12 @@ std::optional<Duration> deadline_origin(const ConnectionRecord& r, Since since) 
       if (r.sends.size() < 2) return std::nullopt;
       return r.sends[1].at;
     case Since::handshake:
+      if (r.h3) return r.h3->handshake_done;
       if (!r.tls) return std::nullopt;
       return r.tls->handshake_done;
+    case Since::quiet:
+      if (!r.h3) return std::nullopt;
+      return r.h3->last_sent;
   }
   return std::nullopt;
 }
@@ -268,6 +283,7 @@ Verdict judge(const Observation& observation, const Expectations& expectations) 
   }
   if (const auto& cut = expectations.cut) checks::check_cut(observation, *cut, verdict);
   if (const auto& flood = expectations.flood) checks::check_flood(observation, *flood, verdict);
+  if (const auto& h3 = expectations.h3) checks::check_h3(observation, *h3, verdict);
   if (const auto& bytes = expectations.stall_bytes) {
     checks::check_stall_bytes(observation, *bytes, verdict);
   }

@@ -45,6 +45,10 @@ ServerEnd stream_end(const ConnectionRecord& r) {
     break;
   }
   if (r.h2 && !r.h2->resets.empty()) consider(r.h2->resets.front().at, clients::ends::stream_reset);
+  // HTTP/3: RESET_STREAM or STOP_SENDING on the stalled stream.
+  if (r.h3 && !r.h3->stream_ends.empty()) {
+    consider(r.h3->stream_ends.front().at, clients::ends::stream_reset);
+  }
   if (ended_by_server(r)) consider(server_ended_at(r), clients::ending_of(r));
   if (first) return *first;
   return connection_end(r);
@@ -56,7 +60,29 @@ ServerEnd server_end(const ConnectionRecord& r, bool stream) {
   return stream ? stream_end(r) : connection_end(r);
 }
 
+// HTTP/3: the server's CONNECTION_CLOSE, stateless reset or stream frames, in words.
+std::string h3_words(const ConnectionRecord& r, const clients::EndingLabel& label) {
+  std::vector<std::string> facts;
+  if (const auto& close = r.h3->close) {
+    facts.push_back(fmt::format("CONNECTION_CLOSE {}",
+                                clients::h3_error_name(close->code, close->application)));
+  } else if (r.h3->stateless_reset) {
+    facts.emplace_back("stateless reset");
+  } else if (r.ending == Ending::gone && !r.h3->probes.empty()) {
+    facts.push_back(fmt::format("no answer to a probe at {:.3f} s",
+                                std::chrono::duration<double>(r.h3->probes.back().at).count()));
+  }
+  if (!r.h3->stream_ends.empty()) {
+    const auto& end = r.h3->stream_ends.front();
+    facts.push_back(fmt::format("{} {}", end.stop_sending ? "STOP_SENDING" : "RESET_STREAM",
+                                clients::h3_error_name(end.code)));
+  }
+  if (facts.empty()) return to_string(label);
+  return fmt::format("{} ({})", to_string(label), fmt::join(facts, "; "));
+}
+
 std::string ending_words(const ConnectionRecord& r, const clients::EndingLabel& label) {
+  if (r.h3) return h3_words(r, label);
   if (!r.h2) return to_string(label);
   std::vector<std::string> facts;
   if (const auto& goaway = r.h2->goaway) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/describe/class.hpp>
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -23,11 +24,19 @@ BOOST_DESCRIBE_STRUCT(H2Reset, (), (at, stream, code))
 BOOST_DESCRIBE_STRUCT(H2Record, (),
                       (server_settings, settings_ack, goaway, resets, reset_count, frames_sent,
                        frames_received, window_updates, latencies))
+BOOST_DESCRIBE_STRUCT(H3Close, (), (at, code, application, reason))
+BOOST_DESCRIBE_STRUCT(H3StreamEnd, (), (at, stream, code, stop_sending))
+BOOST_DESCRIBE_STRUCT(H3Probe, (), (at, answered))
+BOOST_DESCRIBE_STRUCT(H3Record, (),
+                      (handshake_done, alpn, idle_advertised, server_settings, last_heard,
+                       last_sent, close, stateless_reset, stream_ends, probes, remembered,
+                       pings_sent, datagrams_sent, datagrams_received, bytes_sent,
+                       bytes_received, unvalidated_received, unvalidated_sent))
 // All but its kind and connect_start (on the scenario's origin), and its errno (which older
 // records lack): record_json.cpp writes and reads those itself.
 BOOST_DESCRIBE_STRUCT(ConnectionRecord, (),
                       (source, connect_took, sends, requests, first_byte, bytes_received,
-                       responses, progress, pause, tls, h2, ending, ended_at, client_closed,
+                       responses, progress, pause, tls, h2, h3, ending, ended_at, client_closed,
                        error))
 
 }  // namespace loiter::clients
@@ -41,6 +50,25 @@ template <>
 inline constexpr bool kAsArray<clients::Progress> = true;
 template <>
 inline constexpr bool kAsArray<clients::H2Reset> = true;
+template <>
+inline constexpr bool kAsArray<clients::H3Probe> = true;
+
+// What a second Initial found: "unknown", "remembered", "forgotten", "silent".
+template <>
+struct Codec<clients::H3Remembered> {
+  static constexpr std::array<std::string_view, 4> kWords = {"unknown", "remembered",
+                                                             "forgotten", "silent"};
+  static json::value write(clients::H3Remembered value) {
+    return json::string(kWords.at(static_cast<std::size_t>(value)));
+  }
+  static clients::H3Remembered read(const json::value& json) {
+    const auto text = json.as_string();
+    for (std::size_t i = 0; i < kWords.size(); ++i) {
+      if (kWords[i] == text) return static_cast<clients::H3Remembered>(i);
+    }
+    throw std::invalid_argument("unknown answer '" + std::string(text) + "'");
+  }
+};
 
 // A response's header fields as [name, value] pairs, in arrival order.
 template <>
@@ -70,7 +98,8 @@ struct Codec<clients::Ending> {
     using clients::Ending;
     const auto text = json.as_string();
     for (const auto ending : {Ending::close, Ending::reset, Ending::open, Ending::connect_failed,
-                              Ending::client_abort, Ending::client_close, Ending::alert}) {
+                              Ending::client_abort, Ending::client_close, Ending::alert,
+                              Ending::gone}) {
       if (to_string(ending) == text) return ending;
     }
     throw std::invalid_argument("unknown ending '" + std::string(text) + "'");

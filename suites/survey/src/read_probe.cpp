@@ -15,7 +15,7 @@ double in_seconds(clients::Duration d) { return std::chrono::duration<double>(d)
 
 bool ended_by_server(const ConnectionRecord& record) {
   return record.ending == Ending::close || record.ending == Ending::reset ||
-         record.ending == Ending::alert;
+         record.ending == Ending::alert || record.ending == Ending::gone;
 }
 
 namespace {

@@ -65,6 +65,11 @@ inline constexpr char kRssOverBound[] = "rss-over-bound";
 inline constexpr char kSlopeOverBound[] = "slope-over-bound";
 inline constexpr char kP99Grew[] = "p99-grew";
 inline constexpr char kNotBackToBaseline[] = "not-back-to-baseline";
+// HTTP/3 (QUIC): what probes and the server's own fields show.
+inline constexpr char kProbeUnanswered[] = "probe-unanswered";
+inline constexpr char kProbeAnswered[] = "probe-answered";
+inline constexpr char kIdleAdvertised[] = "idle-advertised";
+inline constexpr char kAmplification[] = "amplification";
 // A finding read from a loiter-run/2 document: a sentence with no code.
 inline constexpr char kText[] = "text";
 }  // namespace codes
@@ -80,7 +85,7 @@ struct Finding {
 
   // Details: the rest of what the sentence needs, each only where its code uses it.
   // where a deadline runs from: "connect", "request-head", "last-response", "second-request-head",
-  // "handshake"
+  // "handshake", "quiet" (HTTP/3: the client's last packet before its probe)
   std::string since;
   std::optional<double> deadline, slack;      // s: the deadline and its slack either side
   std::string ending;                         // how the connections ended: "close", "408+close"

@@ -66,6 +66,7 @@ enum class Since {
   last_response,  // the idle deadline: from the last response that arrived whole
   second_send,    // the next request's head deadline: from the second request head sent
   handshake,      // a head deadline over TLS that starts once the handshake completed
+  quiet,          // HTTP/3: from the client's last packet before its probe (H3Record::last_sent)
 };
 
 // The server must end each connection within [deadline - slack, deadline + slack] of the
@@ -165,6 +166,28 @@ struct SoakExpectation {
   Duration shortest_fit{};
 };
 
+// HTTP/3 (the h3 family): what only QUIC shows, for the connections of `kind` (empty: all).
+// Over UDP a server may forget a connection without a word, so a deadline is judged by
+// probes on both sides of it: a probe sent before `deadline - slack` from `since` must be
+// answered (the server had not dropped the connection early), one sent from `deadline` on
+// must not be (it had); an ending the client saw (CONNECTION_CLOSE, a stateless reset)
+// before any probe is timed as a closure is, within [deadline - slack, deadline + slack].
+struct H3Expectation {
+  std::string kind;
+  std::optional<Duration> deadline;  // nullopt: no probes judged
+  Since since = Since::connect;
+  Duration slack{};
+  std::string name;  // the deadline's name: "idle", "handshake"
+  // The server's max_idle_timeout transport parameter must be this (RFC 9000 18.2).
+  std::optional<Duration> idle_advertised;
+  // The connection must end with the server's CONNECTION_CLOSE carrying this HTTP/3 code
+  // (application close, RFC 9114 8.1).
+  std::optional<std::uint64_t> close_code;
+  // Before the client's address is validated the server may send at most this many times
+  // the bytes it received (RFC 9000 8.1: three).
+  std::optional<double> amplification;
+};
+
 struct Expectations {
   std::size_t connections = 0;
   Duration patience{};  // how long each client waits for the server, from its connect
@@ -178,6 +201,7 @@ struct Expectations {
   std::optional<CutExpectation> cut;
   std::optional<FloodExpectation> flood;
   std::optional<SoakExpectation> soak;
+  std::optional<H3Expectation> h3;
   // The 200 responses must be at least this large (Content-Length, or the bytes of a whole
   // one): larger than the kernel's buffers, or the server's send path never stalled.
   std::optional<std::size_t> stall_bytes;

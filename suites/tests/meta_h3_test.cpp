@@ -1,0 +1,64 @@
+// Meta-tests of the h3 family: each scenario FAILS against the reference server over HTTP/3
+// (fixtures/targets/reference-h3.toml) with the one deadline it exists to check taken away,
+// and a finding whose code names the symptom; and the same scenarios pass without it.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "self_test.hpp"
+
+namespace loiter::suites {
+namespace meta_h3_test {  // named: unity batches put other tests' helpers beside these
+
+using reports::Finding;
+using ::testing::Contains;
+using ::testing::Field;
+using testing::findings_of;
+namespace codes = reports::codes;
+
+struct H3FaultCase {
+  std::string scenario;
+  std::string fault;  // the reference server's --fault switch
+  std::string code;   // the code of the finding that must name the symptom
+};
+
+const std::vector<H3FaultCase> kH3FaultCases = {
+    // A half-open connection held past the handshake deadline: the late probe is answered
+    // as the same connection.
+    {"h3-initial-stall", "no-handshake-deadline", codes::kProbeAnswered},
+    // Idle never: max_idle_timeout 0 advertised, and the late PING is answered.
+    {"h3-idle", "no-idle-deadline", codes::kProbeAnswered},
+    {"h3-idle", "no-idle-deadline", codes::kIdleAdvertised},
+    // A request stream's HEADERS stalled halfway is never ended (PINGs keep it alive).
+    {"h3-headers-stall", "no-header-deadline", codes::kStillOpen},
+    // Each body byte starts the body deadline again: the trickle is never cut.
+    {"h3-data-trickle", "deadline-resets-on-progress", codes::kStillOpen},
+    // A response whose window never opens is held for ever.
+    {"h3-zero-window", "no-send-deadline", codes::kStillOpen},
+    // The client's control stream closed, and the server carries on.
+    {"h3-control-stream-close", "ignores-critical-stream-close", codes::kWrongEnding},
+};
+
+class H3FaultIsCaught : public ::testing::TestWithParam<H3FaultCase> {};
+
+TEST_P(H3FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
+  const auto& c = GetParam();
+  const auto result = run_scenario(*find_scenario(c.scenario),
+                                   testing::self_test_reference_h3({c.fault}), timing(), {});
+  ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
+  EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
+  EXPECT_THAT(result.verdict.findings, Contains(Field("code", &Finding::code, c.code)))
+      << findings_of(result);
+}
+
+std::string case_name(const ::testing::TestParamInfo<H3FaultCase>& info) {
+  std::string name = info.param.scenario + "_" + info.param.fault + "_" + info.param.code;
+  std::ranges::replace(name, '-', '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(MetaH3, H3FaultIsCaught, ::testing::ValuesIn(kH3FaultCases), case_name);
+
+}  // namespace meta_h3_test
+}  // namespace loiter::suites
