@@ -34,6 +34,7 @@ std::string listener(const fixtures::Target& target) {
 
 // "cleartext", "TLS", "h2c" (HTTP/2 with prior knowledge) or "h2 TLS" (ALPN h2).
 std::string protocol(const fixtures::Target& target) {
+  if (target.h3) return "h3 QUIC";
   if (target.h2) return target.tls ? "h2 TLS" : "h2c";
   return target.tls ? "TLS" : "cleartext";
 }
@@ -56,6 +57,19 @@ std::string http2(const fixtures::Target& target) {
                             seconds(flood.p99 ? flood.p99 : target.promises.load_p99));
 }
 
+// "HTTP/3 over QUIC on UDP {port} (SNI localhost; handshake 2 s, idle 2 s (advertised 2 s),
+// header 2 s, body 2 s, send 2 s; RESET_STREAM on a stalled stream)".
+std::string http3(const fixtures::Target& target) {
+  const auto& h3 = *target.h3;
+  return fmt::format(
+      "HTTP/3 over QUIC on UDP {} (SNI {}; handshake {}, idle {} (advertised {}), header {}, "
+      "body {}, send {}; {} on a stalled stream)",
+      h3.port ? std::to_string(*h3.port) : std::string("{port}"),
+      h3.server_name.empty() ? "none" : h3.server_name, seconds(h3.handshake), seconds(h3.idle),
+      seconds(h3.idle_advertised), seconds(h3.header), seconds(h3.body), seconds(h3.send),
+      h3.respond_408 ? "408" : "RESET_STREAM");
+}
+
 int list_bundled() {
   std::vector<fixtures::Target> targets;
   for (const auto& name : fixtures::bundled_target_names()) {
@@ -73,7 +87,9 @@ int show(const fixtures::Target& target) {
   fmt::print("{} ({})\n", target.name, target.source);
   if (!target.description.empty()) fmt::print("  {}\n", target.description);
   fmt::print("  listener: {}\n", listener(target));
-  fmt::print("  protocol: {}\n", target.h2 ? http2(target) : std::string("HTTP/1.1"));
+  fmt::print("  protocol: {}\n", target.h3   ? http3(target)
+                                 : target.h2 ? http2(target)
+                                             : std::string("HTTP/1.1"));
   fmt::print("  deadlines: header {}, body {}, idle {}\n", seconds(target.deadlines.header),
              seconds(target.deadlines.body), seconds(target.deadlines.idle));
   if (fixtures::connect_only(target)) {
