@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <boost/asio/ip/udp.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,8 +22,6 @@
 #include <thread>
 #include <vector>
 
-#include <boost/asio/ip/udp.hpp>
-
 #include "h3/initial/initial_keys.hpp"
 #include "h3/initial/initial_packet.hpp"
 #include "h3/initial/quic_client_hello.hpp"
@@ -35,7 +34,8 @@ namespace {
 Bytes hex(std::string_view text) {
   Bytes out;
   for (std::size_t i = 0; i + 1 < text.size(); i += 2) {
-    out.push_back(static_cast<std::uint8_t>(std::stoi(std::string(text.substr(i, 2)), nullptr, 16)));
+    out.push_back(
+        static_cast<std::uint8_t>(std::stoi(std::string(text.substr(i, 2)), nullptr, 16)));
   }
   return out;
 }
@@ -120,14 +120,12 @@ TEST(H3InitialKeys, DeriveRfc9001AppendixA1) {
   EXPECT_EQ(hkdf_extract(kInitialSalt, kDcid),
             hex("7db5df06e7a69e432496adedb00851923595221596ae2ae9fb8115c1e9ed0a44"));
   const auto client = initial_keys(kDcid, /*client=*/true);
-  EXPECT_EQ(client.secret,
-            hex("c00cf151ca5be075ed0ebfb5c80323c42d6b7db67881289af4008f1f6c357aea"));
+  EXPECT_EQ(client.secret, hex("c00cf151ca5be075ed0ebfb5c80323c42d6b7db67881289af4008f1f6c357aea"));
   EXPECT_EQ(bytes_of(client.key), hex("1f369613dd76d5467730efcbe3b1a22d"));
   EXPECT_EQ(bytes_of(client.iv), hex("fa044b2f42a3fd3b46fb255c"));
   EXPECT_EQ(bytes_of(client.hp), hex("9f50449e04a0e810283a1e9933adedd2"));
   const auto server = initial_keys(kDcid, /*client=*/false);
-  EXPECT_EQ(server.secret,
-            hex("3c199828fd139efd216c155ad844cc81fb82fa8d7446fa7d78be803acdda951b"));
+  EXPECT_EQ(server.secret, hex("3c199828fd139efd216c155ad844cc81fb82fa8d7446fa7d78be803acdda951b"));
   EXPECT_EQ(bytes_of(server.key), hex("cf3a5331653c364c88f0f379b6067e37"));
   EXPECT_EQ(bytes_of(server.iv), hex("0ac1493ca1905853b0bba03e"));
   EXPECT_EQ(bytes_of(server.hp), hex("c206b8d9b9f0f37644430b490eeaa314"));
@@ -190,7 +188,9 @@ TEST(H3InitialKeys, OpenTheServerInitialOfRfc9001AppendixA3) {
 // ACK ranges below the first (gap, length pairs), CONNECTION_CLOSE with its reason.
 TEST(H3InitialFrames, ReadAckRangesAndAConnectionClose) {
   // ACK largest 7, delay 0, 1 more range, first range 1 (6..7); gap 1, length 2: 1..3.
-  const auto frames = parse_frames(hex("0207000101010201" "1c0a0003616263"));
+  const auto frames =
+      parse_frames(hex("0207000101010201"
+                       "1c0a0003616263"));
   EXPECT_FALSE(frames.malformed);
   EXPECT_EQ(frames.acked, (std::vector<AckRange>{{6, 7}, {1, 3}}));
   EXPECT_TRUE(frames.ping);
@@ -216,13 +216,67 @@ TEST(H3InitialHello, CarriesAlpnSniAndTheTransportParameters) {
   Bytes tp_scid = {0x0f, 0x08};
   tp_scid.insert(tp_scid.end(), scid.begin(), scid.end());
   EXPECT_NE(text.find(std::string(tp_scid.begin(), tp_scid.end())), std::string::npos);
-  EXPECT_LT(hello.size(), 400U);  // one Initial carries it whole
+  EXPECT_LT(hello.size(), 400U);                             // one Initial carries it whole
   EXPECT_NE(quic_client_hello("loiter.test", scid), hello);  // fresh random and key
 }
 
+// Every length in the hello adds up: the message's, each vector's, each extension's and the
+// lists inside the extensions the server reads first (a wrong one is a decode_error alert).
+TEST(H3InitialHello, EveryLengthAddsUp) {
+  const Bytes scid = hex("0102030405060708");
+  const Bytes hello = quic_client_hello("localhost", scid);
+  std::size_t at = 4;
+  auto u8 = [&] { return std::size_t{hello.at(at++)}; };
+  auto u16 = [&] {
+    const std::size_t high = u8();
+    return (high << 8) | u8();
+  };
+  EXPECT_EQ(u16(), 0x0303U);
+  at += 32;              // random
+  EXPECT_EQ(u8(), 0U);   // legacy_session_id: empty (RFC 9001 8.4)
+  EXPECT_EQ(u16(), 6U);  // three TLS 1.3 suites
+  at += 6;
+  EXPECT_EQ(u8(), 1U);  // compression: null
+  EXPECT_EQ(u8(), 0U);
+  const std::size_t extensions_end = u16() + at;
+  EXPECT_EQ(extensions_end, hello.size());
+  std::vector<std::size_t> seen;
+  // Each round consumes at least four bytes: at most hello.size() / 4 rounds.
+  while (at < extensions_end) {
+    const std::size_t type = u16();
+    const std::size_t length = u16();
+    const std::size_t end = at + length;
+    ASSERT_LE(end, extensions_end) << "extension " << type;
+    seen.push_back(type);
+    if (type == 0x0000 || type == 0x000a || type == 0x000d || type == 0x0010 || type == 0x0033) {
+      EXPECT_EQ(u16() + 2, length) << "the list inside extension " << type;
+    } else if (type == 0x002b) {
+      EXPECT_EQ(u8() + 1, length);
+    } else if (type == 0x0039) {
+      // Transport parameters: id, length, value, each parameter whole.
+      const auto params = std::span(hello).subspan(at, length);
+      std::size_t p = 0;
+      std::optional<Bytes> initial_scid;
+      while (p < params.size()) {
+        const auto id = get_varint(params, p);
+        const auto size = get_varint(params, p);
+        ASSERT_TRUE(id && size);
+        ASSERT_LE(p + *size, params.size());
+        if (*id == 0x0f) initial_scid = Bytes(params.begin() + p, params.begin() + p + *size);
+        p += *size;
+      }
+      EXPECT_EQ(initial_scid, scid);
+    }
+    at = end;
+  }
+  EXPECT_EQ(at, hello.size());
+  EXPECT_EQ(seen,
+            (std::vector<std::size_t>{0x0000, 0x000a, 0x000d, 0x0010, 0x002b, 0x0033, 0x0039}));
+}
+
 TEST(H3InitialVarint, RoundTripsEachLength) {
-  for (const std::uint64_t value : {0ULL, 63ULL, 64ULL, 16383ULL, 16384ULL, (1ULL << 30) - 1,
-                                    1ULL << 30, (1ULL << 62) - 1}) {
+  for (const std::uint64_t value :
+       {0ULL, 63ULL, 64ULL, 16383ULL, 16384ULL, (1ULL << 30) - 1, 1ULL << 30, (1ULL << 62) - 1}) {
     Bytes out;
     put_varint(out, value);
     std::size_t at = 0;
@@ -249,8 +303,8 @@ class GtlsServer {
     dir_ = pattern;
     const std::string make_cert =
         "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 "
-        "-subj /CN=localhost -keyout " + (dir_ / "key.pem").string() + " -out " +
-        (dir_ / "cert.pem").string() + " >/dev/null 2>&1";
+        "-subj /CN=localhost -keyout " +
+        (dir_ / "key.pem").string() + " -out " + (dir_ / "cert.pem").string() + " >/dev/null 2>&1";
     if (std::system(make_cert.c_str()) != 0) throw std::runtime_error("openssl req failed");
     port_ = free_udp_port();
     options_ = std::move(options);
@@ -294,8 +348,7 @@ class GtlsServer {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     const std::string log = (dir_ / "server.log").string();
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND,
-                                     0644);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
     const int spawned = posix_spawn(&pid_, kPath, &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -354,17 +407,15 @@ std::vector<ConnectionRecord> run(void (*spawn)(asio::io_context&, const H3Optio
   return out;
 }
 
-double ms(Duration duration) {
-  return std::chrono::duration<double, std::milli>(duration).count();
-}
+double ms(Duration duration) { return std::chrono::duration<double, std::milli>(duration).count(); }
 
 std::string describe(const ConnectionRecord& record) {
   std::ostringstream out;
   const H3Record& h3 = *record.h3;
-  out << "ending " << to_string(record.ending) << " at " << ms(record.ended_at)
-      << " ms; sent " << h3.datagrams_sent << " datagrams / " << h3.bytes_sent
-      << " bytes; received " << h3.datagrams_received << " / " << h3.bytes_received
-      << " bytes; remembered " << static_cast<int>(h3.remembered);
+  out << "ending " << to_string(record.ending) << " at " << ms(record.ended_at) << " ms; sent "
+      << h3.datagrams_sent << " datagrams / " << h3.bytes_sent << " bytes; received "
+      << h3.datagrams_received << " / " << h3.bytes_received << " bytes; remembered "
+      << static_cast<int>(h3.remembered);
   for (const auto& probe : h3.probes) {
     out << "; probe at " << ms(probe.at) << " ms answered "
         << (probe.answered ? std::to_string(ms(*probe.answered)) + " ms" : "never");
@@ -395,6 +446,10 @@ TEST(H3InitialEndToEnd, InitialStallProbedBeforeTheHandshakeTimeoutIsRemembered)
   EXPECT_EQ(record.ending, Ending::open);
   ASSERT_EQ(record.h3->probes.size(), 1U);
   EXPECT_TRUE(record.h3->probes[0].answered);
+  EXPECT_EQ(record.ended_at, *record.h3->probes[0].answered);
+  EXPECT_GE(record.h3->probes[0].at, std::chrono::seconds(1));
+  // The last packet before the probe is the first Initial, sent at connect_start.
+  EXPECT_EQ(record.h3->last_sent, Duration{});
   EXPECT_EQ(record.h3->bytes_sent, 2 * kMinInitialDatagram);
   EXPECT_NE(record.source.find("127."), std::string::npos);
 }
@@ -441,8 +496,7 @@ TEST(H3InitialEndToEnd, InitialStallProbedAfterTheServerLostItIsForgotten) {
   restarter.join();
   ASSERT_EQ(records.size(), 1U);
   const auto& record = records[0];
-  std::cout << "h3-initial-stall, server restarted, probe at 2 s: " << describe(record)
-            << "\n";
+  std::cout << "h3-initial-stall, server restarted, probe at 2 s: " << describe(record) << "\n";
   ASSERT_TRUE(record.h3);
   EXPECT_TRUE(record.h3->remembered == H3Remembered::forgotten ||
               record.h3->remembered == H3Remembered::silent);
@@ -462,8 +516,7 @@ TEST(H3InitialEndToEnd, AmplificationStaysWithinThreeTimesTheClientsBytes) {
   ASSERT_EQ(records.size(), 1U);
   const auto& record = records[0];
   std::cout << "h3-amplification: " << describe(record) << "; unvalidated "
-            << record.h3->unvalidated_received << " of " << record.h3->unvalidated_sent
-            << "\n";
+            << record.h3->unvalidated_received << " of " << record.h3->unvalidated_sent << "\n";
   ASSERT_TRUE(record.h3);
   EXPECT_EQ(record.h3->unvalidated_sent, kMinInitialDatagram);
   EXPECT_GT(record.h3->unvalidated_received, 0U);

@@ -119,8 +119,8 @@ Bytes seal(const InitialKeys& keys, std::uint64_t packet_number,
     fail("AES-128-GCM aad");
   }
   Bytes out(plaintext.size() + kAeadTagSize);
-  if (EVP_EncryptUpdate(ctx.get(), out.data(), &len, plaintext.data(),
-                        as_int(plaintext.size())) != 1) {
+  if (EVP_EncryptUpdate(ctx.get(), out.data(), &len, plaintext.data(), as_int(plaintext.size())) !=
+      1) {
     fail("AES-128-GCM encrypt");
   }
   int tail = 0;
@@ -148,14 +148,13 @@ std::optional<Bytes> open(const InitialKeys& keys, std::uint64_t packet_number,
     return std::nullopt;
   }
   Bytes out(size);
-  if (EVP_DecryptUpdate(ctx.get(), out.data(), &len, ciphertext_and_tag.data(),
-                        as_int(size)) != 1) {
+  if (EVP_DecryptUpdate(ctx.get(), out.data(), &len, ciphertext_and_tag.data(), as_int(size)) !=
+      1) {
     return std::nullopt;
   }
   Bytes tag(ciphertext_and_tag.begin() + static_cast<std::ptrdiff_t>(size),
             ciphertext_and_tag.end());
-  if (EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, as_int(kAeadTagSize), tag.data()) !=
-      1) {
+  if (EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, as_int(kAeadTagSize), tag.data()) != 1) {
     return std::nullopt;
   }
   int tail = 0;
@@ -169,16 +168,15 @@ std::optional<Bytes> open(const InitialKeys& keys, std::uint64_t packet_number,
 std::array<std::uint8_t, 5> header_mask(const InitialKeys& keys,
                                         std::span<const std::uint8_t> sample) {
   CipherCtx ctx(EVP_CIPHER_CTX_new());
-  if (!ctx || EVP_EncryptInit_ex(ctx.get(), EVP_aes_128_ecb(), nullptr, keys.hp.data(),
-                                 nullptr) != 1) {
+  if (!ctx ||
+      EVP_EncryptInit_ex(ctx.get(), EVP_aes_128_ecb(), nullptr, keys.hp.data(), nullptr) != 1) {
     fail("AES-128-ECB init");
   }
   EVP_CIPHER_CTX_set_padding(ctx.get(), 0);
   std::array<std::uint8_t, 32> block{};
   int len = 0;
   if (sample.size() < kHpSampleSize ||
-      EVP_EncryptUpdate(ctx.get(), block.data(), &len, sample.data(),
-                        as_int(kHpSampleSize)) != 1) {
+      EVP_EncryptUpdate(ctx.get(), block.data(), &len, sample.data(), as_int(kHpSampleSize)) != 1) {
     fail("AES-128-ECB encrypt");
   }
   return {block[0], block[1], block[2], block[3], block[4]};

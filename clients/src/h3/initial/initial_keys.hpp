@@ -26,7 +26,7 @@ inline constexpr std::size_t kHpSampleSize = 16;  // header protection's sample
 
 // One direction's packet protection keys.
 struct InitialKeys {
-  Bytes secret;                // client_initial_secret or server_initial_secret (32 bytes)
+  Bytes secret;  // client_initial_secret or server_initial_secret (32 bytes)
   std::array<std::uint8_t, 16> key{};
   std::array<std::uint8_t, 12> iv{};
   std::array<std::uint8_t, 16> hp{};

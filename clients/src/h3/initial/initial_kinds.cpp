@@ -97,19 +97,21 @@ struct Session {
     fail(error, h3().datagrams_received == 0 ? Ending::connect_failed : Ending::reset, at);
   }
 
-  // Awaited into locals (docs/gcc12-coroutines.md).
-  awaitable<bool> send(const Bytes& datagram) {
-    auto [error, size] = co_await udp.socket().async_send(
-        asio::buffer(datagram.data(), datagram.size()), as_values);
-    const auto now = Clock::now();
+  // Sends `datagram`, recorded as sent `at` (taken just before: the first Initial's is
+  // connect_start itself). `probe`: the probe leaves last_sent alone (it is the client's
+  // last packet before its probe). No defaulted parameter, and awaited into locals
+  // (docs/gcc12-coroutines.md).
+  awaitable<bool> send(const Bytes& datagram, Clock::time_point at, bool probe) {
+    auto [error, size] =
+        co_await udp.socket().async_send(asio::buffer(datagram.data(), datagram.size()), as_values);
     if (error) {
-      failed(error, now);
+      failed(error, Clock::now());
       co_return false;
     }
-    record.sends.push_back({.at = since(now), .bytes = size});
+    record.sends.push_back({.at = since(at), .bytes = size});
     ++h3().datagrams_sent;
     h3().bytes_sent += size;
-    h3().last_sent = since(now);
+    if (!probe) h3().last_sent = since(at);
     co_return true;
   }
 
@@ -162,9 +164,8 @@ awaitable<void> wait_until(Clock::time_point at) {
 
 // One protected Initial of `frames`, padded to 1200 bytes.
 Bytes initial_datagram(const Session& session, std::uint64_t packet_number, Bytes frames) {
-  const InitialHeader header{.dcid = session.dcid,
-                             .scid = session.scid,
-                             .packet_number = packet_number};
+  const InitialHeader header{
+      .dcid = session.dcid, .scid = session.scid, .packet_number = packet_number};
   return protect_initial(session.client, header, padded_payload(header, std::move(frames)));
 }
 
@@ -190,7 +191,7 @@ awaitable<void> initial_stall_connection(std::shared_ptr<const H3Options> option
   co_await wait_until(slot.start);
 
   session.record.connect_start = Clock::now();
-  const bool sent = co_await session.send(first);
+  const bool sent = co_await session.send(first, session.record.connect_start, /*probe=*/false);
   if (!sent) co_return;
   const auto start = session.record.connect_start;
   const auto deadline = start + options->fleet.patience;
@@ -225,9 +226,9 @@ awaitable<void> initial_stall_connection(std::shared_ptr<const H3Options> option
       Bytes ping;
       put_ping_frame(ping);
       const Bytes probe = initial_datagram(session, 1, std::move(ping));
-      const bool probed = co_await session.send(probe);
-      if (!probed) co_return;
       probe_sent = Clock::now();
+      const bool probed = co_await session.send(probe, *probe_sent, /*probe=*/true);
+      if (!probed) co_return;
       session.h3().probes.push_back({.at = session.since(*probe_sent)});
       probe_until = std::min(*probe_sent + 3 * pto_of(rtt), deadline);
       continue;
@@ -275,7 +276,7 @@ awaitable<void> amplification_connection(std::shared_ptr<const H3Options> option
 
   session.record.connect_start = Clock::now();
   for (const auto& datagram : datagrams) {
-    const bool sent = co_await session.send(datagram);
+    const bool sent = co_await session.send(datagram, Clock::now(), /*probe=*/false);
     if (!sent) co_return;
   }
   session.h3().unvalidated_sent = session.h3().bytes_sent;

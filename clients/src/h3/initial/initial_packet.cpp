@@ -75,8 +75,7 @@ Bytes protect_initial(const InitialKeys& keys, const InitialHeader& header,
   if (packet.size() < pn_offset + 4 + kHpSampleSize) {
     throw std::invalid_argument("an Initial too short to sample for header protection");
   }
-  const auto mask =
-      header_mask(keys, std::span(packet).subspan(pn_offset + 4, kHpSampleSize));
+  const auto mask = header_mask(keys, std::span(packet).subspan(pn_offset + 4, kHpSampleSize));
   packet[0] = static_cast<std::uint8_t>(packet[0] ^ (mask[0] & 0x0f));
   for (std::size_t i = 0; i < header.packet_number_length; ++i) {
     packet[pn_offset + i] = static_cast<std::uint8_t>(packet[pn_offset + i] ^ mask[1 + i]);

@@ -66,7 +66,7 @@ struct InitialFrames {
   std::size_t crypto_bytes = 0;  // CRYPTO data bytes (the server's TLS messages)
   std::size_t padding = 0;       // PADDING bytes
   std::optional<ConnectionClose> close;
-  bool malformed = false;        // a frame it could not read, or one not allowed here
+  bool malformed = false;  // a frame it could not read, or one not allowed here
 
   bool acknowledges(std::uint64_t packet_number) const;
 };
@@ -97,8 +97,8 @@ bool looks_like_stateless_reset(std::span<const std::uint8_t> datagram);
 // packet number and the plaintext payload; nullopt if it does not open. Exposed for tests.
 struct OpenedInitial {
   std::uint64_t packet_number = 0;
-  Bytes header;   // unprotected
-  Bytes payload;  // plaintext frames
+  Bytes header;          // unprotected
+  Bytes payload;         // plaintext frames
   std::size_t size = 0;  // the packet's whole length within the datagram
 };
 std::optional<OpenedInitial> open_initial(const InitialKeys& keys,

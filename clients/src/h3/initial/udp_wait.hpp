@@ -24,9 +24,9 @@ class UdpWait {
  public:
   struct Received {
     std::size_t size = 0;
-    bool timed_out = false;             // `until` came first
-    boost::system::error_code error;    // a socket error (ECONNREFUSED from an ICMP, ...)
-    Clock::time_point at{};             // when it completed
+    bool timed_out = false;           // `until` came first
+    boost::system::error_code error;  // a socket error (ECONNREFUSED from an ICMP, ...)
+    Clock::time_point at{};           // when it completed
   };
 
   explicit UdpWait(Executor executor);
