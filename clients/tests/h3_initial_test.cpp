@@ -201,6 +201,20 @@ TEST(H3InitialFrames, ReadAckRangesAndAConnectionClose) {
   EXPECT_TRUE(parse_frames(hex("08")).malformed);  // a STREAM frame has no place here
 }
 
+// A short-header datagram is a stateless reset unless it is addressed to the client's SCID
+// (a server's 0.5-RTT packet); too short, or a long header, it is neither.
+TEST(H3InitialFrames, TellAStatelessResetFromAShortHeaderPacketToTheClient) {
+  const Bytes scid = hex("0102030405060708");
+  Bytes reset = hex("5f0a0b0c0d0e0f10111213141516171819202122232425");
+  EXPECT_TRUE(looks_like_stateless_reset(reset, scid));
+  Bytes to_client = reset;
+  std::copy(scid.begin(), scid.end(), to_client.begin() + 1);
+  EXPECT_FALSE(looks_like_stateless_reset(to_client, scid));
+  EXPECT_FALSE(looks_like_stateless_reset(Bytes(reset.begin(), reset.begin() + 20), scid));
+  reset[0] = 0xc0;
+  EXPECT_FALSE(looks_like_stateless_reset(reset, scid));
+}
+
 // The hand-made ClientHello: a handshake message of its declared length, with ALPN h3,
 // the server name, and the transport parameters naming the client's SCID.
 TEST(H3InitialHello, CarriesAlpnSniAndTheTransportParameters) {
@@ -523,6 +537,34 @@ TEST(H3InitialEndToEnd, AmplificationStaysWithinThreeTimesTheClientsBytes) {
   EXPECT_LE(record.h3->unvalidated_received, 3 * record.h3->unvalidated_sent);
   EXPECT_EQ(record.ending, Ending::gone);
   EXPECT_FALSE(record.h3->handshake_done);
+}
+
+// By hand, against any loopback QUIC server: LOITER_H3_TARGET=127.0.0.1:8443
+// (LOITER_H3_PROBE_AFTER_MS: the stall's probe, 1000 by default; LOITER_H3_PATIENCE_MS:
+// 20000), run with --gtest_also_run_disabled_tests --gtest_filter='*ByHand*'. Prints what
+// each kind saw; asserts nothing about the server.
+TEST(H3InitialByHand, DISABLED_AgainstTheTargetGiven) {
+  const char* target = std::getenv("LOITER_H3_TARGET");
+  if (target == nullptr) GTEST_SKIP() << "LOITER_H3_TARGET=127.0.0.1:<port> not set";
+  const std::string text = target;
+  const auto colon = text.rfind(':');
+  ASSERT_NE(colon, std::string::npos);
+  const auto number = [](const char* name, long fallback) {
+    const char* value = std::getenv(name);
+    return std::chrono::milliseconds(value ? std::stol(value) : fallback);
+  };
+  auto options = options_for(static_cast<unsigned short>(std::stoi(text.substr(colon + 1))),
+                             number("LOITER_H3_PATIENCE_MS", 20000));
+  options.fleet.target.address(asio::ip::make_address(text.substr(0, colon)));
+  options.probe_after = number("LOITER_H3_PROBE_AFTER_MS", 1000);
+  const auto stall = run(&spawn_h3_initial_stall, options);
+  std::cout << "h3-initial-stall, probe at " << ms(*options.probe_after)
+            << " ms: " << describe(stall.at(0)) << "\n";
+  options.fleet.pacing.start = Clock::now();
+  const auto amplification = run(&spawn_h3_amplification, options);
+  std::cout << "h3-amplification: " << describe(amplification.at(0)) << "; unvalidated "
+            << amplification.at(0).h3->unvalidated_received << " of "
+            << amplification.at(0).h3->unvalidated_sent << "\n";
 }
 
 }  // namespace

@@ -126,7 +126,7 @@ struct Session {
   }
 
   bool stateless_reset(std::size_t size, Clock::time_point at) {
-    if (!looks_like_stateless_reset(std::span(buffer).first(size))) return false;
+    if (!looks_like_stateless_reset(std::span(buffer).first(size), scid)) return false;
     h3().stateless_reset = true;
     record.ending = Ending::reset;
     record.ended_at = since(at);

@@ -275,8 +275,11 @@ std::vector<ServerPacket> read_datagram(const InitialKeys& server_keys,
   return packets;
 }
 
-bool looks_like_stateless_reset(std::span<const std::uint8_t> datagram) {
-  return datagram.size() >= kMinStatelessReset && (datagram[0] & 0xc0) == 0x40;
+bool looks_like_stateless_reset(std::span<const std::uint8_t> datagram,
+                                std::span<const std::uint8_t> client_scid) {
+  if (datagram.size() < kMinStatelessReset || (datagram[0] & 0xc0) != 0x40) return false;
+  const auto dcid = datagram.subspan(1, std::min(client_scid.size(), datagram.size() - 1));
+  return !std::equal(dcid.begin(), dcid.end(), client_scid.begin(), client_scid.end());
 }
 
 }  // namespace loiter::clients::h3init

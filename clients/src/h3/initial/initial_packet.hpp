@@ -87,11 +87,15 @@ struct ServerPacket {
 std::vector<ServerPacket> read_datagram(const InitialKeys& server_keys,
                                         std::span<const std::uint8_t> datagram);
 
-// A datagram that looks like a stateless reset (RFC 10.3): a short header (form bit 0,
-// fixed bit 1) and at least kMinStatelessReset bytes. Before the handshake a server has
-// no 1-RTT packet to send, so such a datagram can only be a reset; its token is not
-// checked (the client never learned one).
-bool looks_like_stateless_reset(std::span<const std::uint8_t> datagram);
+// A datagram that looks like a stateless reset (RFC 9000 10.3): a short header (form bit
+// 0, fixed bit 1), at least kMinStatelessReset bytes, and not addressed to the client's
+// SCID. A server whose handshake flight went whole (h3-amplification) may send 1-RTT
+// packets before the client finished (0.5-RTT data: quic-go's SETTINGS), and those carry
+// the client's SCID as their DCID; a reset's bytes after the first are unpredictable, so
+// they match it by chance once in 2^64. Its token is not checked (the client never
+// learned one).
+bool looks_like_stateless_reset(std::span<const std::uint8_t> datagram,
+                                std::span<const std::uint8_t> client_scid);
 
 // Unprotects one Initial packet that begins `packet` (header protection, then AEAD): the
 // packet number and the plaintext payload; nullopt if it does not open. Exposed for tests.
