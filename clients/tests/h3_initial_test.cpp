@@ -304,6 +304,20 @@ TEST(H3InitialVarint, RoundTripsEachLength) {
   EXPECT_EQ(get_varint(hex("9d7f3e7d"), at), 494878333ULL);
 }
 
+// What a fleet cannot do is refused before anything is sent: a target off loopback, an SNI
+// longer than TLS allows.
+TEST(H3InitialSpawn, RefusesARemoteTargetAndAnOverlongServerName) {
+  asio::io_context io;
+  std::vector<ConnectionRecord> out;
+  H3Options options;
+  options.fleet.target = tcp::endpoint(asio::ip::make_address("192.0.2.1"), 443);
+  EXPECT_THROW(spawn_h3_initial_stall(io, options, out), std::invalid_argument);
+  EXPECT_THROW(spawn_h3_amplification(io, options, out), std::invalid_argument);
+  options.fleet.target = tcp::endpoint(asio::ip::make_address("127.0.0.1"), 443);
+  options.server_name.assign(256, 'a');
+  EXPECT_THROW(spawn_h3_initial_stall(io, options, out), std::invalid_argument);
+}
+
 // gtlsserver (the ngtcp2-server package's example server, GnuTLS) on a free loopback UDP
 // port with a self-signed certificate made in a temporary directory; stopped by its PID
 // when the test ends, failed or not.
@@ -517,6 +531,26 @@ TEST(H3InitialEndToEnd, InitialStallProbedAfterTheServerLostItIsForgotten) {
   EXPECT_EQ(record.ending, Ending::gone);
   ASSERT_EQ(record.h3->probes.size(), 1U);
   EXPECT_EQ(record.ended_at, record.h3->probes[0].at);
+}
+
+// Without probe_after the stall waits out its patience: still open then (gtlsserver's
+// handshake timeout, 10 s, is further off), the server's ACK of the first Initial heard.
+TEST(H3InitialEndToEnd, InitialStallWithoutAProbeIsOpenAtPatience) {
+  if (!have_gtlsserver()) GTEST_SKIP() << "no " << GtlsServer::kPath;
+  GtlsServer server({"--handshake-timeout=10s", "--timeout=30s"});
+  ASSERT_TRUE(server.listening());
+  const auto options = options_for(server.port(), std::chrono::seconds(2));
+  const auto records = run(&spawn_h3_initial_stall, options);
+  ASSERT_EQ(records.size(), 1U);
+  const auto& record = records[0];
+  std::cout << "h3-initial-stall, no probe: " << describe(record) << "\n";
+  ASSERT_TRUE(record.h3);
+  EXPECT_EQ(record.ending, Ending::open);
+  EXPECT_GE(record.ended_at, std::chrono::seconds(2));
+  EXPECT_TRUE(record.h3->probes.empty());
+  EXPECT_EQ(record.h3->remembered, H3Remembered::unknown);
+  EXPECT_GE(record.h3->datagrams_received, 1U);
+  EXPECT_EQ(record.h3->datagrams_sent, 1U);
 }
 
 // One whole Initial, then silence: the server sends at most 3× what it received before the

@@ -312,6 +312,10 @@ template <typename Body>
 void spawn_initial_kind(asio::io_context& io, const H3Options& options, Body body,
                         std::vector<ConnectionRecord>& out) {
   require_spawnable(options.fleet);
+  // Refused here, not thrown from a connection's coroutine (which io.run() would rethrow).
+  if (options.server_name.size() > 255) {
+    throw std::invalid_argument("server_name: an SNI host name holds at most 255 bytes");
+  }
   auto shared = std::make_shared<const H3Options>(options);
   spawn_fleet(
       io, options.fleet.count, options.fleet.pacing, options.fleet.share,
