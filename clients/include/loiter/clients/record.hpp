@@ -192,7 +192,8 @@ struct H3StreamEnd {
 };
 
 // A probe: a PING (or, before the handshake, a second Initial) sent to learn whether the
-// server still holds the connection; answered when its ACK came.
+// server still holds the connection; answered when its ACK came (a second Initial's: from
+// the same server connection, acknowledging the first Initial too).
 struct H3Probe {
   Duration at{};                     // since connect: sent
   std::optional<Duration> answered;  // since connect: its ACK arrived

@@ -245,9 +245,11 @@ awaitable<void> initial_stall_connection(std::shared_ptr<const H3Options> option
         continue;
       }
       if (!answer.acknowledges(1)) continue;  // not the probe's answer (yet)
-      session.h3().probes.back().answered = session.since(got.at);
       const bool same = !first_scid || *first_scid == packet.scid;
       if (same && answer.acknowledges(0)) {
+        // Answered as the same connection: only then is the probe answered (a new
+        // connection's ACK says the first one was forgotten).
+        session.h3().probes.back().answered = session.since(got.at);
         session.h3().remembered = H3Remembered::remembered;
         session.end(Ending::open, session.since(got.at));
       } else {
