@@ -220,5 +220,30 @@ TEST_F(H3Stalls, WindowTrickleCompletesTheResponse) {
   EXPECT_LT(record.ended_at, 3s);
 }
 
+
+// The stream's window held at 1 KiB: the 64 KiB response stops at what fits (its HEADERS
+// and the start of its body); the PINGs every 500 ms keep the connection past the server's
+// 2 s idle timeout, so it is still open when the client's patience ends.
+TEST_F(H3Stalls, ZeroWindowHoldsTheResponseAndPingsKeepItOpen) {
+  H3Options options = this->options();
+  options.fleet.patience = 2500ms;
+  options.initial_stream_window = 1024;
+  options.keepalive = 500ms;
+  const auto records = run(spawn_h3_zero_window, options);
+  const auto& record = records.at(0);
+  ASSERT_TRUE(record.h3);
+  EXPECT_EQ(record.ending, Ending::open) << to_string(record.ending) << " " << record.error;
+  EXPECT_GE(record.ended_at, 2500ms);
+  EXPECT_LT(record.ended_at, 2500ms + 200ms);
+  EXPECT_GE(record.h3->pings_sent, 4u);
+  ASSERT_TRUE(record.h3->last_heard);
+  EXPECT_GT(*record.h3->last_heard, 2s);  // the server still answered after its idle timeout
+  ASSERT_EQ(record.responses.size(), 1u);
+  EXPECT_EQ(record.responses[0].status, 200u);
+  EXPECT_FALSE(record.responses[0].complete);
+  EXPECT_GT(record.responses[0].body_bytes, 0u);
+  EXPECT_LE(record.responses[0].body_bytes, 1024u);
+}
+
 }  // namespace
 }  // namespace loiter::clients

@@ -510,6 +510,12 @@ void QuicConnection::write() {
     if (written >= 0 && !wrote(chunk, static_cast<std::size_t>(written))) return;
     if (n == 0) break;
     if (!send_datagram(out.data(), static_cast<std::size_t>(n))) return;
+    if (ping_pending_) {
+      // The PING went in this datagram: one, not one a datagram (the 1 ns keep-alive would
+      // expire again before every packet of this write).
+      ngtcp2_conn_set_keep_alive_timeout(quic(conn_), 0);
+      ping_pending_ = false;
+    }
   }
   arm_expiry();
 }
@@ -584,12 +590,14 @@ void QuicConnection::close_by_client() {
 
 void QuicConnection::ping(bool probe) {
   if (ended_ || !handshake_done_) return;
-  // ngtcp2 0.12 has no call for a PING: its keep-alive timer, set to 1 ns for one write,
+  // ngtcp2 0.12 has no call for a PING: its keep-alive timer, set to 1 ns for one datagram,
   // has the next packet carry one (alone, when nothing else is due), then is switched off.
   const auto now = Clock::now();
   ngtcp2_conn_set_keep_alive_timeout(quic(conn_), 1);
+  ping_pending_ = true;  // write() switches it off again after the first datagram
   const std::uint64_t before = last_fed_;
   write();
+  ping_pending_ = false;
   ngtcp2_conn_set_keep_alive_timeout(quic(conn_), 0);
   if (!pinged_since_read_) {
     // Its first ack-eliciting packet since the last read restarted ngtcp2's idle timer; the

@@ -206,6 +206,7 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   std::uint64_t idle_timeout_ = 0;  // ngtcp2's: min(the client's, the server's); 0: none
   std::uint64_t idle_base_ = 0;     // ngtcp2's idle timer restarted no earlier than this
   bool pinged_since_read_ = false;
+  bool ping_pending_ = false;  // ping(): the keep-alive is on until one datagram went
 
   Clock::time_point last_sent_{};
   std::optional<Clock::time_point> probe_sent_;
