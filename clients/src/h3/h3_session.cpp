@@ -13,7 +13,7 @@ namespace loiter::clients::h3 {
 
 namespace {
 
-ngtcp2_conn* quic(void* conn) { return static_cast<ngtcp2_conn*>(conn); }
+ngtcp2_conn* conn_of(void* conn) { return static_cast<ngtcp2_conn*>(conn); }
 nghttp3_conn* http(void* conn) { return static_cast<nghttp3_conn*>(conn); }
 
 nghttp3_nv field(std::string_view name, std::string_view value) {
@@ -121,13 +121,13 @@ struct H3Glue {
 
   static int stop_sending(nghttp3_conn*, std::int64_t id, std::uint64_t code, void* user_data,
                           void*) {
-    const int rv = ngtcp2_conn_shutdown_stream_read(quic(of(user_data).conn_), id, code);
+    const int rv = ngtcp2_conn_shutdown_stream_read(conn_of(of(user_data).conn_), id, code);
     return rv == 0 || rv == NGTCP2_ERR_STREAM_NOT_FOUND ? 0 : NGHTTP3_ERR_CALLBACK_FAILURE;
   }
 
   static int reset_stream(nghttp3_conn*, std::int64_t id, std::uint64_t code, void* user_data,
                           void*) {
-    const int rv = ngtcp2_conn_shutdown_stream_write(quic(of(user_data).conn_), id, code);
+    const int rv = ngtcp2_conn_shutdown_stream_write(conn_of(of(user_data).conn_), id, code);
     return rv == 0 || rv == NGTCP2_ERR_STREAM_NOT_FOUND ? 0 : NGHTTP3_ERR_CALLBACK_FAILURE;
   }
 
@@ -155,9 +155,9 @@ bool QuicConnection::setup_http3() {
   std::int64_t control = -1;
   std::int64_t encoder = -1;
   std::int64_t decoder = -1;
-  if (ngtcp2_conn_open_uni_stream(quic(conn_), &control, nullptr) != 0 ||
-      ngtcp2_conn_open_uni_stream(quic(conn_), &encoder, nullptr) != 0 ||
-      ngtcp2_conn_open_uni_stream(quic(conn_), &decoder, nullptr) != 0) {
+  if (ngtcp2_conn_open_uni_stream(conn_of(conn_), &control, nullptr) != 0 ||
+      ngtcp2_conn_open_uni_stream(conn_of(conn_), &encoder, nullptr) != 0 ||
+      ngtcp2_conn_open_uni_stream(conn_of(conn_), &decoder, nullptr) != 0) {
     end(Ending::reset, Clock::now(), "the server allows too few unidirectional streams");
     return false;
   }
@@ -220,8 +220,8 @@ int QuicConnection::h3_read(std::int64_t id, const std::uint8_t* data, std::size
 
 void QuicConnection::h3_consumed(std::int64_t id, std::size_t bytes) {
   if (const auto* s = stream(id); s != nullptr && s->window == Window::held) return;
-  ngtcp2_conn_extend_max_stream_offset(quic(conn_), id, bytes);
-  ngtcp2_conn_extend_max_offset(quic(conn_), bytes);
+  ngtcp2_conn_extend_max_stream_offset(conn_of(conn_), id, bytes);
+  ngtcp2_conn_extend_max_offset(conn_of(conn_), bytes);
 }
 
 void QuicConnection::http3_stream_end(std::int64_t id) {
@@ -247,7 +247,7 @@ QuicConnection::Chunk QuicConnection::next_chunk() {
     chunk.fin = true;
     return chunk;
   }
-  if (http3_ != nullptr && ngtcp2_conn_get_max_data_left(quic(conn_)) > 0) {
+  if (http3_ != nullptr && ngtcp2_conn_get_max_data_left(conn_of(conn_)) > 0) {
     int fin = 0;
     const nghttp3_ssize count =
         nghttp3_conn_writev_stream(http(http3_), &chunk.stream, &fin,
@@ -313,7 +313,7 @@ void QuicConnection::blocked(const Chunk& chunk, bool data_blocked) {
 std::int64_t QuicConnection::open_stream() {
   std::int64_t id = -1;
   if (ended_ || http3_ == nullptr) return -1;
-  if (ngtcp2_conn_open_bidi_stream(quic(conn_), &id, nullptr) != 0) return -1;
+  if (ngtcp2_conn_open_bidi_stream(conn_of(conn_), &id, nullptr) != 0) return -1;
   ++record_.requests;
   return id;
 }
@@ -377,8 +377,8 @@ std::int64_t QuicConnection::open_raw_stream(std::string bytes) {
 
 void QuicConnection::extend_window(std::int64_t id, std::size_t bytes) {
   if (ended_) return;
-  ngtcp2_conn_extend_max_stream_offset(quic(conn_), id, bytes);
-  ngtcp2_conn_extend_max_offset(quic(conn_), bytes);
+  ngtcp2_conn_extend_max_stream_offset(conn_of(conn_), id, bytes);
+  ngtcp2_conn_extend_max_offset(conn_of(conn_), bytes);
   write();
 }
 

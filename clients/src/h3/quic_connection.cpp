@@ -77,6 +77,7 @@ struct QuicGlue {
     auto& c = of(user_data);
     const auto now = Clock::now();
     c.handshake_done_ = true;
+    c.idle_base_ = c.last_fed_;  // the packet being read: its timestamp was the last one fed
     c.record_.connect_took = now - c.record_.connect_start;
     c.h3().handshake_done = c.since_connect(now);
     gnutls_datum_t alpn{};
@@ -363,12 +364,12 @@ void QuicConnection::on_datagram(std::size_t size) {
   const ngtcp2_pkt_info info{};
   const std::uint64_t ts = timestamp();
   const int rv = ngtcp2_conn_read_pkt(quic(conn_), &path, &info, in_.data(), size, ts);
-  idle_base_ = ts;  // ngtcp2 restarted its idle timer at it
-  pinged_since_read_ = false;
   if (rv != 0) {
     on_read_error(rv);
     return;
   }
+  idle_base_ = ts;  // a packet read: ngtcp2 restarted its idle timer at it
+  pinged_since_read_ = false;
   deliver_events();
   if (ended_) return;
   if (handshake_done_ && http3_ == nullptr) {
