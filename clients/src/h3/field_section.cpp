@@ -1,0 +1,79 @@
+// The few HTTP/3 bytes h3-headers-stall writes by hand: a frame header and a request's QPACK
+// field section that uses the static table only (RFC 9204 4.5), so no encoder stream is
+// needed and the half the kind sends is a prefix of a valid section.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "quic_connection.hpp"
+
+namespace loiter::clients::h3 {
+
+namespace {
+
+// A QUIC variable-length integer (RFC 9000 16).
+void put_varint(std::string& out, std::uint64_t value) {
+  if (value < 0x40) {
+    out.push_back(static_cast<char>(value));
+  } else if (value < 0x4000) {
+    out.push_back(static_cast<char>(0x40 | (value >> 8)));
+    out.push_back(static_cast<char>(value & 0xff));
+  } else if (value < 0x40000000) {
+    for (int shift = 24; shift >= 0; shift -= 8) {
+      const auto byte = static_cast<std::uint8_t>((value >> shift) & 0xff);
+      out.push_back(static_cast<char>(shift == 24 ? (0x80 | byte) : byte));
+    }
+  } else {
+    for (int shift = 56; shift >= 0; shift -= 8) {
+      const auto byte = static_cast<std::uint8_t>((value >> shift) & 0xff);
+      out.push_back(static_cast<char>(shift == 56 ? (0xc0 | byte) : byte));
+    }
+  }
+}
+
+// An HPACK/QPACK prefixed integer (RFC 7541 5.1) whose first byte keeps `flags` above its
+// `prefix` bits.
+void put_prefixed(std::string& out, std::uint8_t flags, int prefix, std::uint64_t value) {
+  const std::uint64_t limit = (1U << prefix) - 1;
+  if (value < limit) {
+    out.push_back(static_cast<char>(flags | value));
+    return;
+  }
+  out.push_back(static_cast<char>(flags | limit));
+  value -= limit;
+  while (value >= 0x80) {  // bounded: 7 bits a byte
+    out.push_back(static_cast<char>(0x80 | (value & 0x7f)));
+    value >>= 7;
+  }
+  out.push_back(static_cast<char>(value));
+}
+
+// A literal field line with a static-table name reference (01NTxxxx, T=1), value not
+// Huffman-coded.
+void put_literal(std::string& out, std::uint64_t name_index, std::string_view value) {
+  put_prefixed(out, 0x50, 4, name_index);
+  put_prefixed(out, 0x00, 7, value.size());
+  out.append(value);
+}
+
+}  // namespace
+
+std::string qpack_get_section(std::string_view authority, std::string_view path) {
+  std::string out;
+  out.push_back(0x00);  // Required Insert Count 0
+  out.push_back(0x00);  // Delta Base 0
+  put_prefixed(out, 0xc0, 6, 17);  // :method GET (static 17)
+  put_prefixed(out, 0xc0, 6, 23);  // :scheme https (static 23)
+  put_literal(out, 1, path);       // :path (static name 1)
+  put_literal(out, 0, authority);  // :authority (static name 0)
+  return out;
+}
+
+std::string frame_header(std::uint64_t type, std::uint64_t length) {
+  std::string out;
+  put_varint(out, type);
+  put_varint(out, length);
+  return out;
+}
+
+}  // namespace loiter::clients::h3

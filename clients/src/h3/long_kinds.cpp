@@ -1,0 +1,102 @@
+// The h3 kinds that hold a connection without stalling a stream (stalls.hpp): h3-idle (its
+// probe), h3-long-response and h3-stream (a slow answer read at once).
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "kind_base.hpp"
+
+namespace loiter::clients::h3 {
+
+namespace {
+
+// Handshake, SETTINGS, then quiet. One PING probe_after the client's last packet (odd
+// indices: early_probe_after), timed again while the client had to send (its ACKs); no ACK
+// for it within three PTOs: the server forgot the connection (Ending::gone, at the probe's
+// send). Answered early, the connection closes itself; answered late, it waits on.
+class Idle final : public QuicConnection {
+ public:
+  Idle(Executor e, std::shared_ptr<const H3Options> o, std::size_t i, ConnectionRecord& r)
+      : QuicConnection(e, std::move(o), i, r, kH3Idle) {}
+
+ private:
+  bool early() const { return index() % 2 == 1 && options().early_probe_after.has_value(); }
+  std::optional<Duration> after() const {
+    return early() ? options().early_probe_after : options().probe_after;
+  }
+
+  void on_ready() override {
+    if (after()) wait_quiet();
+  }
+
+  void wait_quiet() {
+    const auto due = last_sent() + *after();
+    if (due > Clock::now()) {
+      at(due, [this] { wait_quiet(); });  // re-timed if the client sent meanwhile
+      return;
+    }
+    h3().last_sent = since_connect(last_sent());
+    ping(/*probe=*/true);
+    if (ended()) return;
+    const auto sent = Clock::now();
+    at(sent + 3 * pto(), [this] {
+      if (!h3().probes.empty() && !h3().probes.back().answered) {
+        end(Ending::gone, record().connect_start + h3().probes.back().at);
+      }
+    });
+  }
+
+  void on_probe_answered() override {
+    if (early()) close_by_client();
+  }
+};
+
+// GET long_path, read at once with normal flow control; whole (or ended by the server), the
+// client closes.
+class LongGet final : public Stalled {
+ public:
+  LongGet(Executor e, std::shared_ptr<const H3Options> o, std::size_t i, ConnectionRecord& r,
+          std::string_view kind)
+      : Stalled(e, std::move(o), i, r, kind) {}
+
+ private:
+  void on_ready() override { stalled_ = submit_get(options().long_path, Window::automatic); }
+};
+
+template <const std::string_view& Kind>
+std::shared_ptr<QuicConnection> make_long(Executor executor,
+                                          std::shared_ptr<const H3Options> options,
+                                          std::size_t index, ConnectionRecord& record) {
+  return std::make_shared<LongGet>(executor, std::move(options), index, record, Kind);
+}
+
+void require_long_path(const H3Options& options, std::string_view kind) {
+  if (options.long_path.empty()) {
+    throw std::invalid_argument(fmt::format("{} needs a slow response's path (long_path)", kind));
+  }
+}
+
+}  // namespace
+
+}  // namespace loiter::clients::h3
+
+namespace loiter::clients {
+
+void spawn_h3_idle(asio::io_context& io, const H3Options& options,
+                   std::vector<ConnectionRecord>& out) {
+  h3::spawn_h3_kind(io, options, &h3::make<h3::Idle>, out);
+}
+
+void spawn_h3_long_response(asio::io_context& io, const H3Options& options,
+                            std::vector<ConnectionRecord>& out) {
+  h3::require_long_path(options, kH3LongResponse);
+  h3::spawn_h3_kind(io, options, &h3::make_long<kH3LongResponse>, out);
+}
+
+void spawn_h3_stream(asio::io_context& io, const H3Options& options,
+                     std::vector<ConnectionRecord>& out) {
+  h3::require_long_path(options, kH3Stream);
+  h3::spawn_h3_kind(io, options, &h3::make_long<kH3Stream>, out);
+}
+
+}  // namespace loiter::clients

@@ -1,0 +1,720 @@
+// QuicConnection's QUIC half: the UDP socket, ngtcp2's connection and GnuTLS's session, the
+// read / write / timer loop, and how a connection ends. The HTTP/3 half is h3_session.cpp.
+#include "quic_connection.hpp"
+
+#include <fmt/format.h>
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
+#include <ngtcp2/ngtcp2.h>
+#include <ngtcp2/ngtcp2_crypto.h>
+#include <ngtcp2/ngtcp2_crypto_gnutls.h>
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "loiter/clients/transport/fleet_spec.hpp"
+
+namespace loiter::clients::h3 {
+
+struct ConnRef {
+  ngtcp2_crypto_conn_ref ref{};
+};
+
+namespace {
+
+constexpr std::size_t kMaxDatagram = 1452;
+constexpr std::uint64_t kMillisecond = NGTCP2_MILLISECONDS;
+// Connection-level window: generous, so only the stream windows (what the kinds hold or
+// trickle) ever bound what the server may send.
+constexpr std::uint64_t kConnectionWindow = 64ULL << 20;
+constexpr std::uint64_t kStreamWindow = 4ULL << 20;
+
+ngtcp2_conn* quic(void* conn) { return static_cast<ngtcp2_conn*>(conn); }
+
+std::uint64_t real_now() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+          .count());
+}
+
+Clock::time_point real_time(std::uint64_t ns) {
+  return Clock::time_point(std::chrono::duration_cast<Clock::duration>(Duration(ns)));
+}
+
+std::string endpoint_text(const Udp::endpoint& endpoint) {
+  if (endpoint.address().is_v6()) {
+    return fmt::format("[{}]:{}", endpoint.address().to_string(), endpoint.port());
+  }
+  return fmt::format("{}:{}", endpoint.address().to_string(), endpoint.port());
+}
+
+}  // namespace
+
+// ngtcp2's and GnuTLS's callbacks, each a thunk into the connection.
+struct QuicGlue {
+  static QuicConnection& of(void* user_data) { return *static_cast<QuicConnection*>(user_data); }
+
+  static ngtcp2_conn* get_conn(ngtcp2_crypto_conn_ref* ref) {
+    return quic(static_cast<QuicConnection*>(ref->user_data)->conn_);
+  }
+
+  static void rand(std::uint8_t* dest, std::size_t size, const ngtcp2_rand_ctx*) {
+    gnutls_rnd(GNUTLS_RND_RANDOM, dest, size);
+  }
+
+  static int new_connection_id(ngtcp2_conn*, ngtcp2_cid* cid, std::uint8_t* token,
+                               std::size_t length, void*) {
+    if (gnutls_rnd(GNUTLS_RND_RANDOM, cid->data, length) != 0) return NGTCP2_ERR_CALLBACK_FAILURE;
+    cid->datalen = length;
+    if (gnutls_rnd(GNUTLS_RND_RANDOM, token, NGTCP2_STATELESS_RESET_TOKENLEN) != 0) {
+      return NGTCP2_ERR_CALLBACK_FAILURE;
+    }
+    return 0;
+  }
+
+  static int handshake_completed(ngtcp2_conn* conn, void* user_data) {
+    auto& c = of(user_data);
+    const auto now = Clock::now();
+    c.handshake_done_ = true;
+    c.idle_base_ = c.last_fed_;  // the packet being read: its timestamp was the last one fed
+    c.record_.connect_took = now - c.record_.connect_start;
+    c.h3().handshake_done = c.since_connect(now);
+    gnutls_datum_t alpn{};
+    if (gnutls_alpn_get_selected_protocol(static_cast<gnutls_session_t>(c.session_), &alpn) == 0) {
+      c.h3().alpn.assign(reinterpret_cast<const char*>(alpn.data), alpn.size);
+    }
+    c.idle_timeout_ = static_cast<std::uint64_t>(c.options_->fleet.patience.count());
+    if (const auto* params = ngtcp2_conn_get_remote_transport_params(conn)) {
+      c.h3().idle_advertised = Duration(params->max_idle_timeout);
+      // ngtcp2's idle timeout: the smaller of the two sides', a side's 0 meaning none.
+      const std::uint64_t remote = params->max_idle_timeout;
+      if (remote != 0 && (c.idle_timeout_ == 0 || remote < c.idle_timeout_)) {
+        c.idle_timeout_ = remote;
+      }
+    }
+    return 0;
+  }
+
+  static int recv_stream_data(ngtcp2_conn*, std::uint32_t flags, std::int64_t id,
+                              std::uint64_t offset, const std::uint8_t* data, std::size_t size,
+                              void* user_data, void*) {
+    auto& c = of(user_data);
+    const bool fin = (flags & NGTCP2_STREAM_DATA_FLAG_FIN) != 0;
+    // The server's control stream (a server-initiated unidirectional stream, type 0x00)
+    // opens with its SETTINGS frame (type 0x04; RFC 9114 6.2.1).
+    if ((id & 0x3) == 0x3 && offset == 0 && size >= 2 && data[0] == 0x00 && data[1] == 0x04 &&
+        !c.h3().server_settings) {
+      c.h3().server_settings = c.since_connect(Clock::now());
+    }
+    return c.h3_read(id, data, size, fin) == 0 ? 0 : NGTCP2_ERR_CALLBACK_FAILURE;
+  }
+
+  static int stream_reset(ngtcp2_conn*, std::int64_t id, std::uint64_t, std::uint64_t code,
+                          void* user_data, void*) {
+    of(user_data).on_stream_end(id, code, /*stop_sending=*/false);
+    return 0;
+  }
+
+  static int stream_stop_sending(ngtcp2_conn*, std::int64_t id, std::uint64_t code,
+                                 void* user_data, void*) {
+    of(user_data).on_stream_end(id, code, /*stop_sending=*/true);
+    return 0;
+  }
+
+  static int recv_stateless_reset(ngtcp2_conn*, const ngtcp2_pkt_stateless_reset*,
+                                  void* user_data) {
+    of(user_data).stateless_reset_ = true;
+    return 0;
+  }
+};
+
+QuicConnection::QuicConnection(Executor executor, std::shared_ptr<const H3Options> options,
+                               std::size_t index, ConnectionRecord& record, std::string_view kind,
+                               Window window)
+    : executor_(executor),
+      options_(std::move(options)),
+      index_(index),
+      record_(record),
+      socket_(executor),
+      expiry_(executor),
+      deadline_(executor),
+      action_(executor),
+      in_(65536),
+      conn_ref_(std::make_unique<ConnRef>()),
+      window_(window) {
+  record_.kind = kind;
+  record_.h3.emplace();
+}
+
+QuicConnection::~QuicConnection() {
+  close_http3();
+  if (conn_ != nullptr) ngtcp2_conn_del(quic(conn_));
+  if (session_ != nullptr) gnutls_deinit(static_cast<gnutls_session_t>(session_));
+  if (credentials_ != nullptr) {
+    gnutls_certificate_free_credentials(static_cast<gnutls_certificate_credentials_t>(credentials_));
+  }
+}
+
+void QuicConnection::start() {
+  const FleetSpec& fleet = options_->fleet;
+  remote_ = Udp::endpoint(fleet.target.address(), fleet.target.port());
+  boost::system::error_code ec;
+  socket_.open(remote_.protocol(), ec);
+  if (!ec) socket_.bind(Udp::endpoint(source_of(fleet, index_), 0), ec);
+  if (!ec) socket_.connect(remote_, ec);  // only the target's datagrams come in
+  if (!ec) local_ = socket_.local_endpoint(ec);
+  if (ec) {
+    record_.connect_start = Clock::now();
+    record_.error_number = ec.value();
+    end(Ending::connect_failed, record_.connect_start, ec.message());
+    return;
+  }
+  record_.source = endpoint_text(local_);
+  if (!setup_tls() || !setup_quic()) return;
+  // connect_start is the first Initial's send (send_datagram sets it); the deadlines count
+  // from it.
+  write();
+  if (ended_) return;
+  deadline_.expires_at(record_.connect_start + fleet.connect_timeout);
+  deadline_.async_wait([self = shared_from_this()](boost::system::error_code e) {
+    if (!e) self->on_deadline();
+  });
+  receive();
+}
+
+bool QuicConnection::setup_tls() {
+  gnutls_certificate_credentials_t credentials = nullptr;
+  gnutls_session_t session = nullptr;
+  if (gnutls_certificate_allocate_credentials(&credentials) != 0) {
+    fail("gnutls_certificate_allocate_credentials failed");
+    return false;
+  }
+  credentials_ = credentials;
+  if (gnutls_init(&session, GNUTLS_CLIENT) != 0) {
+    fail("gnutls_init failed");
+    return false;
+  }
+  session_ = session;
+  // QUIC is TLS 1.3 only; no middlebox compatibility mode (RFC 9001 8.4).
+  if (gnutls_priority_set_direct(session, "NORMAL:-VERS-ALL:+VERS-TLS1.3:%DISABLE_TLS13_COMPAT_MODE",
+                                 nullptr) != 0 ||
+      ngtcp2_crypto_gnutls_configure_client_session(session) != 0 ||
+      gnutls_credentials_set(session, GNUTLS_CRD_CERTIFICATE, credentials) != 0) {
+    fail("GnuTLS session setup failed");
+    return false;
+  }
+  // No certificate check: the credentials carry no trust store and no verify function is
+  // set, so GnuTLS accepts whatever certificate the server shows (a test server's own).
+  conn_ref_->ref.get_conn = &QuicGlue::get_conn;
+  conn_ref_->ref.user_data = this;
+  gnutls_session_set_ptr(session, &conn_ref_->ref);
+  static constexpr char kAlpn[] = "h3";
+  gnutls_datum_t alpn{.data = reinterpret_cast<unsigned char*>(const_cast<char*>(kAlpn)),
+                      .size = 2};
+  gnutls_alpn_set_protocols(session, &alpn, 1, GNUTLS_ALPN_MANDATORY);
+  if (!options_->server_name.empty()) {
+    gnutls_server_name_set(session, GNUTLS_NAME_DNS, options_->server_name.data(),
+                           options_->server_name.size());
+  }
+  return true;
+}
+
+bool QuicConnection::setup_quic() {
+  ngtcp2_callbacks callbacks{};
+  callbacks.client_initial = ngtcp2_crypto_client_initial_cb;
+  callbacks.recv_crypto_data = ngtcp2_crypto_recv_crypto_data_cb;
+  callbacks.encrypt = ngtcp2_crypto_encrypt_cb;
+  callbacks.decrypt = ngtcp2_crypto_decrypt_cb;
+  callbacks.hp_mask = ngtcp2_crypto_hp_mask_cb;
+  callbacks.recv_retry = ngtcp2_crypto_recv_retry_cb;
+  callbacks.update_key = ngtcp2_crypto_update_key_cb;
+  callbacks.delete_crypto_aead_ctx = ngtcp2_crypto_delete_crypto_aead_ctx_cb;
+  callbacks.delete_crypto_cipher_ctx = ngtcp2_crypto_delete_crypto_cipher_ctx_cb;
+  callbacks.get_path_challenge_data = ngtcp2_crypto_get_path_challenge_data_cb;
+  callbacks.version_negotiation = ngtcp2_crypto_version_negotiation_cb;
+  callbacks.rand = &QuicGlue::rand;
+  callbacks.get_new_connection_id = &QuicGlue::new_connection_id;
+  callbacks.handshake_completed = &QuicGlue::handshake_completed;
+  callbacks.recv_stream_data = &QuicGlue::recv_stream_data;
+  callbacks.stream_reset = &QuicGlue::stream_reset;
+  callbacks.stream_stop_sending = &QuicGlue::stream_stop_sending;
+  callbacks.recv_stateless_reset = &QuicGlue::recv_stateless_reset;
+  add_http3_callbacks(&callbacks);
+
+  ngtcp2_cid dcid{};
+  ngtcp2_cid scid{};
+  dcid.datalen = 18;
+  scid.datalen = 17;
+  gnutls_rnd(GNUTLS_RND_RANDOM, dcid.data, dcid.datalen);
+  gnutls_rnd(GNUTLS_RND_RANDOM, scid.data, scid.datalen);
+
+  ngtcp2_settings settings;
+  ngtcp2_settings_default(&settings);
+  settings.initial_ts = timestamp();
+  settings.handshake_timeout = static_cast<std::uint64_t>(options_->fleet.connect_timeout.count());
+  settings.max_tx_udp_payload_size = kMaxDatagram;
+
+  ngtcp2_transport_params params;
+  ngtcp2_transport_params_default(&params);
+  params.initial_max_stream_data_bidi_local = stream_window();
+  params.initial_max_stream_data_bidi_remote = kStreamWindow;
+  params.initial_max_stream_data_uni = kStreamWindow;
+  params.initial_max_data = kConnectionWindow;
+  params.initial_max_streams_bidi = 0;  // the server opens none (RFC 9114 6.1)
+  params.initial_max_streams_uni = 16;
+  // The client's own idle timeout is its patience: how long the connection lives is the
+  // kind's choice; what the server advertised is recorded (idle_advertised).
+  params.max_idle_timeout = static_cast<std::uint64_t>(options_->fleet.patience.count());
+  params.active_connection_id_limit = 4;
+
+  auto* local = const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(local_.data()));
+  auto* remote = const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(remote_.data()));
+  const ngtcp2_path path{{local, static_cast<ngtcp2_socklen>(local_.size())},
+                         {remote, static_cast<ngtcp2_socklen>(remote_.size())},
+                         nullptr};
+  ngtcp2_conn* conn = nullptr;
+  const int rv = ngtcp2_conn_client_new(&conn, &dcid, &scid, &path, NGTCP2_PROTO_VER_V1,
+                                        &callbacks, &settings, &params, nullptr, this);
+  if (rv != 0) {
+    fail(fmt::format("ngtcp2_conn_client_new: {}", ngtcp2_strerror(rv)));
+    return false;
+  }
+  conn_ = conn;
+  ngtcp2_conn_set_tls_native_handle(conn, session_);
+  return true;
+}
+
+std::uint64_t QuicConnection::stream_window() const {
+  return window_ == Window::held ? options_->initial_stream_window : kStreamWindow;
+}
+
+// The clock ngtcp2 is given. ngtcp2 takes every timestamp from its caller, and its idle
+// timer is min(the client's max_idle_timeout, the server's): left to itself it would close
+// the connection locally (without a packet) as soon as the server's idle timeout passed,
+// before h3-idle's probe could ask whether the server really forgot it. So ngtcp2 never
+// sees its idle deadline pass: arm_expiry does not wake for it, and when real time has gone
+// past it, the clock fed to ngtcp2 is shifted back (skew_) so that, in ngtcp2's view, about
+// 1 ms passed since its last call. Everything else (RTT, PTO, the probe's three PTOs, ACK
+// delays) runs on real intervals after that shift. How long a connection lives is the
+// kind's own bound (its patience), not ngtcp2's.
+//
+// ngtcp2 0.12 does not say when its idle deadline is, so idle_floor() is a lower bound of it:
+// ngtcp2 restarts its idle timer on every packet read (at the timestamp given with it) and
+// on the first ack-eliciting packet sent after one; the floor counts from the last read and
+// from a PING sent first after one (ping()), less a margin. A lower bound is the safe side:
+// the clock is held back a little early, never late.
+std::uint64_t QuicConnection::timestamp() {
+  const std::uint64_t real = real_now();
+  std::uint64_t fed = std::max(real - skew_, last_fed_);
+  if (handshake_done_ && idle_timeout_ != 0) {
+    const std::uint64_t floor = idle_floor();
+    if (fed >= floor && last_fed_ < floor) {
+      const std::uint64_t step = std::min<std::uint64_t>(kMillisecond, (floor - last_fed_) / 2);
+      fed = last_fed_ + step;
+      skew_ = real - fed;
+    }
+  }
+  last_fed_ = fed;
+  return fed;
+}
+
+std::uint64_t QuicConnection::idle_floor() const {
+  constexpr std::uint64_t kMargin = 10 * kMillisecond;
+  const std::uint64_t from = idle_base_ + idle_timeout_;
+  return from > kMargin ? from - kMargin : 0;
+}
+
+void QuicConnection::receive() {
+  socket_.async_receive(asio::buffer(in_), [self = shared_from_this()](
+                                               boost::system::error_code ec, std::size_t size) {
+    if (self->ended_) return;
+    if (ec) {
+      // ICMP port unreachable comes back as ECONNREFUSED on a connected UDP socket: the
+      // server is not there (or gone). Before the handshake that is a failed connect.
+      if (ec == asio::error::connection_refused && !self->handshake_done_) {
+        self->record_.error_number = ec.value();
+        self->end(Ending::connect_failed, Clock::now(), ec.message());
+        return;
+      }
+      if (ec == asio::error::connection_refused) {
+        self->receive();  // a late ICMP after the server went: the probe's wait decides
+        return;
+      }
+      self->record_.error_number = ec.value();
+      self->end(Ending::reset, Clock::now(), ec.message());
+      return;
+    }
+    self->on_datagram(size);
+    if (!self->ended_) self->receive();
+  });
+}
+
+void QuicConnection::on_datagram(std::size_t size) {
+  const auto now = Clock::now();
+  H3Record& h3 = this->h3();
+  ++h3.datagrams_received;
+  h3.bytes_received += size;
+  h3.last_heard = since_connect(now);
+  auto* local = const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(local_.data()));
+  auto* remote = const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(remote_.data()));
+  const ngtcp2_path path{{local, static_cast<ngtcp2_socklen>(local_.size())},
+                         {remote, static_cast<ngtcp2_socklen>(remote_.size())},
+                         nullptr};
+  const ngtcp2_pkt_info info{};
+  const std::uint64_t ts = timestamp();
+  const int rv = ngtcp2_conn_read_pkt(quic(conn_), &path, &info, in_.data(), size, ts);
+  if (rv != 0) {
+    on_read_error(rv);
+    return;
+  }
+  idle_base_ = ts;  // a packet read: ngtcp2 restarted its idle timer at it
+  pinged_since_read_ = false;
+  deliver_events();
+  if (ended_) return;
+  if (handshake_done_ && http3_ == nullptr) {
+    if (!setup_http3()) return;
+    deadline_.expires_at(record_.connect_start + options_->fleet.patience);
+    deadline_.async_wait([self = shared_from_this()](boost::system::error_code e) {
+      if (!e) self->on_deadline();
+    });
+    write();
+    if (ended_) return;
+    on_ready();
+    if (ended_) return;
+  }
+  check_probe();
+  if (ended_) return;
+  write();
+}
+
+void QuicConnection::deliver_events() {
+  // Bounded: the events of one packet; a hook that ends the connection stops the rest.
+  std::vector<Event> events;
+  events.swap(events_);
+  for (const Event& event : events) {
+    if (ended_) return;
+    if (event.complete) {
+      on_response_complete(event.stream);
+    } else {
+      on_stream_ended(event.stream);
+    }
+  }
+}
+
+void QuicConnection::check_probe() {
+  if (!probe_sent_ || probe_answered_) return;
+  // The probe is answered once nothing the client sent is unacknowledged: its PING's ACK
+  // came (the quiet before it left nothing else in flight).
+  ngtcp2_conn_stat stat{};
+  ngtcp2_conn_get_conn_stat(quic(conn_), &stat);
+  if (stat.bytes_in_flight != 0) return;
+  probe_answered_ = true;
+  if (!h3().probes.empty()) h3().probes.back().answered = since_connect(Clock::now());
+  on_probe_answered();
+}
+
+void QuicConnection::on_read_error(int rv) {
+  const auto now = Clock::now();
+  if (http3_error_) {
+    // The server broke HTTP/3 (nghttp3 refused its bytes): the client closes with that code.
+    send_close(*http3_error_);
+    end(Ending::reset, now);
+    return;
+  }
+  if (rv == NGTCP2_ERR_DRAINING || rv == NGTCP2_ERR_CLOSING) {
+    if (stateless_reset_) {
+      h3().stateless_reset = true;
+      end(handshake_done_ ? Ending::reset : Ending::connect_failed, now, "stateless reset");
+      return;
+    }
+    ngtcp2_connection_close_error error{};
+    ngtcp2_conn_get_connection_close_error(quic(conn_), &error);
+    H3Close close{.at = since_connect(now),
+                  .code = error.error_code,
+                  .application =
+                      error.type == NGTCP2_CONNECTION_CLOSE_ERROR_CODE_TYPE_APPLICATION};
+    if (error.reason != nullptr) {
+      close.reason.assign(reinterpret_cast<const char*>(error.reason),
+                          std::min<std::size_t>(error.reasonlen, 64));
+    }
+    const std::string text =
+        fmt::format("CONNECTION_CLOSE {}", h3_error_name(close.code, close.application));
+    h3().close = std::move(close);
+    if (handshake_done_) {
+      end(Ending::close, now);
+    } else {
+      end(Ending::connect_failed, now, text);
+    }
+    return;
+  }
+  if (rv == NGTCP2_ERR_DROP_CONN) {
+    end(handshake_done_ ? Ending::reset : Ending::connect_failed, now, "ngtcp2: connection dropped");
+    return;
+  }
+  const std::string text = rv == NGTCP2_ERR_CRYPTO
+                               ? fmt::format("TLS alert {}", ngtcp2_conn_get_tls_alert(quic(conn_)))
+                               : fmt::format("ngtcp2_conn_read_pkt: {}", ngtcp2_strerror(rv));
+  end(handshake_done_ ? Ending::reset : Ending::connect_failed, now, text);
+}
+
+bool QuicConnection::send_datagram(const std::uint8_t* data, std::size_t size) {
+  const auto now = Clock::now();
+  if (record_.connect_start == Clock::time_point{}) record_.connect_start = now;
+  boost::system::error_code ec;
+  socket_.send(asio::buffer(data, size), 0, ec);
+  if (ec == asio::error::would_block || ec == asio::error::connection_refused) {
+    return true;  // lost, as a datagram may be: QUIC's recovery sends it again
+  }
+  if (ec) {
+    record_.error_number = ec.value();
+    end(handshake_done_ ? Ending::reset : Ending::connect_failed, now, ec.message());
+    return false;
+  }
+  H3Record& h3 = this->h3();
+  ++h3.datagrams_sent;
+  h3.bytes_sent += size;
+  last_sent_ = now;
+  return true;
+}
+
+void QuicConnection::write() {
+  if (ended_ || conn_ == nullptr) return;
+  std::array<std::uint8_t, kMaxDatagram> out{};
+  ngtcp2_path_storage storage;
+  ngtcp2_path_storage_zero(&storage);
+  ngtcp2_pkt_info info{};
+  // Bounded: at most 64 datagrams a call (the rest go at the next expiry or read).
+  for (int i = 0; i < 64 && !ended_; ++i) {
+    Chunk chunk = next_chunk();
+    if (chunk.error) return;
+    ngtcp2_ssize written = 0;
+    std::uint32_t flags = NGTCP2_WRITE_STREAM_FLAG_MORE;
+    if (chunk.fin) flags |= NGTCP2_WRITE_STREAM_FLAG_FIN;
+    const ngtcp2_ssize n = ngtcp2_conn_writev_stream(
+        quic(conn_), &storage.path, &info, out.data(), out.size(), &written, flags, chunk.stream,
+        reinterpret_cast<const ngtcp2_vec*>(chunk.vec.data()), chunk.count, timestamp());
+    if (n < 0) {
+      if (n == NGTCP2_ERR_WRITE_MORE) {
+        if (!wrote(chunk, static_cast<std::size_t>(written))) return;
+        continue;
+      }
+      if (n == NGTCP2_ERR_STREAM_DATA_BLOCKED || n == NGTCP2_ERR_STREAM_SHUT_WR ||
+          n == NGTCP2_ERR_STREAM_NOT_FOUND) {
+        blocked(chunk, n == NGTCP2_ERR_STREAM_DATA_BLOCKED);
+        continue;
+      }
+      end(handshake_done_ ? Ending::reset : Ending::connect_failed, Clock::now(),
+          fmt::format("ngtcp2_conn_writev_stream: {}", ngtcp2_strerror(static_cast<int>(n))));
+      return;
+    }
+    if (written >= 0 && !wrote(chunk, static_cast<std::size_t>(written))) return;
+    if (n == 0) break;
+    if (!send_datagram(out.data(), static_cast<std::size_t>(n))) return;
+    if (ping_pending_) {
+      // The PING went in this datagram: one, not one a datagram (the 1 ns keep-alive would
+      // expire again before every packet of this write).
+      ngtcp2_conn_set_keep_alive_timeout(quic(conn_), 0);
+      ping_pending_ = false;
+    }
+  }
+  arm_expiry();
+}
+
+void QuicConnection::arm_expiry() {
+  if (ended_) return;
+  std::uint64_t expiry = ngtcp2_conn_get_expiry(quic(conn_));
+  // ngtcp2's idle deadline (at or after the floor) does not wake it (see timestamp()).
+  if (handshake_done_ && idle_timeout_ != 0 && expiry >= idle_floor()) expiry = UINT64_MAX;
+  if (expiry == UINT64_MAX) {
+    expiry_.cancel();
+    return;
+  }
+  expiry_.expires_at(real_time(expiry + skew_));
+  expiry_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec && !self->ended_) self->on_expiry();
+  });
+}
+
+void QuicConnection::on_expiry() {
+  const int rv = ngtcp2_conn_handle_expiry(quic(conn_), timestamp());
+  if (rv != 0) {
+    const auto now = Clock::now();
+    if (rv == NGTCP2_ERR_HANDSHAKE_TIMEOUT) {
+      end(Ending::connect_failed, now, "handshake timed out");
+    } else {
+      end(handshake_done_ ? Ending::reset : Ending::connect_failed, now,
+          fmt::format("ngtcp2_conn_handle_expiry: {}", ngtcp2_strerror(rv)));
+    }
+    return;
+  }
+  write();
+}
+
+void QuicConnection::on_deadline() {
+  if (ended_) return;
+  if (!handshake_done_) {
+    end(Ending::connect_failed, Clock::now(), "handshake timed out");
+    return;
+  }
+  // Patience: nothing ended it. The client says goodbye (so the server need not wait out
+  // its own timeout), but the record keeps what the server did: nothing.
+  send_close(0x0100 /* H3_NO_ERROR */);
+  record_.client_closed = since_connect(Clock::now());
+  end(Ending::open, Clock::now());
+}
+
+void QuicConnection::send_close(std::uint64_t code) {
+  if (conn_ == nullptr || !handshake_done_ || ngtcp2_conn_is_in_closing_period(quic(conn_)) ||
+      ngtcp2_conn_is_in_draining_period(quic(conn_))) {
+    return;
+  }
+  std::array<std::uint8_t, kMaxDatagram> out{};
+  ngtcp2_path_storage storage;
+  ngtcp2_path_storage_zero(&storage);
+  ngtcp2_pkt_info info{};
+  ngtcp2_connection_close_error error;
+  ngtcp2_connection_close_error_default(&error);
+  ngtcp2_connection_close_error_set_application_error(&error, code, nullptr, 0);
+  const ngtcp2_ssize n = ngtcp2_conn_write_connection_close(
+      quic(conn_), &storage.path, &info, out.data(), out.size(), &error, timestamp());
+  if (n > 0) send_datagram(out.data(), static_cast<std::size_t>(n));
+}
+
+void QuicConnection::close_by_client() {
+  if (ended_) return;
+  send_close(0x0100 /* H3_NO_ERROR */);
+  const auto now = Clock::now();
+  record_.client_closed = since_connect(now);
+  end(Ending::client_close, now);
+}
+
+void QuicConnection::ping(bool probe) {
+  if (ended_ || !handshake_done_) return;
+  // ngtcp2 0.12 has no call for a PING: its keep-alive timer, set to 1 ns for one datagram,
+  // has the next packet carry one (alone, when nothing else is due), then is switched off.
+  const auto now = Clock::now();
+  ngtcp2_conn_set_keep_alive_timeout(quic(conn_), 1);
+  ping_pending_ = true;  // write() switches it off again after the first datagram
+  const std::uint64_t before = last_fed_;
+  write();
+  ping_pending_ = false;
+  ngtcp2_conn_set_keep_alive_timeout(quic(conn_), 0);
+  if (!pinged_since_read_) {
+    // Its first ack-eliciting packet since the last read restarted ngtcp2's idle timer; the
+    // PING went with the first write, at or after `before`.
+    idle_base_ = before;
+    pinged_since_read_ = true;
+  }
+  if (ended_) return;
+  if (probe) {
+    h3().probes.push_back(H3Probe{.at = since_connect(now)});
+    probe_sent_ = now;
+    probe_answered_ = false;
+  } else {
+    ++h3().pings_sent;
+  }
+}
+
+Duration QuicConnection::pto() const {
+  return Duration(static_cast<std::int64_t>(ngtcp2_conn_get_pto(quic(conn_))));
+}
+
+void QuicConnection::at(Clock::time_point at, std::function<void()> action) {
+  if (ended_) return;
+  pending_action_ = std::move(action);
+  action_.expires_at(at);
+  action_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    if (ec || self->ended_ || !self->pending_action_) return;
+    auto run = std::move(self->pending_action_);
+    self->pending_action_ = nullptr;
+    run();
+  });
+}
+
+void QuicConnection::fail(std::string error) {
+  if (record_.connect_start == Clock::time_point{}) record_.connect_start = Clock::now();
+  end(Ending::connect_failed, Clock::now(), std::move(error));
+}
+
+void QuicConnection::end(Ending ending, Clock::time_point at, std::string error) {
+  if (ended_) return;
+  ended_ = true;
+  if (record_.connect_start == Clock::time_point{}) record_.connect_start = at;
+  record_.ending = ending;
+  record_.ended_at = since_connect(at);
+  if (!error.empty()) record_.error = std::move(error);
+  if (ending == Ending::connect_failed) record_.connect_took = at - record_.connect_start;
+  pending_action_ = nullptr;
+  expiry_.cancel();
+  deadline_.cancel();
+  action_.cancel();
+  boost::system::error_code ignored;
+  socket_.close(ignored);
+  for (auto& response : record_.responses) response.fields.shrink_to_fit();
+}
+
+QuicConnection::Stream* QuicConnection::stream(std::int64_t id) {
+  for (auto& s : streams_) {
+    if (s.id == id) return &s;
+  }
+  return nullptr;
+}
+
+const Response* QuicConnection::response_of(std::int64_t id) const {
+  for (const auto& s : streams_) {
+    if (s.id == id && s.response) return &record_.responses[*s.response];
+  }
+  return nullptr;
+}
+
+Response& QuicConnection::response_for(Stream& s) {
+  if (!s.response) {
+    const auto now = Clock::now();
+    s.response = record_.responses.size();
+    record_.responses.push_back(Response{.started = since_connect(now)});
+    if (!record_.first_byte) record_.first_byte = since_connect(now);
+  }
+  return record_.responses[*s.response];
+}
+
+void QuicConnection::on_stream_end(std::int64_t id, std::uint64_t code, bool stop_sending) {
+  H3Record& h3 = this->h3();
+  // Only request streams (client-initiated bidirectional): the control and QPACK streams'
+  // ends are nghttp3's business (and a connection error).
+  if ((id & 0x3) == 0 && h3.stream_ends.size() < H3Record::kKeptStreamEnds) {
+    h3.stream_ends.push_back(H3StreamEnd{.at = since_connect(Clock::now()),
+                                         .stream = id,
+                                         .code = code,
+                                         .stop_sending = stop_sending});
+  }
+  http3_stream_end(id);
+  if ((id & 0x3) == 0) events_.push_back(Event{.stream = id, .complete = false});
+}
+
+// The fleet body: a coroutine only to wait for the slot's start; the connection then runs
+// on its own handlers.
+namespace {
+
+awaitable<void> start_at_slot(std::shared_ptr<const H3Options> options, Make make, Slot slot) {
+  Timer timer(co_await asio::this_coro::executor);
+  timer.expires_at(slot.start);
+  auto [ec] = co_await timer.async_wait(as_values);  // a local: see docs/gcc12-coroutines.md
+  (void)ec;
+  auto connection = make(timer.get_executor(), options, slot.index, slot.record);
+  connection->start();
+}
+
+}  // namespace
+
+void spawn_h3_kind(asio::io_context& io, const H3Options& options, Make make,
+                   std::vector<ConnectionRecord>& out) {
+  if (options.fleet.count == 0) throw std::invalid_argument("an h3 fleet needs count >= 1");
+  require_spawnable(options.fleet);
+  auto shared = std::make_shared<const H3Options>(options);
+  spawn_fleet(
+      io, options.fleet.count, options.fleet.pacing, options.fleet.share,
+      [shared, make](Slot slot) { return start_at_slot(shared, make, slot); }, out);
+}
+
+}  // namespace loiter::clients::h3

@@ -1,0 +1,249 @@
+// The h3 client kinds against ngtcp2's own example HTTP/3 server (gtlsserver, GnuTLS), run
+// on 127.0.0.1 with a self-signed certificate made for the test, an htdocs directory of its
+// own and a 2 s idle timeout. The server is started by PID and always stopped (ServerGuard).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/ip/udp.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "loiter/clients/h3/stalls.hpp"
+
+namespace loiter::clients {
+namespace {
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+constexpr std::size_t kLargeBytes = 64 * 1024;
+
+// A UDP port free on 127.0.0.1 now (the server binds it a moment later).
+unsigned short free_udp_port() {
+  asio::io_context io;
+  asio::ip::udp::socket socket(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  return socket.local_endpoint().port();
+}
+
+// gtlsserver on 127.0.0.1:port, serving `htdocs`; stopped (SIGTERM, then SIGKILL) on scope
+// exit, failures included.
+class ServerGuard {
+ public:
+  ServerGuard(const fs::path& dir, unsigned short port) {
+    const std::string port_text = std::to_string(port);
+    const std::string htdocs = "--htdocs=" + (dir / "htdocs").string();
+    const std::string key = (dir / "key.pem").string();
+    const std::string cert = (dir / "cert.pem").string();
+    const std::string log = (dir / "server.log").string();
+    pid_ = fork();
+    if (pid_ == 0) {
+      std::freopen(log.c_str(), "w", stdout);
+      std::freopen(log.c_str(), "a", stderr);
+      execl(LOITER_GTLSSERVER, "gtlsserver", "-q", "--timeout=2s", htdocs.c_str(), "127.0.0.1",
+            port_text.c_str(), key.c_str(), cert.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+  }
+  ServerGuard(const ServerGuard&) = delete;
+  ServerGuard& operator=(const ServerGuard&) = delete;
+  ~ServerGuard() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGTERM);
+    // Bounded: 2 s in 10 ms steps, then SIGKILL.
+    for (int i = 0; i < 200; ++i) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) return;
+      std::this_thread::sleep_for(10ms);
+    }
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  bool started() const { return pid_ > 0; }
+
+ private:
+  pid_t pid_ = -1;
+};
+
+class H3Stalls : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(fs::temp_directory_path() /
+                        ("loiter-h3-" + std::to_string(getpid())));
+    fs::create_directories(*dir_ / "htdocs");
+    std::ofstream(*dir_ / "htdocs" / "index.html") << "<p>loiter</p>\n";
+    std::ofstream(*dir_ / "htdocs" / "large.bin") << std::string(kLargeBytes, 'x');
+    const std::string make_cert =
+        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 "
+        "-subj /CN=localhost -keyout '" + (*dir_ / "key.pem").string() + "' -out '" +
+        (*dir_ / "cert.pem").string() + "' >/dev/null 2>&1";
+    ASSERT_EQ(std::system(make_cert.c_str()), 0);
+    port_ = free_udp_port();
+    server_ = new ServerGuard(*dir_, port_);
+    ASSERT_TRUE(server_->started());
+    // Ready when a GET is answered; bounded: 5 s.
+    const auto until = Clock::now() + 5s;
+    while (Clock::now() < until) {
+      if (h3_get(options(), 200ms)) return;
+      std::this_thread::sleep_for(20ms);
+    }
+    FAIL() << "gtlsserver did not answer within 5 s";
+  }
+  static void TearDownTestSuite() {
+    delete server_;  // stops it
+    server_ = nullptr;
+    std::error_code ignored;
+    fs::remove_all(*dir_, ignored);
+    delete dir_;
+  }
+
+  static H3Options options() {
+    H3Options options;
+    options.fleet.target = tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_);
+    options.fleet.count = 1;
+    options.fleet.patience = 6s;
+    options.fleet.connect_timeout = 2s;
+    options.path = "/index.html";
+    options.large_path = "/large.bin";
+    options.long_path = "/large.bin";
+    return options;
+  }
+
+  static std::vector<ConnectionRecord> run(void (*spawn)(asio::io_context&, const H3Options&,
+                                                         std::vector<ConnectionRecord>&),
+                                           const H3Options& options) {
+    asio::io_context io;
+    std::vector<ConnectionRecord> out;
+    spawn(io, options, out);
+    io.run();  // bounded: every connection ends by its patience
+    return out;
+  }
+
+  static inline fs::path* dir_ = nullptr;
+  static inline ServerGuard* server_ = nullptr;
+  static inline unsigned short port_ = 0;
+};
+
+TEST_F(H3Stalls, GetAnswersAFileAndAMissingPath) {
+  std::string error;
+  const auto start = Clock::now();
+  EXPECT_EQ(h3_get(options(), 2s, &error), 200u) << error;
+  EXPECT_LT(Clock::now() - start, 1s);  // a ready server answers at once
+  H3Options missing = options();
+  missing.path = "/missing";
+  EXPECT_EQ(h3_get(missing, 2s, &error), 404u) << error;
+}
+
+TEST_F(H3Stalls, GetWithoutAServerFailsWithinItsTimeout) {
+  H3Options nobody = options();
+  nobody.fleet.target.port(free_udp_port());
+  std::string error;
+  const auto start = Clock::now();
+  EXPECT_FALSE(h3_get(nobody, 500ms, &error));
+  EXPECT_LT(Clock::now() - start, 1500ms);
+  EXPECT_FALSE(error.empty());
+}
+
+// The server's 2 s idle timeout: a probe 3 s after the client's last packet finds nothing
+// (no ACK within three PTOs: gone); one 1 s after it is answered, and that connection closes
+// itself.
+TEST_F(H3Stalls, IdleProbeLateFindsTheConnectionGoneEarlyIsAnswered) {
+  H3Options options = this->options();
+  options.fleet.count = 2;
+  options.fleet.patience = 8s;
+  options.probe_after = 3s;
+  options.early_probe_after = 1s;
+  const auto records = run(spawn_h3_idle, options);
+  ASSERT_EQ(records.size(), 2u);
+  for (const auto& record : records) {
+    ASSERT_TRUE(record.h3);
+    EXPECT_EQ(record.kind, kH3Idle);
+    EXPECT_TRUE(record.h3->handshake_done);
+    EXPECT_EQ(record.h3->alpn, "h3");
+    EXPECT_EQ(record.h3->idle_advertised, Duration(2s));
+    EXPECT_TRUE(record.h3->server_settings);
+    ASSERT_EQ(record.h3->probes.size(), 1u);
+    ASSERT_TRUE(record.h3->last_sent);
+  }
+  const auto& late = records[0];
+  const auto quiet_late = late.h3->probes[0].at - *late.h3->last_sent;
+  EXPECT_GE(quiet_late, 3s);
+  EXPECT_LT(quiet_late, 3s + 200ms);
+  EXPECT_EQ(late.ending, Ending::gone) << to_string(late.ending) << " " << late.error;
+  EXPECT_FALSE(late.h3->probes[0].answered);
+  EXPECT_EQ(late.ended_at, late.h3->probes[0].at);
+
+  const auto& early = records[1];
+  const auto quiet_early = early.h3->probes[0].at - *early.h3->last_sent;
+  EXPECT_GE(quiet_early, 1s);
+  EXPECT_LT(quiet_early, 1s + 200ms);
+  EXPECT_EQ(early.ending, Ending::client_close) << to_string(early.ending) << " " << early.error;
+  ASSERT_TRUE(early.h3->probes[0].answered);
+  EXPECT_LT(*early.h3->probes[0].answered - early.h3->probes[0].at, 200ms);
+}
+
+// A FIN on the client's control stream: the server closes the connection with
+// H3_CLOSED_CRITICAL_STREAM (0x104, an application close).
+TEST_F(H3Stalls, ControlStreamClosedGetsClosedCriticalStream) {
+  const auto records = run(spawn_h3_control_close, options());
+  const auto& record = records.at(0);
+  ASSERT_TRUE(record.h3);
+  EXPECT_EQ(record.ending, Ending::close) << to_string(record.ending) << " " << record.error;
+  ASSERT_TRUE(record.h3->close);
+  EXPECT_EQ(record.h3->close->code, 0x104u);
+  EXPECT_TRUE(record.h3->close->application);
+  EXPECT_LT(record.ended_at, 1s);
+}
+
+// The window opened 16 KiB every 20 ms: the 64 KiB response comes whole, in steps, and the
+// client closes.
+TEST_F(H3Stalls, WindowTrickleCompletesTheResponse) {
+  H3Options options = this->options();
+  options.initial_stream_window = 16 * 1024;
+  options.window_increment = 16 * 1024;
+  options.interval = 20ms;
+  const auto records = run(spawn_h3_window_trickle, options);
+  const auto& record = records.at(0);
+  EXPECT_EQ(record.ending, Ending::client_close) << to_string(record.ending) << " " << record.error;
+  ASSERT_EQ(record.responses.size(), 1u);
+  const auto& response = record.responses[0];
+  EXPECT_EQ(response.status, 200u);
+  ASSERT_TRUE(response.complete);
+  EXPECT_EQ(response.body_bytes, kLargeBytes);
+  // Three openings at least (48 KiB beyond the first window), 20 ms apart.
+  EXPECT_GE(*response.complete - response.started, 40ms);
+  EXPECT_LT(record.ended_at, 3s);
+}
+
+
+// The stream's window held at 1 KiB: the 64 KiB response stops at what fits (its HEADERS
+// and the start of its body); the PINGs every 500 ms keep the connection past the server's
+// 2 s idle timeout, so it is still open when the client's patience ends.
+TEST_F(H3Stalls, ZeroWindowHoldsTheResponseAndPingsKeepItOpen) {
+  H3Options options = this->options();
+  options.fleet.patience = 2500ms;
+  options.initial_stream_window = 1024;
+  options.keepalive = 500ms;
+  const auto records = run(spawn_h3_zero_window, options);
+  const auto& record = records.at(0);
+  ASSERT_TRUE(record.h3);
+  EXPECT_EQ(record.ending, Ending::open) << to_string(record.ending) << " " << record.error;
+  EXPECT_GE(record.ended_at, 2500ms);
+  EXPECT_LT(record.ended_at, 2500ms + 200ms);
+  EXPECT_GE(record.h3->pings_sent, 4u);
+  ASSERT_TRUE(record.h3->last_heard);
+  EXPECT_GT(*record.h3->last_heard, 2s);  // the server still answered after its idle timeout
+  ASSERT_EQ(record.responses.size(), 1u);
+  EXPECT_EQ(record.responses[0].status, 200u);
+  EXPECT_FALSE(record.responses[0].complete);
+  EXPECT_GT(record.responses[0].body_bytes, 0u);
+  EXPECT_LE(record.responses[0].body_bytes, 1024u);
+}
+
+}  // namespace
+}  // namespace loiter::clients
