@@ -245,5 +245,44 @@ TEST_F(H3Stalls, ZeroWindowHoldsTheResponseAndPingsKeepItOpen) {
   EXPECT_LE(record.responses[0].body_bytes, 1024u);
 }
 
+// Half a HEADERS frame on a request stream: the frame header (type 0x01 and the section's
+// whole length) and half of the QPACK section, sent once. gtlsserver has no timeout for it
+// (its idle timeout alone, which the PINGs keep from firing): open when patience ends.
+TEST_F(H3Stalls, HeadersStallSendsHalfAHeadersFrameAndIsLeftOpen) {
+  H3Options options = this->options();
+  options.fleet.patience = 1200ms;
+  options.keepalive = 300ms;
+  const auto records = run(spawn_h3_headers_stall, options);
+  const auto& record = records.at(0);
+  ASSERT_TRUE(record.h3);
+  EXPECT_EQ(record.ending, Ending::open) << to_string(record.ending) << " " << record.error;
+  EXPECT_EQ(record.requests, 1u);
+  // The section for "/index.html" at "localhost": 2 prefix bytes, :method and :scheme
+  // indexed (1 byte each), :path and :authority literals with name references (2 + 11 and
+  // 2 + 9 bytes): 29 bytes; sent: 0x01, 29, then 14 of them.
+  ASSERT_EQ(record.sends.size(), 1u);
+  EXPECT_EQ(record.sends[0].bytes, 2u + 29u / 2);
+  EXPECT_TRUE(record.responses.empty());
+  EXPECT_GE(record.h3->pings_sent, 3u);
+}
+
+// A POST declaring 4 bytes whose body comes a byte every 100 ms: three bytes, never the
+// fourth. gtlsserver waits for the rest: open when patience ends.
+TEST_F(H3Stalls, DataTrickleNeverSendsTheLastByte) {
+  H3Options options = this->options();
+  options.fleet.patience = 1200ms;
+  options.echo_path = "/index.html";
+  options.body_bytes = 4;
+  options.interval = 100ms;
+  const auto records = run(spawn_h3_data_trickle, options);
+  const auto& record = records.at(0);
+  ASSERT_TRUE(record.h3);
+  EXPECT_EQ(record.ending, Ending::open) << to_string(record.ending) << " " << record.error;
+  ASSERT_EQ(record.sends.size(), 4u);  // the request, then three one-byte sends
+  for (std::size_t i = 1; i < record.sends.size(); ++i) EXPECT_EQ(record.sends[i].bytes, 1u);
+  EXPECT_GE(record.sends[3].at - record.sends[1].at, 200ms - 20ms);
+  EXPECT_TRUE(record.responses.empty());
+}
+
 }  // namespace
 }  // namespace loiter::clients

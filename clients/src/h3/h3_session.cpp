@@ -46,7 +46,11 @@ struct H3Glue {
     auto& c = of(user_data);
     if ((flags & NGTCP2_STREAM_CLOSE_FLAG_APP_ERROR_CODE_SET) == 0) code = NGHTTP3_H3_NO_ERROR;
     const auto* s = c.stream(id);
-    if (c.http3_ != nullptr && (s == nullptr || !s->raw)) {
+    // The control stream the client ended itself (h3-control-close) closes once its FIN is
+    // acknowledged: nghttp3 would call that a critical stream closed by the client (an
+    // error of its own); what counts is the server's answer.
+    const bool own_control = id == c.control_stream_ && c.control_finished_;
+    if (c.http3_ != nullptr && (s == nullptr || !s->raw) && !own_control) {
       const int rv = nghttp3_conn_close_stream(http(c.http3_), id, code);
       if (rv != 0 && rv != NGHTTP3_ERR_STREAM_NOT_FOUND) return NGTCP2_ERR_CALLBACK_FAILURE;
     }

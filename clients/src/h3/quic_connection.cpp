@@ -23,7 +23,11 @@ struct ConnRef {
 
 namespace {
 
+// The largest UDP payload either side sends (the client's max_udp_payload_size transport
+// parameter too): so a connection's receive buffer is small, which matters when a process
+// holds thousands of them.
 constexpr std::size_t kMaxDatagram = 1452;
+constexpr std::size_t kReceiveBuffer = 2048;
 constexpr std::uint64_t kMillisecond = NGTCP2_MILLISECONDS;
 // Connection-level window: generous, so only the stream windows (what the kinds hold or
 // trickle) ever bound what the server may send.
@@ -140,7 +144,7 @@ QuicConnection::QuicConnection(Executor executor, std::shared_ptr<const H3Option
       expiry_(executor),
       deadline_(executor),
       action_(executor),
-      in_(65536),
+      in_(kReceiveBuffer),
       conn_ref_(std::make_unique<ConnRef>()),
       window_(window) {
   record_.kind = kind;
@@ -267,6 +271,7 @@ bool QuicConnection::setup_quic() {
   // kind's choice; what the server advertised is recorded (idle_advertised).
   params.max_idle_timeout = static_cast<std::uint64_t>(options_->fleet.patience.count());
   params.active_connection_id_limit = 4;
+  params.max_udp_payload_size = kMaxDatagram;
 
   auto* local = const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(local_.data()));
   auto* remote = const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(remote_.data()));

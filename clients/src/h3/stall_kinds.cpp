@@ -10,10 +10,17 @@
 
 namespace loiter::clients::h3 {
 
+namespace {
+
+// A pace of at least 1 ms: a zero keepalive or interval must not spin.
+Duration pace(Duration d) { return std::max<Duration>(d, std::chrono::milliseconds(1)); }
+
+}  // namespace
+
 void Stalled::keep_alive(bool steps) {
   const auto now = Clock::now();
-  next_ping_ = now + options().keepalive;
-  if (steps) next_step_ = now + options().interval;
+  next_ping_ = now + pace(options().keepalive);
+  if (steps) next_step_ = now + pace(options().interval);
   tick();
 }
 
@@ -23,14 +30,14 @@ void Stalled::tick() {
   const auto now = Clock::now();
   if (now >= next_ping_) {
     ping(/*probe=*/false);
-    next_ping_ += options().keepalive;
-    if (next_ping_ <= now) next_ping_ = now + options().keepalive;  // behind: no burst
+    next_ping_ += pace(options().keepalive);
+    if (next_ping_ <= now) next_ping_ = now + pace(options().keepalive);  // behind: no burst
   }
   if (ended()) return;
   if (next_step_ && now >= *next_step_) {
     step();
-    *next_step_ += options().interval;
-    if (*next_step_ <= now) next_step_ = now + options().interval;
+    *next_step_ += pace(options().interval);
+    if (*next_step_ <= now) next_step_ = now + pace(options().interval);
   }
   if (ended()) return;
   const auto next = next_step_ ? std::min(next_ping_, *next_step_) : next_ping_;
