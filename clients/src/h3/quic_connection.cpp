@@ -82,7 +82,9 @@ struct QuicGlue {
     const auto now = Clock::now();
     c.handshake_done_ = true;
     c.idle_base_ = c.last_fed_;  // the packet being read: its timestamp was the last one fed
-    c.record_.connect_took = now - c.record_.connect_start;
+    // QUIC has no connect before its handshake: the record's "connect" is the first
+    // Initial (connect_took 0), so every time in it, handshake_done too, counts from there.
+    c.record_.connect_took = Duration{};
     c.h3().handshake_done = c.since_connect(now);
     gnutls_datum_t alpn{};
     if (gnutls_alpn_get_selected_protocol(static_cast<gnutls_session_t>(c.session_), &alpn) == 0) {

@@ -209,7 +209,9 @@ enum class H3Remembered : std::uint8_t {
   silent,      // no answer within three PTOs
 };
 
-// What an HTTP/3 connection's packets said. Its responses (one per request stream) are
+// What an HTTP/3 connection's packets said. QUIC has no connect before its handshake: the
+// record's connect is the client's first Initial (connect_took 0), and every time in the
+// record counts from it. Its responses (one per request stream) are
 // ConnectionRecord::responses, as over HTTP/1.1 and HTTP/2.
 struct H3Record {
   static constexpr std::size_t kKeptStreamEnds = 16;
