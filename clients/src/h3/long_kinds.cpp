@@ -52,7 +52,9 @@ class Idle final : public QuicConnection {
 };
 
 // GET long_path, read at once with normal flow control; whole (or ended by the server), the
-// client closes.
+// client closes. A PING every keepalive while it waits, as a browser keeps a connection with
+// a request outstanding alive: QUIC's idle timer counts packets, not open streams, so a slow
+// handler's silence would otherwise end the connection at the idle timeout (RFC 9000 10.1.2).
 class LongGet final : public Stalled {
  public:
   LongGet(Executor e, std::shared_ptr<const H3Options> o, std::size_t i, ConnectionRecord& r,
@@ -60,7 +62,10 @@ class LongGet final : public Stalled {
       : Stalled(e, std::move(o), i, r, kind) {}
 
  private:
-  void on_ready() override { stalled_ = submit_get(options().long_path, Window::automatic); }
+  void on_ready() override {
+    stalled_ = submit_get(options().long_path, Window::automatic);
+    keep_alive(/*steps=*/false);
+  }
 };
 
 template <const std::string_view& Kind>

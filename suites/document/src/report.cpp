@@ -21,14 +21,17 @@ using clients::Ending;
 
 // When the server ended connections, each from the moment its deadline runs from (`since`:
 // connect, the last response, ...), as the scenario's `deadline` group is declared.
-reports::FigureGroup closure_figures(const Observation& observation, Since since = Since::connect) {
+// Over HTTP/2 and HTTP/3 a stream closure (`stream`) is timed by the stream's end. A QUIC
+// connection a probe found gone is not timed: it went somewhere before the probe.
+reports::FigureGroup closure_figures(const Observation& observation, Since since = Since::connect,
+                                     bool stream = false) {
   std::vector<double> times;
   for (const auto& record : observation.connections) {
-    const bool by_server = record.ending == Ending::close || record.ending == Ending::reset ||
-                           record.ending == Ending::alert;
-    if (!by_server) continue;
+    if (record.ending == Ending::gone) continue;
+    const auto ended = server_end_time(record, stream);
+    if (!ended) continue;
     if (const auto from = deadline_origin(record, since)) {
-      times.push_back(in_seconds(server_ended_at(record) - *from));
+      times.push_back(in_seconds(*ended - *from));
     }
   }
   reports::FigureGroup group{.name = "closure", .unit = "s", .values = {}};
@@ -252,7 +255,8 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
     report.figures = load_groups(observation);
   } else {
     const auto& closure = result.expectations.closure;
-    report.figures = {closure_figures(observation, closure ? closure->since : Since::connect),
+    report.figures = {closure_figures(observation, closure ? closure->since : Since::connect,
+                                      closure && closure->stream),
                       fd_figures(observation.fds, observation.server_sampled),
                       plots::rss_figures(observation)};
   }

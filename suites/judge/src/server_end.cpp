@@ -100,3 +100,13 @@ std::string ending_words(const ConnectionRecord& r, const clients::EndingLabel& 
 }
 
 }  // namespace loiter::suites::checks
+
+namespace loiter::suites {
+
+std::optional<Duration> server_end_time(const clients::ConnectionRecord& record, bool stream) {
+  const auto end = checks::server_end(record, stream);
+  if (!end.by_server) return std::nullopt;
+  return end.at;
+}
+
+}  // namespace loiter::suites

@@ -24,6 +24,11 @@ std::optional<Duration> deadline_origin(const clients::ConnectionRecord& record,
 // GOAWAY when the server then closed (the close may wait for the client's first).
 Duration server_ended_at(const clients::ConnectionRecord& record);
 
+// When the server ended what a closure is about (ClosureExpectation::stream: the stalled
+// stream, by its answer, its reset or the connection's end; else the connection), since
+// connect; nullopt when the server did not end it.
+std::optional<Duration> server_end_time(const clients::ConnectionRecord& record, bool stream);
+
 // The flood family's figures. The 99th percentile (nearest rank) of the control client's
 // latencies; nullopt without any. The server's RSS peak over the timeline, in bytes (all
 // its processes); nullopt without a sample of a running server.
