@@ -38,6 +38,14 @@ const std::vector<H3FaultCase> kH3FaultCases = {
     {"h3-zero-window", "no-send-deadline", codes::kStillOpen},
     // The client's control stream closed, and the server carries on.
     {"h3-control-stream-close", "ignores-critical-stream-close", codes::kWrongEnding},
+    // An idle timeout at 0.3x the promised one: advertised so, and the early probes unanswered.
+    {"h3-idle", "early-idle-close", codes::kProbeUnanswered},
+    // The must-not-cut exchanges, cut at the header deadline from their stream's opening.
+    {"h3-long-response", "cuts-streams", codes::kCutOff},
+    {"h3-stream", "cuts-streams", codes::kCutOff},
+    {"h3-window-trickle", "cuts-slow-responses", codes::kCutOff},
+    // The first flight sent twice before the address is validated: beyond three times.
+    {"h3-amplification", "unbounded-first-flight", codes::kAmplification},
 };
 
 class H3FaultIsCaught : public ::testing::TestWithParam<H3FaultCase> {};
