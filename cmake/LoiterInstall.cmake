@@ -44,5 +44,5 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libboost-json1.81.0, libfmt9, libnghttp2-14, libssl3, libtomlplusplus3, libyaml-cpp0.7, libstdc++6, libgcc-s1, libc6")
+    "libboost-json1.81.0, libfmt9, libnghttp2-14, libngtcp2-9, libngtcp2-crypto-gnutls2, libnghttp3-3, libgnutls30, libssl3, libtomlplusplus3, libyaml-cpp0.7, libstdc++6, libgcc-s1, libc6")
 include(CPack)
