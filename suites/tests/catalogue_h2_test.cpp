@@ -75,7 +75,7 @@ TEST(H2Scenarios, Http1FamiliesAreSkippedOnAnH2Target) {
   auto over_tls = h2c();
   over_tls.tls = fixtures::Tls{.alpn = {"h2"}};
   for (const auto& s : catalogue()) {
-    if (s.family == "h2" || s.family == "flood") continue;
+    if (s.family == "h2" || s.family == "flood" || s.family == "h3") continue;
     if (std::ranges::find(kEither, s.id) != kEither.end()) continue;
     EXPECT_THAT(s.unmet_need(h2c()), Optional(HasSubstr("speaks HTTP/2 (h2c)"))) << s.id;
     EXPECT_THAT(s.unmet_need(over_tls), Optional(HasSubstr("h2 over TLS"))) << s.id;

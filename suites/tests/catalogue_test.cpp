@@ -54,6 +54,10 @@ TEST(CatalogueData, DataFileMatchesTheCatalogue) {
     const auto& scenario = catalogue()[i];
     EXPECT_EQ(entries[i].id, scenario.id);
     EXPECT_EQ(entries[i].family, scenario.family) << scenario.id;
+    if (scenario.family == "h3") {  // HTTP/3 alone: every other family is skipped there
+      EXPECT_EQ(entries[i].protocol, "h3") << scenario.id;
+      continue;
+    }
     const bool h2 = scenario.family == "h2" || scenario.family == "flood";
     if (h2 || scenario.family == "tls") {
       EXPECT_EQ(entries[i].protocol, h2 ? "h2" : "tls") << scenario.id;
@@ -100,19 +104,31 @@ TEST(CatalogueData, ADefaultRunLeavesOtherProtocolsOutByName) {
   h2c.h2 = fixtures::H2{};
   reports::RunReport report;
   const auto kept = leave_out_other_protocols(choose_scenarios({}, 0), cleartext, report);
-  ASSERT_EQ(report.left_out.size(), 2u);
+  ASSERT_EQ(report.left_out.size(), 3u);
   EXPECT_EQ(report.left_out[0].protocol, "HTTP/1.1 over TLS");
   EXPECT_EQ(report.left_out[0].ids,
             (std::vector<std::string>{"tls-record-header", "tls-half-hello", "tls-hello-trickle",
                                       "tls-handshake-silent"}));
   EXPECT_THAT(report.left_out[0].why, ::testing::HasSubstr("no [tls]"));
   EXPECT_EQ(report.left_out[1].protocol, "HTTP/2");
-  EXPECT_EQ(kept.size() + 4 + report.left_out[1].ids.size(), choose_scenarios({}, 0).size());
+  EXPECT_EQ(report.left_out[2].protocol, "HTTP/3");
+  EXPECT_EQ(kept.size() + 4 + report.left_out[1].ids.size() + report.left_out[2].ids.size(),
+            choose_scenarios({}, 0).size());
   reports::RunReport on_h2c;
   const auto h2_kept = leave_out_other_protocols(choose_scenarios({}, 0), h2c, on_h2c);
-  ASSERT_EQ(on_h2c.left_out.size(), 2u);
+  ASSERT_EQ(on_h2c.left_out.size(), 3u);
   EXPECT_EQ(on_h2c.left_out[0].protocol, "HTTP/1.1");
+  EXPECT_EQ(on_h2c.left_out[2].protocol, "HTTP/3");
   EXPECT_EQ(h2_kept.size(), split(LOITER_DEFAULT_H2_LIST).size());
+  // On an [h3] target the h3 family alone: every other one left out, "any" by its own name.
+  fixtures::Target h3;
+  h3.h3 = fixtures::H3{};
+  reports::RunReport on_h3;
+  const auto h3_kept = leave_out_other_protocols(choose_scenarios({}, 0), h3, on_h3);
+  EXPECT_EQ(h3_kept.size(), split(LOITER_DEFAULT_H3_LIST).size());
+  for (const auto& group : on_h3.left_out) {
+    EXPECT_THAT(group.why, ::testing::HasSubstr("speaks HTTP/3")) << group.protocol;
+  }
 }
 
 // Each of loiter's own ctest gates (suites/CMakeLists.txt) registers only scenarios its
