@@ -237,10 +237,12 @@ void QuicConnection::http3_stream_end(std::int64_t id) {
 QuicConnection::Chunk QuicConnection::next_chunk() {
   Chunk chunk;
   for (auto& s : streams_) {
-    if (s.raw && !s.raw_blocked && !s.raw_out.empty()) {
+    if (s.raw && !s.raw_blocked && s.raw_pending()) {
       chunk.source = Chunk::Source::raw;
       chunk.stream = s.id;
-      chunk.vec[0] = {reinterpret_cast<std::uint8_t*>(s.raw_out.data()), s.raw_out.size()};
+      // ngtcp2 takes a non-const pointer but never writes through it.
+      auto* rest = const_cast<char*>(s.raw_bytes->data()) + s.raw_written;
+      chunk.vec[0] = {reinterpret_cast<std::uint8_t*>(rest), s.raw_bytes->size() - s.raw_written};
       chunk.count = 1;
       return chunk;
     }
@@ -273,7 +275,7 @@ QuicConnection::Chunk QuicConnection::next_chunk() {
 bool QuicConnection::wrote(const Chunk& chunk, std::size_t bytes) {
   switch (chunk.source) {
     case Chunk::Source::raw:
-      if (auto* s = stream(chunk.stream)) s->raw_out.erase(0, bytes);
+      if (auto* s = stream(chunk.stream)) s->raw_written += bytes;
       return true;
     case Chunk::Source::control_fin:
       control_finished_ = true;
@@ -296,7 +298,7 @@ void QuicConnection::blocked(const Chunk& chunk, bool data_blocked) {
     case Chunk::Source::raw:
       if (auto* s = stream(chunk.stream)) {
         s->raw_blocked = true;
-        if (!data_blocked) s->raw_out.clear();
+        if (!data_blocked && s->raw_bytes) s->raw_written = s->raw_bytes->size();
       }
       return;
     case Chunk::Source::control_fin:
@@ -373,7 +375,8 @@ std::int64_t QuicConnection::open_raw_stream(std::string bytes) {
   const std::int64_t id = open_stream();
   if (id < 0) return id;
   const std::size_t size = bytes.size();
-  streams_.push_back(Stream{.id = id, .raw = true, .raw_out = std::move(bytes)});
+  streams_.push_back(Stream{
+      .id = id, .raw = true, .raw_bytes = std::make_shared<const std::string>(std::move(bytes))});
   record_.sends.push_back(Send{.at = since_connect(Clock::now()), .bytes = size});
   write();
   return id;

@@ -112,7 +112,12 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
     bool raw = false;                     // not nghttp3's (h3-headers-stall)
     bool raw_blocked = false;             // its flow-control window is full
     std::optional<std::size_t> response;  // its index in record.responses
-    std::string raw_out;                  // raw: bytes still to write
+    // raw: its bytes, written from raw_written on. On the heap and never changed while the
+    // connection lives: ngtcp2 0.12 does not copy stream data, it retransmits from the
+    // application's buffer until acknowledged (a moved or erased string would resend garbage).
+    std::shared_ptr<const std::string> raw_bytes;
+    std::size_t raw_written = 0;
+    bool raw_pending() const { return raw_bytes && raw_written < raw_bytes->size(); }
     std::size_t raw_received = 0;
   };
   struct Vec {  // ngtcp2_vec's and nghttp3_vec's layout
