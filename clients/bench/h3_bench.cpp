@@ -10,6 +10,7 @@
 // connection idle for the whole hold (its idle timeout beyond --hold plus the opening).
 // Loopback targets only. Stops by itself: every connection is bounded by its patience.
 #include <fmt/format.h>
+#include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -44,6 +45,13 @@ long vm_rss_kib() {
   return -1;
 }
 
+// Bytes malloc has handed out and not had back (mallinfo2: small blocks and mmapped ones):
+// what the connections hold, without the holes VmRSS also keeps.
+long long heap_in_use_b() {
+  const auto info = ::mallinfo2();
+  return static_cast<long long>(info.uordblks + info.hblkhd);
+}
+
 Duration seconds(double s) {
   return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
 }
@@ -57,6 +65,7 @@ bool settled(const ConnectionRecord& r) { return handshaken(r) || r.ending != En
 
 struct Figures {
   long rss_base_kib = 0, rss_held_kib = 0;
+  long long heap_base_b = 0, heap_held_b = 0;
   double cpu_open_s = 0, cpu_hold_s = 0, hold_s = 0;
   std::size_t held = 0;  // handshake done and still open when the hold began
 };
@@ -73,6 +82,7 @@ awaitable<void> measure(const std::vector<ConnectionRecord>& records, std::size_
     co_await timer.async_wait(as_values);
   }
   figures.rss_held_kib = vm_rss_kib();
+  figures.heap_held_b = heap_in_use_b();
   figures.held =
       static_cast<std::size_t>(std::ranges::count_if(records, [](const ConnectionRecord& r) {
         return handshaken(r) && r.ending == Ending::open;
@@ -109,7 +119,7 @@ int run(const BenchOptions& o) {
 
   asio::io_context io(1);
   std::vector<ConnectionRecord> records;
-  Figures figures{.rss_base_kib = vm_rss_kib()};
+  Figures figures{.rss_base_kib = vm_rss_kib(), .heap_base_b = heap_in_use_b()};
   const double cpu_start = cpu_seconds();
   spawn_h3_idle(io, options, records);
   asio::co_spawn(io, measure(records, o.count, start + opening, o.hold_s, cpu_start, figures),
@@ -150,6 +160,10 @@ int run(const BenchOptions& o) {
   fmt::print(
       "client bytes/held conn {:.0f}\n",
       figures.held ? static_cast<double>(delta) * 1024.0 / static_cast<double>(figures.held) : 0.0);
+  fmt::print("client heap B/held conn {:.0f}\n",
+             figures.held ? static_cast<double>(figures.heap_held_b - figures.heap_base_b) /
+                                static_cast<double>(figures.held)
+                          : 0.0);
   fmt::print("client CPU opening     {:.3f} s ({:.1f} us/handshake)\n", figures.cpu_open_s,
              done ? figures.cpu_open_s * 1e6 / static_cast<double>(done) : 0.0);
   fmt::print("client CPU holding     {:.3f} s over {:.2f} s ({:.2f} % of a core)\n",
