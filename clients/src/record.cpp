@@ -54,24 +54,44 @@ std::string h2_error_name(std::uint32_t code) {
 
 std::string h3_error_name(std::uint64_t code, bool application) {
   if (!application) {
-    static constexpr std::array<std::string_view, 17> kTransport = {
-        "NO_ERROR",          "INTERNAL_ERROR",        "CONNECTION_REFUSED",
-        "FLOW_CONTROL_ERROR", "STREAM_LIMIT_ERROR",    "STREAM_STATE_ERROR",
-        "FINAL_SIZE_ERROR",  "FRAME_ENCODING_ERROR",  "TRANSPORT_PARAMETER_ERROR",
-        "CONNECTION_ID_LIMIT_ERROR", "PROTOCOL_VIOLATION", "INVALID_TOKEN",
-        "APPLICATION_ERROR", "CRYPTO_BUFFER_EXCEEDED", "KEY_UPDATE_ERROR",
-        "AEAD_LIMIT_REACHED", "NO_VIABLE_PATH"};
+    static constexpr std::array<std::string_view, 17> kTransport = {"NO_ERROR",
+                                                                    "INTERNAL_ERROR",
+                                                                    "CONNECTION_REFUSED",
+                                                                    "FLOW_CONTROL_ERROR",
+                                                                    "STREAM_LIMIT_ERROR",
+                                                                    "STREAM_STATE_ERROR",
+                                                                    "FINAL_SIZE_ERROR",
+                                                                    "FRAME_ENCODING_ERROR",
+                                                                    "TRANSPORT_PARAMETER_ERROR",
+                                                                    "CONNECTION_ID_LIMIT_ERROR",
+                                                                    "PROTOCOL_VIOLATION",
+                                                                    "INVALID_TOKEN",
+                                                                    "APPLICATION_ERROR",
+                                                                    "CRYPTO_BUFFER_EXCEEDED",
+                                                                    "KEY_UPDATE_ERROR",
+                                                                    "AEAD_LIMIT_REACHED",
+                                                                    "NO_VIABLE_PATH"};
     if (code < kTransport.size()) return std::string(kTransport[code]);
     if (code >= 0x100 && code <= 0x1ff) return fmt::format("CRYPTO_ERROR 0x{:x}", code);
     return fmt::format("error 0x{:x}", code);
   }
-  static constexpr std::array<std::string_view, 17> kH3 = {
-      "H3_NO_ERROR",          "H3_GENERAL_PROTOCOL_ERROR", "H3_INTERNAL_ERROR",
-      "H3_STREAM_CREATION_ERROR", "H3_CLOSED_CRITICAL_STREAM", "H3_FRAME_UNEXPECTED",
-      "H3_FRAME_ERROR",       "H3_EXCESSIVE_LOAD",         "H3_ID_ERROR",
-      "H3_SETTINGS_ERROR",    "H3_MISSING_SETTINGS",       "H3_REQUEST_REJECTED",
-      "H3_REQUEST_CANCELLED", "H3_REQUEST_INCOMPLETE",     "H3_MESSAGE_ERROR",
-      "H3_CONNECT_ERROR",     "H3_VERSION_FALLBACK"};
+  static constexpr std::array<std::string_view, 17> kH3 = {"H3_NO_ERROR",
+                                                           "H3_GENERAL_PROTOCOL_ERROR",
+                                                           "H3_INTERNAL_ERROR",
+                                                           "H3_STREAM_CREATION_ERROR",
+                                                           "H3_CLOSED_CRITICAL_STREAM",
+                                                           "H3_FRAME_UNEXPECTED",
+                                                           "H3_FRAME_ERROR",
+                                                           "H3_EXCESSIVE_LOAD",
+                                                           "H3_ID_ERROR",
+                                                           "H3_SETTINGS_ERROR",
+                                                           "H3_MISSING_SETTINGS",
+                                                           "H3_REQUEST_REJECTED",
+                                                           "H3_REQUEST_CANCELLED",
+                                                           "H3_REQUEST_INCOMPLETE",
+                                                           "H3_MESSAGE_ERROR",
+                                                           "H3_CONNECT_ERROR",
+                                                           "H3_VERSION_FALLBACK"};
   if (code >= 0x100 && code < 0x100 + kH3.size()) return std::string(kH3[code - 0x100]);
   if (code == 0x200) return "QPACK_DECOMPRESSION_FAILED";
   if (code == 0x201) return "QPACK_ENCODER_STREAM_ERROR";

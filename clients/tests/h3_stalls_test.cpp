@@ -73,15 +73,15 @@ class ServerGuard {
 class H3Stalls : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() /
-                        ("loiter-h3-" + std::to_string(getpid())));
+    dir_ = new fs::path(fs::temp_directory_path() / ("loiter-h3-" + std::to_string(getpid())));
     fs::create_directories(*dir_ / "htdocs");
     std::ofstream(*dir_ / "htdocs" / "index.html") << "<p>loiter</p>\n";
     std::ofstream(*dir_ / "htdocs" / "large.bin") << std::string(kLargeBytes, 'x');
     const std::string make_cert =
         "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 "
-        "-subj /CN=localhost -keyout '" + (*dir_ / "key.pem").string() + "' -out '" +
-        (*dir_ / "cert.pem").string() + "' >/dev/null 2>&1";
+        "-subj /CN=localhost -keyout '" +
+        (*dir_ / "key.pem").string() + "' -out '" + (*dir_ / "cert.pem").string() +
+        "' >/dev/null 2>&1";
     ASSERT_EQ(std::system(make_cert.c_str()), 0);
     port_ = free_udp_port();
     server_ = new ServerGuard(*dir_, port_);
@@ -219,7 +219,6 @@ TEST_F(H3Stalls, WindowTrickleCompletesTheResponse) {
   EXPECT_GE(*response.complete - response.started, 40ms);
   EXPECT_LT(record.ended_at, 3s);
 }
-
 
 // The stream's window held at 1 KiB: the 64 KiB response stops at what fits (its HEADERS
 // and the start of its body); the PINGs every 500 ms keep the connection past the server's

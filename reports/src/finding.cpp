@@ -99,8 +99,8 @@ std::string probe_answered(const Finding& f) {
 }
 
 std::string idle_advertised(const Finding& f) {
-  const auto advertised = measured(f) == 0 ? std::string("0 (no idle timeout)")
-                                           : fmt::format("{:.3f} s", measured(f));
+  const auto advertised =
+      measured(f) == 0 ? std::string("0 (no idle timeout)") : fmt::format("{:.3f} s", measured(f));
   return fmt::format(
       "{}{} connections were told max_idle_timeout {} by the server, which promises {:.3f} s",
       of_subject(f), ratio(f), advertised, bound(f));
@@ -369,9 +369,10 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
      }},
     {codes::kNotBackToBaseline,
      [](const Finding& f) {
-       return fmt::format("the server's {} {} once the traffic ended and the recovery window "
-                          "passed, not back to the baseline {}{}",
-                          f.subject, whole(measured(f)), whole(bound(f)), leftovers(f));
+       return fmt::format(
+           "the server's {} {} once the traffic ended and the recovery window "
+           "passed, not back to the baseline {}{}",
+           f.subject, whole(measured(f)), whole(bound(f)), leftovers(f));
      }},
     {codes::kRssOverBound,
      [](const Finding& f) {

@@ -60,8 +60,8 @@ void put_literal(std::string& out, std::uint64_t name_index, std::string_view va
 
 std::string qpack_get_section(std::string_view authority, std::string_view path) {
   std::string out;
-  out.push_back(0x00);  // Required Insert Count 0
-  out.push_back(0x00);  // Delta Base 0
+  out.push_back(0x00);             // Required Insert Count 0
+  out.push_back(0x00);             // Delta Base 0
   put_prefixed(out, 0xc0, 6, 17);  // :method GET (static 17)
   put_prefixed(out, 0xc0, 6, 23);  // :scheme https (static 23)
   put_literal(out, 1, path);       // :path (static name 1)

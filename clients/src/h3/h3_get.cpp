@@ -40,8 +40,9 @@ std::optional<unsigned> h3_get(const H3Options& options, Duration timeout, std::
       *error = fmt::format("no whole response within {} ms",
                            std::chrono::duration_cast<std::chrono::milliseconds>(timeout).count());
     } else {
-      *error = fmt::format("connection ended ({}) before a whole response{}", to_string(record.ending),
-                           record.error.empty() ? "" : ": " + record.error);
+      *error =
+          fmt::format("connection ended ({}) before a whole response{}", to_string(record.ending),
+                      record.error.empty() ? "" : ": " + record.error);
     }
   }
   return std::nullopt;

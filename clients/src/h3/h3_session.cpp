@@ -38,7 +38,7 @@ struct H3Glue {
     const auto* s = c.stream(id);
     if (c.http3_ == nullptr || (s != nullptr && s->raw)) return 0;
     return nghttp3_conn_add_ack_offset(http(c.http3_), id, size) == 0 ? 0
-                                                                       : NGTCP2_ERR_CALLBACK_FAILURE;
+                                                                      : NGTCP2_ERR_CALLBACK_FAILURE;
   }
 
   static int stream_close(ngtcp2_conn* conn, std::uint32_t flags, std::int64_t id,
@@ -83,8 +83,8 @@ struct H3Glue {
     return 0;
   }
 
-  static int deferred_consume(nghttp3_conn*, std::int64_t id, std::size_t consumed,
-                              void* user_data, void*) {
+  static int deferred_consume(nghttp3_conn*, std::int64_t id, std::size_t consumed, void* user_data,
+                              void*) {
     of(user_data).h3_consumed(id, consumed);
     return 0;
   }
@@ -214,8 +214,8 @@ int QuicConnection::h3_read(std::int64_t id, const std::uint8_t* data, std::size
   if (consumed < 0) {
     // An HTTP/3 error in what the server sent: the connection is closed with its code.
     http3_error_ = nghttp3_err_infer_quic_app_error_code(static_cast<int>(consumed));
-    record_.error = fmt::format("nghttp3_conn_read_stream: {}",
-                                nghttp3_strerror(static_cast<int>(consumed)));
+    record_.error =
+        fmt::format("nghttp3_conn_read_stream: {}", nghttp3_strerror(static_cast<int>(consumed)));
     return -1;
   }
   h3_consumed(id, static_cast<std::size_t>(consumed));
@@ -255,10 +255,9 @@ QuicConnection::Chunk QuicConnection::next_chunk() {
   }
   if (http3_ != nullptr && ngtcp2_conn_get_max_data_left(conn_of(conn_)) > 0) {
     int fin = 0;
-    const nghttp3_ssize count =
-        nghttp3_conn_writev_stream(http(http3_), &chunk.stream, &fin,
-                                   reinterpret_cast<nghttp3_vec*>(chunk.vec.data()),
-                                   chunk.vec.size());
+    const nghttp3_ssize count = nghttp3_conn_writev_stream(
+        http(http3_), &chunk.stream, &fin, reinterpret_cast<nghttp3_vec*>(chunk.vec.data()),
+        chunk.vec.size());
     if (count < 0) {
       end(Ending::reset, Clock::now(),
           fmt::format("nghttp3_conn_writev_stream: {}", nghttp3_strerror(static_cast<int>(count))));

@@ -122,8 +122,8 @@ struct QuicGlue {
     return 0;
   }
 
-  static int stream_stop_sending(ngtcp2_conn*, std::int64_t id, std::uint64_t code,
-                                 void* user_data, void*) {
+  static int stream_stop_sending(ngtcp2_conn*, std::int64_t id, std::uint64_t code, void* user_data,
+                                 void*) {
     of(user_data).on_stream_end(id, code, /*stop_sending=*/true);
     return 0;
   }
@@ -158,7 +158,8 @@ QuicConnection::~QuicConnection() {
   if (conn_ != nullptr) ngtcp2_conn_del(quic(conn_));
   if (session_ != nullptr) gnutls_deinit(static_cast<gnutls_session_t>(session_));
   if (credentials_ != nullptr) {
-    gnutls_certificate_free_credentials(static_cast<gnutls_certificate_credentials_t>(credentials_));
+    gnutls_certificate_free_credentials(
+        static_cast<gnutls_certificate_credentials_t>(credentials_));
   }
 }
 
@@ -203,8 +204,8 @@ bool QuicConnection::setup_tls() {
   }
   session_ = session;
   // QUIC is TLS 1.3 only; no middlebox compatibility mode (RFC 9001 8.4).
-  if (gnutls_priority_set_direct(session, "NORMAL:-VERS-ALL:+VERS-TLS1.3:%DISABLE_TLS13_COMPAT_MODE",
-                                 nullptr) != 0 ||
+  if (gnutls_priority_set_direct(
+          session, "NORMAL:-VERS-ALL:+VERS-TLS1.3:%DISABLE_TLS13_COMPAT_MODE", nullptr) != 0 ||
       ngtcp2_crypto_gnutls_configure_client_session(session) != 0 ||
       gnutls_credentials_set(session, GNUTLS_CRD_CERTIFICATE, credentials) != 0) {
     fail("GnuTLS session setup failed");
@@ -281,8 +282,8 @@ bool QuicConnection::setup_quic() {
                          {remote, static_cast<ngtcp2_socklen>(remote_.size())},
                          nullptr};
   ngtcp2_conn* conn = nullptr;
-  const int rv = ngtcp2_conn_client_new(&conn, &dcid, &scid, &path, NGTCP2_PROTO_VER_V1,
-                                        &callbacks, &settings, &params, nullptr, this);
+  const int rv = ngtcp2_conn_client_new(&conn, &dcid, &scid, &path, NGTCP2_PROTO_VER_V1, &callbacks,
+                                        &settings, &params, nullptr, this);
   if (rv != 0) {
     fail(fmt::format("ngtcp2_conn_client_new: {}", ngtcp2_strerror(rv)));
     return false;
@@ -333,8 +334,8 @@ std::uint64_t QuicConnection::idle_floor() const {
 }
 
 void QuicConnection::receive() {
-  socket_.async_receive(asio::buffer(in_), [self = shared_from_this()](
-                                               boost::system::error_code ec, std::size_t size) {
+  socket_.async_receive(asio::buffer(in_), [self = shared_from_this()](boost::system::error_code ec,
+                                                                       std::size_t size) {
     if (self->ended_) return;
     if (ec) {
       // ICMP port unreachable comes back as ECONNREFUSED on a connected UDP socket: the
@@ -439,8 +440,7 @@ void QuicConnection::on_read_error(int rv) {
     ngtcp2_conn_get_connection_close_error(quic(conn_), &error);
     H3Close close{.at = since_connect(now),
                   .code = error.error_code,
-                  .application =
-                      error.type == NGTCP2_CONNECTION_CLOSE_ERROR_CODE_TYPE_APPLICATION};
+                  .application = error.type == NGTCP2_CONNECTION_CLOSE_ERROR_CODE_TYPE_APPLICATION};
     if (error.reason != nullptr) {
       close.reason.assign(reinterpret_cast<const char*>(error.reason),
                           std::min<std::size_t>(error.reasonlen, 64));
@@ -456,7 +456,8 @@ void QuicConnection::on_read_error(int rv) {
     return;
   }
   if (rv == NGTCP2_ERR_DROP_CONN) {
-    end(handshake_done_ ? Ending::reset : Ending::connect_failed, now, "ngtcp2: connection dropped");
+    end(handshake_done_ ? Ending::reset : Ending::connect_failed, now,
+        "ngtcp2: connection dropped");
     return;
   }
   const std::string text = rv == NGTCP2_ERR_CRYPTO

@@ -15,8 +15,8 @@
 // connect_timeout (Ending::connect_failed).
 #pragma once
 
-#include <boost/asio/ip/udp.hpp>
 #include <array>
+#include <boost/asio/ip/udp.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -190,7 +190,7 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   void* conn_ = nullptr;     // ngtcp2_conn*
   void* session_ = nullptr;  // gnutls_session_t
   void* credentials_ = nullptr;
-  void* http3_ = nullptr;    // nghttp3_conn*
+  void* http3_ = nullptr;  // nghttp3_conn*
   std::unique_ptr<ConnRef> conn_ref_;
   std::int64_t control_stream_ = -1;
   bool fin_control_ = false;
@@ -200,7 +200,7 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   std::vector<Event> events_;
   Window window_;
   std::optional<std::uint64_t> http3_error_;  // an HTTP/3 error in what the server sent
-  std::size_t trickle_released_ = 0;  // body bytes the trickle may give nghttp3
+  std::size_t trickle_released_ = 0;          // body bytes the trickle may give nghttp3
   std::size_t trickle_given_ = 0;
   std::int64_t trickle_stream_ = -1;
 
@@ -223,7 +223,7 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
 
 // The fleet body: waits for the slot's start, then starts the connection `make` builds.
 using Make = std::shared_ptr<QuicConnection> (*)(Executor, std::shared_ptr<const H3Options>,
-                                                std::size_t, ConnectionRecord&);
+                                                 std::size_t, ConnectionRecord&);
 void spawn_h3_kind(asio::io_context& io, const H3Options& options, Make make,
                    std::vector<ConnectionRecord>& out);
 

@@ -1,10 +1,10 @@
 // The h3 kinds that stall a stream or a connection (stalls.hpp): h3-headers-stall,
 // h3-data-trickle, h3-zero-window, h3-window-trickle, h3-control-close; and Stalled, their
 // keep-alive.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "kind_base.hpp"
 
@@ -105,8 +105,7 @@ class ZeroWindow final : public Stalled {
 // response is whole (then the client closes).
 class WindowTrickle final : public Stalled {
  public:
-  WindowTrickle(Executor e, std::shared_ptr<const H3Options> o, std::size_t i,
-                ConnectionRecord& r)
+  WindowTrickle(Executor e, std::shared_ptr<const H3Options> o, std::size_t i, ConnectionRecord& r)
       : Stalled(e, std::move(o), i, r, kH3WindowTrickle, Window::held) {}
 
  private:

@@ -71,16 +71,16 @@ struct StallDeadline {
 StallDeadline stall_deadline(const Target& target, Stall stall);
 
 // A closure at `stall`'s deadline (stall_deadline() must have one), named over TLS.
-Expectations stall_closure(const Target& target, Stall stall, Endings endings,
-                           const Timing& timing, const ScenarioParameters& parameters);
+Expectations stall_closure(const Target& target, Stall stall, Endings endings, const Timing& timing,
+                           const ScenarioParameters& parameters);
 
 // The endings allowed to a connection that sent nothing: a plain close, or a 408 though
 // nothing was asked; over TLS, where it sent no hello, a close or an alert (no HTTP yet).
 Endings endings_for_silent(const Target& target);
 
 // The server must close each connection `deadline` after `since`.
-Expectations closure(Since since, Duration deadline, Endings endings,
-                     const Timing& timing, const ScenarioParameters& parameters);
+Expectations closure(Since since, Duration deadline, Endings endings, const Timing& timing,
+                     const ScenarioParameters& parameters);
 
 // The server must not cut the exchange: `responses` whole 200s, outliving `outlives`.
 Expectations completion(std::size_t responses, Duration outlives, Duration patience,

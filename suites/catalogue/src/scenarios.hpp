@@ -11,8 +11,8 @@ std::vector<Scenario> header_scenarios();  // silent, partial-header, header-tri
 std::vector<Scenario> body_scenarios();    // partial-body, body-trickle
 std::vector<Scenario> keepalive_scenarios();  // idle-keepalive, keepalive-reuse
 std::vector<Scenario> abort_scenarios();      // rst-abort, fin-close
-std::vector<Scenario> not_cut_scenarios();  // slow-reader, long-response, stream, websocket
-std::vector<Scenario> load_scenarios();      // idle-under-load, soak
+std::vector<Scenario> not_cut_scenarios();    // slow-reader, long-response, stream, websocket
+std::vector<Scenario> load_scenarios();       // idle-under-load, soak
 Scenario soak_scenario();
 std::vector<Scenario> capacity_scenarios();  // held-capacity
 std::vector<Scenario> send_scenarios();      // reader-pause

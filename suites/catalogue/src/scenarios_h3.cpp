@@ -25,12 +25,12 @@ using H3Spawn = void (*)(clients::asio::io_context&, const clients::H3Options&,
 using Expect = std::function<Expectations(const Target&, const Timing&, const ScenarioParameters&)>;
 using Configure = std::function<void(const DriveContext&, clients::H3Options&)>;
 
-constexpr std::size_t kH3Count = 50;               // connections a scenario drives by default
+constexpr std::size_t kH3Count = 50;                    // connections a scenario drives by default
 constexpr std::uint64_t kClosedCriticalStream = 0x104;  // H3_CLOSED_CRITICAL_STREAM
-constexpr double kAmplificationLimit = 3.0;        // RFC 9000 8.1
-constexpr std::size_t kZeroWindowBytes = 1 << 20;  // far beyond the window the client gives
-constexpr std::size_t kTrickleWindow = 4096;       // h3-window-trickle's step
-constexpr std::size_t kTrickleSteps = 16;          // ... so many of them, 8 a send deadline
+constexpr double kAmplificationLimit = 3.0;             // RFC 9000 8.1
+constexpr std::size_t kZeroWindowBytes = 1 << 20;       // far beyond the window the client gives
+constexpr std::size_t kTrickleWindow = 4096;            // h3-window-trickle's step
+constexpr std::size_t kTrickleSteps = 16;               // ... so many of them, 8 a send deadline
 // A probe waits three PTOs for its answer; on loopback a PTO is milliseconds, before any
 // RTT sample ngtcp2's is about a second: what a patience adds for it.
 constexpr auto kProbeWait = 2s;
@@ -85,18 +85,15 @@ Need need_h3_deadline(const std::optional<Duration>& deadline, std::string_view 
 Duration early_probe(Duration deadline, const Timing& timing) {
   return deadline - timing.slack * 3 / 2;
 }
-Duration late_probe(Duration deadline, const Timing& timing) {
-  return deadline + timing.slack / 2;
-}
+Duration late_probe(Duration deadline, const Timing& timing) { return deadline + timing.slack / 2; }
 
 // A stalled request stream ends at `deadline` from its HEADERS (the client's first send):
 // the server's RESET_STREAM or STOP_SENDING, a 408, or the connection's end.
 Expectations stream_closure(Duration deadline, std::string name, std::string progress,
                             const Timing& timing, const ScenarioParameters& p) {
-  auto expected = closure(Since::first_send, deadline,
-                          {ends::stream_reset, ends::stream_answered(408), ends::closed,
-                           ends::reset},
-                          timing, p);
+  auto expected = closure(
+      Since::first_send, deadline,
+      {ends::stream_reset, ends::stream_answered(408), ends::closed, ends::reset}, timing, p);
   expected.closure->name = std::move(name);
   expected.closure->stream = true;
   expected.closure->progress = std::move(progress);
@@ -119,8 +116,8 @@ Scenario initial_stall() {
       .expect =
           [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
             const auto deadline = *t.h3->handshake;
-            auto expected = recovery_only(timing.patience_for(deadline) + scaled(kProbeWait, timing),
-                                          timing, p);
+            auto expected = recovery_only(
+                timing.patience_for(deadline) + scaled(kProbeWait, timing), timing, p);
             expected.h3 = H3Expectation{.deadline = deadline,
                                         .since = Since::connect,
                                         .slack = timing.slack,
@@ -194,8 +191,8 @@ Scenario headers_stall() {
       "alive with PINGs, at the header deadline ([h3] header) from the stream's open: "
       "RESET_STREAM / STOP_SENDING (H3_REQUEST_INCOMPLETE), a 408, or the connection's end",
       [](const Target& t) {
-        return first_unmet({need_h3_deadline(t.h3->header, "header"),
-                            need_path(t.paths.health, "health")});
+        return first_unmet(
+            {need_h3_deadline(t.h3->header, "header"), need_path(t.paths.health, "health")});
       },
       [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
         return stream_closure(*t.h3->header, "header", "", timing, p);
@@ -209,8 +206,7 @@ Scenario data_trickle() {
       "end a request stream whose body comes a byte at a time at the body deadline ([h3] body) "
       "from its HEADERS: progress must not extend it",
       [](const Target& t) {
-        return first_unmet(
-            {need_h3_deadline(t.h3->body, "body"), need_path(t.paths.echo, "echo")});
+        return first_unmet({need_h3_deadline(t.h3->body, "body"), need_path(t.paths.echo, "echo")});
       },
       [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
         return stream_closure(*t.h3->body, "body", "body byte", timing, p);
@@ -231,7 +227,8 @@ Scenario zero_window() {
       "deadline ([h3] send) from the request (its STREAM_DATA_BLOCKED frames are no progress): "
       "RESET_STREAM, or the connection's end",
       [](const Target& t) {
-        return first_unmet({need_h3_deadline(t.h3->send, "send"), need_path(t.paths.large, "large")});
+        return first_unmet(
+            {need_h3_deadline(t.h3->send, "send"), need_path(t.paths.large, "large")});
       },
       [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
         return stream_closure(*t.h3->send, "send", "", timing, p);
@@ -251,7 +248,8 @@ Scenario window_trickle() {
       "not cut a response whose client extends its stream window a little at a time, well "
       "inside the send deadline, for twice that deadline",
       [](const Target& t) {
-        return first_unmet({need_h3_deadline(t.h3->send, "send"), need_path(t.paths.large, "large")});
+        return first_unmet(
+            {need_h3_deadline(t.h3->send, "send"), need_path(t.paths.large, "large")});
       },
       [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
         const auto send = *t.h3->send;
@@ -290,14 +288,15 @@ Duration h3_wait(const Target& t) {
 
 Need needs_h3_wait(const Target& t) {
   if (t.h3->header || t.h3->idle) return std::nullopt;
-  return std::string("the target declares no HTTP/3 header or idle deadline that could cut an "
-                     "exchange");
+  return std::string(
+      "the target declares no HTTP/3 header or idle deadline that could cut an "
+      "exchange");
 }
 
 Expectations expect_long(const Target& t, const Timing& timing, const ScenarioParameters& p) {
   const auto deadline = h3_wait(t);
-  return completion(1, deadline,
-                    timing.patience_for(deadline) + scaled(kExchangeAllowance, timing), timing, p);
+  return completion(1, deadline, timing.patience_for(deadline) + scaled(kExchangeAllowance, timing),
+                    timing, p);
 }
 
 Scenario long_response() {
@@ -332,8 +331,8 @@ Scenario stream() {
 
 std::vector<Scenario> h3_scenarios() {
   namespace f = h3_family;
-  return {f::initial_stall(), f::amplification(),  f::idle(),          f::headers_stall(),
-          f::data_trickle(),  f::zero_window(),    f::window_trickle(), f::control_close(),
+  return {f::initial_stall(), f::amplification(), f::idle(),           f::headers_stall(),
+          f::data_trickle(),  f::zero_window(),   f::window_trickle(), f::control_close(),
           f::long_response(), f::stream()};
 }
 

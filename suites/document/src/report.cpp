@@ -151,11 +151,10 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
                   {"peak", number(figures->threads.peak)},
                   {"end", number(figures->threads.end)}}}};
   if (!o.connections.empty()) {  // waiting connections beside the load (not the soak's)
-    groups.insert(groups.begin() + 2,
-                  {{.name = "all waiting closed",
-                    .unit = "s",
-                    .values = {{"after load start", all_closed}}},
-                   closure_figures(o)});
+    groups.insert(
+        groups.begin() + 2,
+        {{.name = "all waiting closed", .unit = "s", .values = {{"after load start", all_closed}}},
+         closure_figures(o)});
   }
   if (auto tcp = tcp_at_end(o)) groups.push_back(std::move(*tcp));
   if (auto churn = churn_figures(load)) groups.push_back(std::move(*churn));

@@ -73,8 +73,9 @@ void check_probes(const Observation& o, const H3Expectation& e,
   };
   const auto of = records.size();
   if (!unanswered_early.empty()) {
-    window(about(o, e, codes::kProbeUnanswered, FindingClass::deadline, unanswered_early.size(), of),
-           in_seconds(std::ranges::min(unanswered_early)), deadline - e.slack);
+    window(
+        about(o, e, codes::kProbeUnanswered, FindingClass::deadline, unanswered_early.size(), of),
+        in_seconds(std::ranges::min(unanswered_early)), deadline - e.slack);
   }
   if (!answered_late.empty()) {
     window(about(o, e, codes::kProbeAnswered, FindingClass::deadline, answered_late.size(), of),
@@ -105,8 +106,10 @@ void check_idle_advertised(const Observation& o, const H3Expectation& e,
   for (const auto* r : records) {
     if (!r->h3 || !r->h3->handshake_done || !r->h3->idle_advertised) continue;
     // Transport parameters carry milliseconds.
-    const auto advertised = std::chrono::duration_cast<std::chrono::milliseconds>(*r->h3->idle_advertised);
-    if (advertised == std::chrono::duration_cast<std::chrono::milliseconds>(*e.idle_advertised)) continue;
+    const auto advertised =
+        std::chrono::duration_cast<std::chrono::milliseconds>(*r->h3->idle_advertised);
+    if (advertised == std::chrono::duration_cast<std::chrono::milliseconds>(*e.idle_advertised))
+      continue;
     ++wrong;
     if (!seen) seen = *r->h3->idle_advertised;
   }

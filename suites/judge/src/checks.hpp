@@ -28,9 +28,9 @@ inline bool ended_by_server(const ConnectionRecord& r) {
 // server_end.cpp: how the server ended what a closure is about, the connection or (over
 // HTTP/2, ClosureExpectation::stream) its stream.
 struct ServerEnd {
-  bool by_server = false;  // the server ended it
-  bool open = false;       // still open when the client's patience ran out
-  Duration at{};           // since connect: when it ended (by_server)
+  bool by_server = false;      // the server ended it
+  bool open = false;           // still open when the client's patience ran out
+  Duration at{};               // since connect: when it ended (by_server)
   clients::EndingLabel label;  // matched against the allowed endings
 };
 ServerEnd server_end(const ConnectionRecord& r, bool stream);

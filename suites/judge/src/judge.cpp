@@ -22,7 +22,8 @@ reports::Finding finding(const Observation& o, const char* code, reports::Findin
   return {.code = code, .scenario = o.scenario, .klass = klass, .subject = std::move(subject)};
 }
 
-std::vector<const clients::ConnectionRecord*> of_kind(const Observation& o, const std::string& kind) {
+std::vector<const clients::ConnectionRecord*> of_kind(const Observation& o,
+                                                      const std::string& kind) {
   std::vector<const clients::ConnectionRecord*> chosen;
   for (const auto& r : o.connections) {
     if (kind.empty() || r.kind == kind) chosen.push_back(&r);
@@ -54,7 +55,6 @@ std::string_view since_name(Since since) {
 namespace {
 
 using namespace checks;  // the checks, and the names they use (checks.hpp)
-
 
 using Predicate = std::function<bool(const ConnectionRecord&)>;
 

@@ -30,8 +30,8 @@ ConnectionRecord idle_record(Duration probe, bool answered) {
   record.kind = "h3-idle";
   record.h3 = clients::H3Record{.handshake_done = 20ms, .idle_advertised = 2s, .last_sent = 50ms};
   record.h3->probes.push_back(
-      {.at = 50ms + probe, .answered = answered ? std::optional<Duration>(50ms + probe + 1ms)
-                                                : std::nullopt});
+      {.at = 50ms + probe,
+       .answered = answered ? std::optional<Duration>(50ms + probe + 1ms) : std::nullopt});
   record.ending = answered ? Ending::client_close : Ending::gone;
   record.ended_at = 50ms + probe;
   return record;
@@ -46,8 +46,8 @@ Expectations expect_idle(std::size_t connections) {
                               .slack = 250ms,
                               .name = "idle",
                               .idle_advertised = 2s},
-                       .fds_after = 0,
-                       .recovery = 5s};
+          .fds_after = 0,
+          .recovery = 5s};
 }
 
 Verdict judged(std::vector<ConnectionRecord> records, const Expectations& e) {
@@ -63,8 +63,8 @@ TEST(JudgeH3, AnEarlyProbeAnsweredAndALateOneUnansweredPass) {
 
 TEST(JudgeH3, AnEarlyProbeUnansweredIsAConnectionDroppedEarly) {
   const auto v = judged({idle_record(1625ms, false), idle_record(2125ms, false)}, expect_idle(2));
-  EXPECT_THAT(v.findings, Contains(AllOf(counted(codes::kProbeUnanswered, 1, 2),
-                                         figure(1.625, 1.75))));
+  EXPECT_THAT(v.findings,
+              Contains(AllOf(counted(codes::kProbeUnanswered, 1, 2), figure(1.625, 1.75))));
   EXPECT_THAT(reports::text(v.findings.front()), HasSubstr("after the client's last packet"));
 }
 
@@ -89,8 +89,8 @@ TEST(JudgeH3, AnotherIdleTimeoutAdvertisedIsAFinding) {
   never.h3->idle_advertised = 0s;  // the server disabled its idle timeout
   const auto v = judged({never}, expect_idle(1));
   EXPECT_THAT(v.findings, Contains(AllOf(counted(codes::kIdleAdvertised, 1, 1), figure(0, 2))));
-  const auto found = std::ranges::find(v.findings, std::string(codes::kIdleAdvertised),
-                                       &reports::Finding::code);
+  const auto found =
+      std::ranges::find(v.findings, std::string(codes::kIdleAdvertised), &reports::Finding::code);
   EXPECT_THAT(reports::text(*found), HasSubstr("0 (no idle timeout)"));
 }
 
@@ -133,8 +133,7 @@ TEST(JudgeH3, MoreThanThreeTimesTheBytesBeforeValidationIsAFinding) {
                        .fds_after = 0,
                        .recovery = 5s};
   const auto v = judged({within, beyond}, e);
-  EXPECT_THAT(v.findings,
-              Contains(AllOf(counted(codes::kAmplification, 1, 2), figure(4.0, 3.0))));
+  EXPECT_THAT(v.findings, Contains(AllOf(counted(codes::kAmplification, 1, 2), figure(4.0, 3.0))));
 }
 
 // A stalled request stream: its RESET_STREAM ends it, timed from its HEADERS.

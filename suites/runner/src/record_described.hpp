@@ -3,8 +3,8 @@
 // Private to the runner.
 #pragma once
 
-#include <boost/describe/class.hpp>
 #include <array>
+#include <boost/describe/class.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -30,14 +30,13 @@ BOOST_DESCRIBE_STRUCT(H3Probe, (), (at, answered))
 BOOST_DESCRIBE_STRUCT(H3Record, (),
                       (handshake_done, alpn, idle_advertised, server_settings, last_heard,
                        last_sent, close, stateless_reset, stream_ends, probes, remembered,
-                       pings_sent, datagrams_sent, datagrams_received, bytes_sent,
-                       bytes_received, unvalidated_received, unvalidated_sent))
+                       pings_sent, datagrams_sent, datagrams_received, bytes_sent, bytes_received,
+                       unvalidated_received, unvalidated_sent))
 // All but its kind and connect_start (on the scenario's origin), and its errno (which older
 // records lack): record_json.cpp writes and reads those itself.
 BOOST_DESCRIBE_STRUCT(ConnectionRecord, (),
-                      (source, connect_took, sends, requests, first_byte, bytes_received,
-                       responses, progress, pause, tls, h2, h3, ending, ended_at, client_closed,
-                       error))
+                      (source, connect_took, sends, requests, first_byte, bytes_received, responses,
+                       progress, pause, tls, h2, h3, ending, ended_at, client_closed, error))
 
 }  // namespace loiter::clients
 
@@ -56,8 +55,8 @@ inline constexpr bool kAsArray<clients::H3Probe> = true;
 // What a second Initial found: "unknown", "remembered", "forgotten", "silent".
 template <>
 struct Codec<clients::H3Remembered> {
-  static constexpr std::array<std::string_view, 4> kWords = {"unknown", "remembered",
-                                                             "forgotten", "silent"};
+  static constexpr std::array<std::string_view, 4> kWords = {"unknown", "remembered", "forgotten",
+                                                             "silent"};
   static json::value write(clients::H3Remembered value) {
     return json::string(kWords.at(static_cast<std::size_t>(value)));
   }
@@ -97,9 +96,9 @@ struct Codec<clients::Ending> {
   static clients::Ending read(const json::value& json) {
     using clients::Ending;
     const auto text = json.as_string();
-    for (const auto ending : {Ending::close, Ending::reset, Ending::open, Ending::connect_failed,
-                              Ending::client_abort, Ending::client_close, Ending::alert,
-                              Ending::gone}) {
+    for (const auto ending :
+         {Ending::close, Ending::reset, Ending::open, Ending::connect_failed, Ending::client_abort,
+          Ending::client_close, Ending::alert, Ending::gone}) {
       if (to_string(ending) == text) return ending;
     }
     throw std::invalid_argument("unknown ending '" + std::string(text) + "'");

@@ -130,8 +130,8 @@ struct TlsRecord {
 struct H2Goaway {
   Duration at{};                  // since connect
   std::uint32_t last_stream = 0;  // the last stream the server processed
-  std::uint32_t code = 0;         // its error code: 0 NO_ERROR, 1 PROTOCOL_ERROR, 11 ENHANCE_YOUR_CALM
-  std::size_t frames_sent = 0;    // the client's frames sent before it arrived
+  std::uint32_t code = 0;  // its error code: 0 NO_ERROR, 1 PROTOCOL_ERROR, 11 ENHANCE_YOUR_CALM
+  std::size_t frames_sent = 0;  // the client's frames sent before it arrived
 
   bool operator==(const H2Goaway&) const = default;
 };
@@ -172,8 +172,8 @@ struct H2Record {
 
 // A QUIC CONNECTION_CLOSE the server sent (RFC 9000 19.19).
 struct H3Close {
-  Duration at{};           // since connect
-  std::uint64_t code = 0;  // its error code: a transport one, or an HTTP/3 one (application)
+  Duration at{};             // since connect
+  std::uint64_t code = 0;    // its error code: a transport one, or an HTTP/3 one (application)
   bool application = false;  // frame type 0x1d: an HTTP/3 error code (RFC 9114 8.1)
   std::string reason;        // its reason phrase, if any (at most 64 bytes kept)
 
@@ -224,13 +224,13 @@ struct H3Record {
   std::optional<Duration> last_heard;       // the last packet from the server
   // The client's last packet before its probe (h3-idle: the quiet runs from it).
   std::optional<Duration> last_sent;
-  std::optional<H3Close> close;             // the server's CONNECTION_CLOSE
-  bool stateless_reset = false;             // a stateless reset ended it (RFC 9000 10.3)
-  std::vector<H3StreamEnd> stream_ends;     // the first kKeptStreamEnds
+  std::optional<H3Close> close;          // the server's CONNECTION_CLOSE
+  bool stateless_reset = false;          // a stateless reset ended it (RFC 9000 10.3)
+  std::vector<H3StreamEnd> stream_ends;  // the first kKeptStreamEnds
   std::vector<H3Probe> probes;
   H3Remembered remembered = H3Remembered::unknown;  // h3-initial-stall
-  std::size_t pings_sent = 0;        // keep-alive PINGs (probes not counted)
-  std::size_t datagrams_sent = 0;    // UDP datagrams, both ways
+  std::size_t pings_sent = 0;                       // keep-alive PINGs (probes not counted)
+  std::size_t datagrams_sent = 0;                   // UDP datagrams, both ways
   std::size_t datagrams_received = 0;
   std::size_t bytes_sent = 0;  // UDP payload bytes, both ways
   std::size_t bytes_received = 0;

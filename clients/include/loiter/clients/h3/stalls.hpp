@@ -70,8 +70,8 @@ struct H3Options {
   std::size_t body_bytes = 64;            // h3-data-trickle: the declared content-length
   Duration interval = std::chrono::milliseconds(100);   // trickle and window pace
   Duration keepalive = std::chrono::milliseconds(500);  // a PING this often on stalled kinds
-  std::size_t initial_stream_window = 1024;  // h3-zero-window, h3-window-trickle
-  std::size_t window_increment = 1024;       // h3-window-trickle
+  std::size_t initial_stream_window = 1024;             // h3-zero-window, h3-window-trickle
+  std::size_t window_increment = 1024;                  // h3-window-trickle
   // h3-idle, h3-initial-stall: the probe goes this long after the client's last packet
   // (h3-initial-stall: its Initial; h3-idle: its last ACK after the handshake), timed again
   // if the client had to send meanwhile; nullopt: no probe (the kind waits out its patience).
