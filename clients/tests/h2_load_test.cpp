@@ -84,7 +84,10 @@ TEST(H2Load, NeverOpensMoreStreamsThanTheServerAllows) {
   EXPECT_EQ(r.succeeded, 120u);
   EXPECT_TRUE(r.errors.empty()) << h2_errors_text(r);
   EXPECT_GT(r.from_intended.max(), 50ms);               // the wait for a slot shows
-  EXPECT_LT(r.from_sent.percentile(99), scaled(40ms));  // not in the wait for a slot
+  // Not in the wait for a slot: the queue reaches ~40 requests, 200 ms at 200 answers/s,
+  // which a p99 from "sent" would show; 10 ms holds, and room for a busy machine (42 ms seen
+  // with the test command's other tests on both cores).
+  EXPECT_LT(r.from_sent.percentile(99), scaled(80ms));
 }
 
 TEST(H2Load, ServerResetsAreErrorsNotSuccesses) {
