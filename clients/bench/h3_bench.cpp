@@ -22,12 +22,15 @@
 #include "loiter/clients/h3/stalls.hpp"
 #include "loiter/clients/transport/targets.hpp"
 #include "process_cpu.hpp"
+#include "process_memory.hpp"
 
 namespace loiter::clients {
 namespace {
 
 using namespace std::chrono_literals;
 using bench::cpu_seconds;
+using bench::heap_in_use_b;
+using bench::vm_rss_kib;
 
 struct BenchOptions {
   std::string connect;
@@ -35,22 +38,6 @@ struct BenchOptions {
   double hold_s = 5.0;
   double rate = 2000.0;  // handshakes started per second (asked)
 };
-
-long vm_rss_kib() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-  }
-  return -1;
-}
-
-// Bytes malloc has handed out and not had back (mallinfo2: small blocks and mmapped ones):
-// what the connections hold, without the holes VmRSS also keeps.
-long long heap_in_use_b() {
-  const auto info = ::mallinfo2();
-  return static_cast<long long>(info.uordblks + info.hblkhd);
-}
 
 Duration seconds(double s) {
   return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));

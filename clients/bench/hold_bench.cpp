@@ -32,9 +32,10 @@
 #include "loiter/clients/http1/held_recheck.hpp"
 #include "loiter/clients/http1/silent.hpp"
 #include "loiter/clients/tls/tls_stall.hpp"
-#include "loiter/clients/transport/tls.hpp"
 #include "loiter/clients/transport/targets.hpp"
+#include "loiter/clients/transport/tls.hpp"
 #include "process_cpu.hpp"
+#include "process_memory.hpp"
 
 namespace loiter::clients {
 namespace {
@@ -61,24 +62,9 @@ struct BenchOptions {
   double total_rate() const { return fleet_rate > 0 ? fleet_rate : rate; }
 };
 
-long vm_rss_kib() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-  }
-  return -1;
-}
-
-// Bytes malloc has handed out and not had back: what the connections hold, without the
-// holes the opening left in the heap (which VmRSS still counts). Large blocks (the records'
-// vector among them) are mmapped apart from the heap: hblkhd, not uordblks, counts those.
-long long heap_in_use_b() {
-  const auto info = ::mallinfo2();
-  return static_cast<long long>(info.uordblks + info.hblkhd);
-}
-
 using bench::cpu_seconds;
+using bench::heap_in_use_b;
+using bench::vm_rss_kib;
 
 long long ns(Clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
@@ -141,39 +127,26 @@ void spawn_share(asio::io_context& io, const tcp::endpoint& target, const BenchO
                  const Timeline& t, std::vector<ConnectionRecord>& records) {
   const auto opening = t.opened - t.start;
   const Pacing pacing{.start = t.start, .per_second = o.rate};
-  if (o.recheck) {
-    spawn_held_recheck(io,
-                       {.target = target,
+  const FleetSpec fleet{.target = target,
                         .count = o.count,
-                        .patience = t.release_at - t.start + 5s,
+                        .patience = opening + seconds(o.hold_s) + 2s,
                         .connect_timeout = opening,
                         .pacing = pacing,
-                        .source_offset = o.source_offset,
-                        .recheck_at = t.recheck_at,
-                        .release_at = t.release_at},
-                       records);
+                        .source_offset = o.source_offset};
+  if (o.recheck) {
+    HeldRecheckOptions options{
+        .fleet = fleet, .recheck_at = t.recheck_at, .release_at = t.release_at};
+    options.fleet.patience = t.release_at - t.start + 5s;
+    spawn_held_recheck(io, options, records);
     return;
   }
   if (o.tls) {  // connect, handshake, then nothing: a held TLS connection
-    spawn_tls_handshake_silent(io,
-                               {.target = target,
-                                .count = o.count,
-                                .patience = opening + seconds(o.hold_s) + 2s,
-                                .connect_timeout = opening,
-                                .pacing = pacing,
-                                .source_offset = o.source_offset,
-                                .tls = make_tls_client({})},
-                               records);
+    TlsStallOptions options{.fleet = fleet};
+    options.fleet.tls = make_tls_client({});
+    spawn_tls_handshake_silent(io, options, records);
     return;
   }
-  spawn_silent(io,
-               {.target = target,
-                .count = o.count,
-                .patience = opening + seconds(o.hold_s) + 2s,
-                .connect_timeout = opening,
-                .pacing = pacing,
-                .source_offset = o.source_offset},
-               records);
+  spawn_silent(io, SilentOptions{.fleet = fleet}, records);
 }
 
 bench::Figures run_share(const tcp::endpoint& target, const BenchOptions& o) {
@@ -278,7 +251,8 @@ int run(const BenchOptions& o) {
   const auto parts = processes <= 1 ? std::vector<bench::Figures>{run_share(target, o)}
                                     : run_workers(o, processes);
   fmt::print("loiter-hold-bench: {} {} connections, {} process(es), {:.0f} conn/s asked\n", o.count,
-             o.recheck ? "held-recheck" : (o.tls ? "tls-handshake-silent" : "silent"), std::max<std::size_t>(processes, 1), o.rate);
+             o.recheck ? "held-recheck" : (o.tls ? "tls-handshake-silent" : "silent"),
+             std::max<std::size_t>(processes, 1), o.rate);
   bench::print_table(parts, o.recheck);
   return 0;
 }

@@ -63,8 +63,8 @@ void count_records(const std::vector<ConnectionRecord>& records, bool recheck, F
     f.first_start_ns = std::min(f.first_start_ns, ns(r.connect_start));
     // Over TLS, opened = the handshake done (a handshake that did not complete is no hold).
     const bool handshaken = !r.tls || r.tls->handshake_done.has_value();
-    const auto opened = r.tls && r.tls->handshake_done ? r.connected() + *r.tls->handshake_done
-                                                       : r.connected();
+    const auto opened =
+        r.tls && r.tls->handshake_done ? r.connected() + *r.tls->handshake_done : r.connected();
     if (handshaken) f.last_connected_ns = std::max(f.last_connected_ns, ns(opened));
     f.first_ok += answered(r, 0);
     f.recheck_ok += answered(r, 1);

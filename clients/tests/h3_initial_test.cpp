@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "gtlsserver_peer.hpp"
 #include "h3/initial/initial_keys.hpp"
 #include "h3/initial/initial_packet.hpp"
 #include "h3/initial/quic_client_hello.hpp"
@@ -318,103 +319,7 @@ TEST(H3InitialSpawn, RefusesARemoteTargetAndAnOverlongServerName) {
   EXPECT_THROW(spawn_h3_initial_stall(io, options, out), std::invalid_argument);
 }
 
-// gtlsserver (the ngtcp2-server package's example server, GnuTLS) on a free loopback UDP
-// port with a self-signed certificate made in a temporary directory; stopped by its PID
-// when the test ends, failed or not.
-class GtlsServer {
- public:
-  static constexpr const char* kPath = "/usr/sbin/gtlsserver";
-
-  explicit GtlsServer(std::vector<std::string> options) {
-    char pattern[] = "/tmp/loiter-h3init-XXXXXX";
-    if (mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp");
-    dir_ = pattern;
-    const std::string make_cert =
-        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 "
-        "-subj /CN=localhost -keyout " +
-        (dir_ / "key.pem").string() + " -out " + (dir_ / "cert.pem").string() + " >/dev/null 2>&1";
-    if (std::system(make_cert.c_str()) != 0) throw std::runtime_error("openssl req failed");
-    port_ = free_udp_port();
-    options_ = std::move(options);
-    start();
-  }
-  ~GtlsServer() {
-    stop();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-  GtlsServer(const GtlsServer&) = delete;
-  GtlsServer& operator=(const GtlsServer&) = delete;
-
-  // A new process on the same port: whatever connections the old one held are gone.
-  void restart() {
-    stop();
-    start();
-  }
-
-  unsigned short port() const { return port_; }
-  bool listening() const {
-    std::ifstream table("/proc/net/udp");
-    char hex_port[8];
-    std::snprintf(hex_port, sizeof hex_port, ":%04X ", port_);
-    std::string line;
-    while (std::getline(table, line)) {
-      if (line.find(std::string("0100007F") + hex_port) != std::string::npos) return true;
-    }
-    return false;
-  }
-
- private:
-  void start() {
-    std::vector<std::string> args = {kPath, "-q"};
-    args.insert(args.end(), options_.begin(), options_.end());
-    args.insert(args.end(), {"127.0.0.1", std::to_string(port_), (dir_ / "key.pem").string(),
-                             (dir_ / "cert.pem").string()});
-    std::vector<char*> argv;
-    for (auto& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    const std::string log = (dir_ / "server.log").string();
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    const int spawned = posix_spawn(&pid_, kPath, &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (spawned != 0) throw std::runtime_error("posix_spawn gtlsserver failed");
-    // Listening once its port shows in /proc/net/udp: at most 100 × 20 ms.
-    for (int i = 0; i < 100 && !listening(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  }
-
-  // By its PID only: SIGTERM, at most 50 × 20 ms to go, then SIGKILL.
-  void stop() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGTERM);
-    int status = 0;
-    bool gone = false;
-    for (int i = 0; i < 50 && !gone; ++i) {
-      gone = waitpid(pid_, &status, WNOHANG) == pid_;
-      if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    if (!gone) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, &status, 0);
-    }
-    pid_ = -1;
-  }
-
-  static unsigned short free_udp_port() {
-    asio::io_context io;
-    asio::ip::udp::socket socket(io, {asio::ip::make_address("127.0.0.1"), 0});
-    return socket.local_endpoint().port();
-  }
-
-  std::filesystem::path dir_;
-  std::vector<std::string> options_;
-  unsigned short port_ = 0;
-  pid_t pid_ = -1;
-};
+using testing::GtlsServer;
 
 H3Options options_for(unsigned short port, Duration patience) {
   H3Options options;
@@ -453,12 +358,9 @@ std::string describe(const ConnectionRecord& record) {
   return out.str();
 }
 
-bool have_gtlsserver() { return ::access(GtlsServer::kPath, X_OK) == 0; }
-
 // gtlsserver's handshake timeout is 2 s: a probe 1 s after the truncated Initial finds the
 // half-open connection held (the ACK covers packets 0 and 1, from the same server SCID).
 TEST(H3InitialEndToEnd, InitialStallProbedBeforeTheHandshakeTimeoutIsRemembered) {
-  if (!have_gtlsserver()) GTEST_SKIP() << "no " << GtlsServer::kPath;
   GtlsServer server({"--handshake-timeout=2s", "--timeout=30s"});
   ASSERT_TRUE(server.listening());
   auto options = options_for(server.port(), std::chrono::seconds(10));
@@ -486,7 +388,6 @@ TEST(H3InitialEndToEnd, InitialStallProbedBeforeTheHandshakeTimeoutIsRemembered)
 // silently: it sends a CONNECTION_CLOSE (PROTOCOL_VIOLATION, 0x0a, seen with ngtcp2 0.12.1)
 // in an Initial, so a probe due at 4 s is never sent: the close ends the connection.
 TEST(H3InitialEndToEnd, InitialStallPastTheHandshakeTimeoutIsClosedBeforeTheProbe) {
-  if (!have_gtlsserver()) GTEST_SKIP() << "no " << GtlsServer::kPath;
   GtlsServer server({"--handshake-timeout=2s", "--timeout=30s"});
   ASSERT_TRUE(server.listening());
   auto options = options_for(server.port(), std::chrono::seconds(15));
@@ -511,7 +412,6 @@ TEST(H3InitialEndToEnd, InitialStallPastTheHandshakeTimeoutIsClosedBeforeTheProb
 // packet 0, so its answer is a new connection's (another SCID, an ACK of packet 1 alone)
 // or nothing at all: forgotten or silent, Ending::gone at the probe's send.
 TEST(H3InitialEndToEnd, InitialStallProbedAfterTheServerLostItIsForgotten) {
-  if (!have_gtlsserver()) GTEST_SKIP() << "no " << GtlsServer::kPath;
   GtlsServer server({"--handshake-timeout=10s", "--timeout=30s"});
   ASSERT_TRUE(server.listening());
   auto options = options_for(server.port(), std::chrono::seconds(10));
@@ -536,7 +436,6 @@ TEST(H3InitialEndToEnd, InitialStallProbedAfterTheServerLostItIsForgotten) {
 // Without probe_after the stall waits out its patience: still open then (gtlsserver's
 // handshake timeout, 10 s, is further off), the server's ACK of the first Initial heard.
 TEST(H3InitialEndToEnd, InitialStallWithoutAProbeIsOpenAtPatience) {
-  if (!have_gtlsserver()) GTEST_SKIP() << "no " << GtlsServer::kPath;
   GtlsServer server({"--handshake-timeout=10s", "--timeout=30s"});
   ASSERT_TRUE(server.listening());
   const auto options = options_for(server.port(), std::chrono::seconds(2));
@@ -556,7 +455,6 @@ TEST(H3InitialEndToEnd, InitialStallWithoutAProbeIsOpenAtPatience) {
 // One whole Initial, then silence: the server sends at most 3× what it received before the
 // client's address is validated (RFC 9000 8.1), then stops.
 TEST(H3InitialEndToEnd, AmplificationStaysWithinThreeTimesTheClientsBytes) {
-  if (!have_gtlsserver()) GTEST_SKIP() << "no " << GtlsServer::kPath;
   GtlsServer server({"--handshake-timeout=10s", "--timeout=30s"});
   ASSERT_TRUE(server.listening());
   const auto options = options_for(server.port(), std::chrono::seconds(20));
@@ -571,34 +469,6 @@ TEST(H3InitialEndToEnd, AmplificationStaysWithinThreeTimesTheClientsBytes) {
   EXPECT_LE(record.h3->unvalidated_received, 3 * record.h3->unvalidated_sent);
   EXPECT_EQ(record.ending, Ending::gone);
   EXPECT_FALSE(record.h3->handshake_done);
-}
-
-// By hand, against any loopback QUIC server: LOITER_H3_TARGET=127.0.0.1:8443
-// (LOITER_H3_PROBE_AFTER_MS: the stall's probe, 1000 by default; LOITER_H3_PATIENCE_MS:
-// 20000), run with --gtest_also_run_disabled_tests --gtest_filter='*ByHand*'. Prints what
-// each kind saw; asserts nothing about the server.
-TEST(H3InitialByHand, DISABLED_AgainstTheTargetGiven) {
-  const char* target = std::getenv("LOITER_H3_TARGET");
-  if (target == nullptr) GTEST_SKIP() << "LOITER_H3_TARGET=127.0.0.1:<port> not set";
-  const std::string text = target;
-  const auto colon = text.rfind(':');
-  ASSERT_NE(colon, std::string::npos);
-  const auto number = [](const char* name, long fallback) {
-    const char* value = std::getenv(name);
-    return std::chrono::milliseconds(value ? std::stol(value) : fallback);
-  };
-  auto options = options_for(static_cast<unsigned short>(std::stoi(text.substr(colon + 1))),
-                             number("LOITER_H3_PATIENCE_MS", 20000));
-  options.fleet.target.address(asio::ip::make_address(text.substr(0, colon)));
-  options.probe_after = number("LOITER_H3_PROBE_AFTER_MS", 1000);
-  const auto stall = run(&spawn_h3_initial_stall, options);
-  std::cout << "h3-initial-stall, probe at " << ms(*options.probe_after)
-            << " ms: " << describe(stall.at(0)) << "\n";
-  options.fleet.pacing.start = Clock::now();
-  const auto amplification = run(&spawn_h3_amplification, options);
-  std::cout << "h3-amplification: " << describe(amplification.at(0)) << "; unvalidated "
-            << amplification.at(0).h3->unvalidated_received << " of "
-            << amplification.at(0).h3->unvalidated_sent << "\n";
 }
 
 }  // namespace

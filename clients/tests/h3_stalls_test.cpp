@@ -1,6 +1,6 @@
 // The h3 client kinds against ngtcp2's own example HTTP/3 server (gtlsserver, GnuTLS), run
 // on 127.0.0.1 with a self-signed certificate made for the test, an htdocs directory of its
-// own and a 2 s idle timeout. The server is started by PID and always stopped (ServerGuard).
+// own and a 2 s idle timeout. The server is started by PID and always stopped (GtlsServer).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "gtlsserver_peer.hpp"
 #include "loiter/clients/h3/stalls.hpp"
 
 namespace loiter::clients {
@@ -25,86 +26,25 @@ namespace fs = std::filesystem;
 
 constexpr std::size_t kLargeBytes = 64 * 1024;
 
-// A UDP port free on 127.0.0.1 now (the server binds it a moment later).
-unsigned short free_udp_port() {
-  asio::io_context io;
-  asio::ip::udp::socket socket(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return socket.local_endpoint().port();
-}
-
-// gtlsserver on 127.0.0.1:port, serving `htdocs`; stopped (SIGTERM, then SIGKILL) on scope
-// exit, failures included.
-class ServerGuard {
- public:
-  ServerGuard(const fs::path& dir, unsigned short port) {
-    const std::string port_text = std::to_string(port);
-    const std::string htdocs = "--htdocs=" + (dir / "htdocs").string();
-    const std::string key = (dir / "key.pem").string();
-    const std::string cert = (dir / "cert.pem").string();
-    const std::string log = (dir / "server.log").string();
-    pid_ = fork();
-    if (pid_ == 0) {
-      std::freopen(log.c_str(), "w", stdout);
-      std::freopen(log.c_str(), "a", stderr);
-      execl(LOITER_GTLSSERVER, "gtlsserver", "-q", "--timeout=2s", htdocs.c_str(), "127.0.0.1",
-            port_text.c_str(), key.c_str(), cert.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-  }
-  ServerGuard(const ServerGuard&) = delete;
-  ServerGuard& operator=(const ServerGuard&) = delete;
-  ~ServerGuard() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGTERM);
-    // Bounded: 2 s in 10 ms steps, then SIGKILL.
-    for (int i = 0; i < 200; ++i) {
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) return;
-      std::this_thread::sleep_for(10ms);
-    }
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-  }
-  bool started() const { return pid_ > 0; }
-
- private:
-  pid_t pid_ = -1;
-};
+using testing::GtlsServer;
 
 class H3Stalls : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new fs::path(fs::temp_directory_path() / ("loiter-h3-" + std::to_string(getpid())));
-    fs::create_directories(*dir_ / "htdocs");
-    std::ofstream(*dir_ / "htdocs" / "index.html") << "<p>loiter</p>\n";
-    std::ofstream(*dir_ / "htdocs" / "large.bin") << std::string(kLargeBytes, 'x');
-    const std::string make_cert =
-        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 "
-        "-subj /CN=localhost -keyout '" +
-        (*dir_ / "key.pem").string() + "' -out '" + (*dir_ / "cert.pem").string() +
-        "' >/dev/null 2>&1";
-    ASSERT_EQ(std::system(make_cert.c_str()), 0);
-    port_ = free_udp_port();
-    server_ = new ServerGuard(*dir_, port_);
-    ASSERT_TRUE(server_->started());
-    // Ready when a GET is answered; bounded: 5 s.
-    const auto until = Clock::now() + 5s;
-    while (Clock::now() < until) {
-      if (h3_get(options(), 200ms)) return;
-      std::this_thread::sleep_for(20ms);
-    }
-    FAIL() << "gtlsserver did not answer within 5 s";
+    server_ = new GtlsServer({"--timeout=2s"}, {{"index.html", "<p>loiter</p>\n"},
+                                                {"large.bin", std::string(kLargeBytes, 'x')}});
+    // Ready once a GET is answered (its port is bound already).
+    ASSERT_TRUE(loiter::testing::wait_for([] { return h3_get(options(), 200ms).has_value(); },
+                                          "gtlsserver's answer to a GET", 5s, 20ms));
   }
   static void TearDownTestSuite() {
     delete server_;  // stops it
     server_ = nullptr;
-    std::error_code ignored;
-    fs::remove_all(*dir_, ignored);
-    delete dir_;
   }
 
   static H3Options options() {
     H3Options options;
-    options.fleet.target = tcp::endpoint(asio::ip::make_address("127.0.0.1"), port_);
+    options.fleet.target = tcp::endpoint(asio::ip::make_address("127.0.0.1"), server_->port());
     options.fleet.count = 1;
     options.fleet.patience = 6s;
     options.fleet.connect_timeout = 2s;
@@ -124,9 +64,7 @@ class H3Stalls : public ::testing::Test {
     return out;
   }
 
-  static inline fs::path* dir_ = nullptr;
-  static inline ServerGuard* server_ = nullptr;
-  static inline unsigned short port_ = 0;
+  static inline GtlsServer* server_ = nullptr;
 };
 
 TEST_F(H3Stalls, GetAnswersAFileAndAMissingPath) {
@@ -141,7 +79,7 @@ TEST_F(H3Stalls, GetAnswersAFileAndAMissingPath) {
 
 TEST_F(H3Stalls, GetWithoutAServerFailsWithinItsTimeout) {
   H3Options nobody = options();
-  nobody.fleet.target.port(free_udp_port());
+  nobody.fleet.target.port(GtlsServer::free_udp_port());
   std::string error;
   const auto start = Clock::now();
   EXPECT_FALSE(h3_get(nobody, 500ms, &error));
