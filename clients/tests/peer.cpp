@@ -117,9 +117,12 @@ awaitable<void> Peer::act(std::shared_ptr<Served> served) {
   }
   auto& socket = served->socket;
   error_code ec;
+  if (script_.action == PeerAction::never_close) co_return;  // open until the peer goes
+  const auto acted = Clock::now();
+  note(served->index, [acted](auto& c) { c.acted = acted; });
   switch (script_.action) {
     case PeerAction::never_close:
-      co_return;  // the socket stays open until the peer is destroyed
+      co_return;
     case PeerAction::respond_then_close:
     case PeerAction::respond_then_reset:
       co_await asio::async_write(socket, asio::buffer(script_.response), as_values);

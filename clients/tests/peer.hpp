@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/record.hpp"
+#include "loiter/clients/transport/asio.hpp"
 
 namespace loiter::clients::testing {
 
@@ -45,7 +45,10 @@ struct PeerConnection {
   Clock::time_point accepted;
   std::vector<Arrival> arrivals;
   std::optional<Clock::time_point> client_ended;  // the client's FIN or RST arrived
-  std::string client_ending;                      // "eof", or the error (a reset)
+  // When the peer acted (its answer, FIN or RST went): the moment a client's record must
+  // show, whenever the peer's own timer let it act.
+  std::optional<Clock::time_point> acted;
+  std::string client_ending;  // "eof", or the error (a reset)
 
   std::string received() const;
 };
