@@ -135,6 +135,11 @@ TEST(Load, AnAnswerReadAtTheNextWakeIsTimedByItsArrival) {
 // With a tick the generator wakes once per tick and sends all that is due then, at once:
 // 4 sends in a millisecond at 2,000/s and a 2 ms tick (2 when it wakes at each due time),
 // none early, every one's lateness (up to a tick) in its latency from intended.
+// What holds at any speed: the 4 sends of a wake were due 1.5, 1, 0.5 and 0 ms before the
+// tick, so each request's lateness (from intended minus from sent, exact in the means) is
+// at least that, plus however late the wake itself came: 0.75 ms on average, and the
+// median request (rank 1,000 of 2,000: the last of those due 0.5 ms before) at least 0.5 ms
+// late. A generator that sends at each due time is late by its wake delay alone.
 TEST(Load, ATickSendsAllThatIsDueAtEachWakeAndTheLatenessShows) {
   LoadPeer peer({});
   auto options = options_for(peer, 2000, 1s);
@@ -142,9 +147,11 @@ TEST(Load, ATickSendsAllThatIsDueAtEachWakeAndTheLatenessShows) {
   const auto r = run_load(options);
   EXPECT_EQ(r.dispatched, 2000u);
   EXPECT_EQ(r.max_sends_in_one_ms, 4u);
-  EXPECT_GE(r.from_intended.percentile(50), 700us) << "sent on time: the tick was not used";
-  EXPECT_GE(r.from_intended.percentile(50) - r.from_sent.percentile(50), 500us);
-  EXPECT_LT(r.from_intended.percentile(50), scaled(2ms));
+  EXPECT_GE(r.from_intended.mean() - r.from_sent.mean(), 740us)
+      << "sent on time: the tick was not used";
+  EXPECT_GE(r.from_intended.percentile(50), 495us);  // 0.5 ms less the histogram's 0.4 %
+  // A wake every few ticks instead of every one would put the median past a few ticks.
+  EXPECT_LT(r.from_intended.percentile(50), scaled(5ms));
 }
 
 // The per-second timeline adds up to the totals, and each second holds rate requests.
