@@ -7,6 +7,9 @@ include_guard(GLOBAL)
 function(loiter_consumer_test name label script)
   add_test(NAME ${name} COMMAND ${PROJECT_SOURCE_DIR}/cmake/tests/${script} ${ARGN}
                                 ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+  # Alone (RUN_SERIAL): scripts/package builds in the build tree it is given, and a binary
+  # relinked there under a running test fails it (HostileInputs: "cannot start
+  # build/bin/loiter" while the package test ran beside it).
   set_tests_properties(${name} PROPERTIES LABELS "${label};integration" TIMEOUT 1200
                                           RUN_SERIAL TRUE)
 endfunction()

@@ -1,5 +1,6 @@
 # loiter_add_target(NAME <name> TARGET <bundled-name-or-target-file> [PROTOCOL http1|tls|h2]
-#                   [SCENARIOS <id>...] [LABELS <label>...] [TIMEOUT <seconds>])
+#                   [SCENARIOS <id>...] [LABELS <label>...] [TIMEOUT <seconds>]
+#                   [ARGS <check option>...])
 #
 # Registers the scenario catalogue against one target with ctest, in the calling project
 # (loiter as a subdirectory or found with find_package): one test per scenario, named
@@ -15,10 +16,13 @@
 # left out. PROTOCOL is http1 (cleartext HTTP/1.1), tls (HTTP/1.1 over TLS: the http1
 # scenarios and the tls family) or h2 (HTTP/2, over TLS or not); without it, the target
 # file says: h2 if it has an [h2] table, else tls if it has [tls], else http1.
+# ARGS are passed to every test's `loiter check`, e.g. `--set deadlines.header=0.5` (the
+# target's deadlines, and the server's flags its command takes from them) or
+# `--load-duration 8`.
 include_guard(GLOBAL)
 
 function(loiter_add_target)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;TARGET;TIMEOUT;PROTOCOL" "SCENARIOS;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;TARGET;TIMEOUT;PROTOCOL" "SCENARIOS;LABELS;ARGS")
   if(NOT ARG_NAME OR NOT ARG_TARGET)
     message(FATAL_ERROR "loiter_add_target: NAME and TARGET are required")
   endif()
@@ -60,7 +64,7 @@ function(loiter_add_target)
       endif()
     endif()
     _loiter_add_scenario_test("${ARG_NAME}" "${target}" "${id}" "${family}" "${ARG_TIMEOUT}"
-                              ${ARG_LABELS})
+                              "${ARG_ARGS}" ${ARG_LABELS})
   endforeach()
   foreach(id IN LISTS ARG_SCENARIOS)
     if(NOT id IN_LIST known)
@@ -99,13 +103,13 @@ function(_loiter_target_protocol target out)
   set(${out} ${protocol} PARENT_SCOPE)
 endfunction()
 
-# One ctest test: one scenario against one target, one `loiter check` process; ARGN are
-# the extra labels.
-function(_loiter_add_scenario_test name target id family timeout)
+# One ctest test: one scenario against one target, one `loiter check` process; `args` the
+# extra options of check (a list), ARGN the extra labels.
+function(_loiter_add_scenario_test name target id family timeout args)
   set(test_name "${name}.${id}")
   file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/junit)  # --junit refuses a missing directory
   add_test(NAME ${test_name}
-    COMMAND $<TARGET_FILE:loiter::loiter> check --target ${target} --scenario ${id}
+    COMMAND $<TARGET_FILE:loiter::loiter> check --target ${target} --scenario ${id} ${args}
             --runs ${CMAKE_BINARY_DIR}/loiter-runs/${name}/${id}
             --junit ${CMAKE_BINARY_DIR}/junit/${test_name}.xml)
   # A list value is fine for set_tests_properties (the 3.25 pitfall is in

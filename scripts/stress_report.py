@@ -31,9 +31,14 @@ def main(paths):
         print("stress_report: give the rounds' JUnit files", file=sys.stderr)
         return 2
     tests = 0
+    runs = skipped = 0
     failed = {}  # name -> (rounds failed, output of the first failure)
     for path in paths:
-        tests = max(tests, sum(1 for _ in ET.parse(path).getroot().iter("testcase")))
+        cases = list(ET.parse(path).getroot().iter("testcase"))
+        tests = max(tests, len(cases))
+        runs += len(cases)
+        skipped += sum(1 for c in cases if c.get("status") in ("notrun", "disabled")
+                       or c.find("skipped") is not None)
         for name, out in failures_of(path):
             rounds, first = failed.get(name, (0, out))
             failed[name] = (rounds + 1, first)
@@ -44,8 +49,8 @@ def main(paths):
         if len(lines) > TAIL_LINES:
             print(f"[... {len(lines) - TAIL_LINES} lines before]")
         print("\n".join(lines[-TAIL_LINES:]))
-    print(f"\n{len(paths) * tests - sum(r for r, _ in failed.values())} passed, "
-          f"{sum(r for r, _ in failed.values())} failed")
+    failures = sum(r for r, _ in failed.values())
+    print(f"\n{runs - failures - skipped} passed, {failures} failed, {skipped} skipped")
     return 1 if failed else 0
 
 

@@ -97,12 +97,12 @@ TEST(LadderCli, ThePairedComparisonFindsAPlantedPerRequestCost) {
   EXPECT_THAT(verdicts(doc, "requests/s"), ::testing::ElementsAre("worse"));
 }
 
-// The same build against itself: eight pairs (the sign test's interval at 99%), no figure
+// The same build against itself: eight pairs of 0.5 s trials (the sign test's interval at 99%), no figure
 // worse beyond the 5% tolerance with its interval on the worse side: exit 0.
 TEST(LadderCli, TheSameBuildAgainstItselfEstablishesNoDifference) {
   TempDir tmp;
   EXPECT_EQ(ladder(tmp, {"--baseline", "reference", "--candidate", "reference", "--rates",
-                         "none", "--saturation", "32", "--trials", "8", "--duration", "1"}),
+                         "none", "--saturation", "32", "--trials", "8", "--duration", "0.5"}),
             0)
       << read_text(tmp.path() / "out");
   const auto doc = ladder_json(tmp);

@@ -45,7 +45,10 @@ class Freeze {
 };
 
 // The generator dispatches every due request through a 1 s freeze of the server, and its
-// p99 from intended send time is about 0.9 s while p99 from the actual send stays small.
+// p99 from intended send time is about 0.9 s while p99 from the actual send stays small. The
+// run is 4 s, so the requests due in the frozen second are a quarter of all: p99 lies among
+// them (about 0.96 s) however the rest is timed; the 32 requests in flight when the freeze
+// starts are far fewer than 1 % of 20,000, so p99 from the actual send does not see it.
 TEST(OpenLoopGenerator, AServerFrozenForOneSecondShowsInLatencyFromIntendedSendTime) {
   fixtures::ServerUnderTest sut(testing::self_test_reference());
   clients::asio::io_context io(1);
@@ -54,13 +57,13 @@ TEST(OpenLoopGenerator, AServerFrozenForOneSecondShowsInLatencyFromIntendedSendT
   clients::spawn_load(io,
                       {.server = {clients::asio::ip::make_address(sut.host()), sut.port()},
                        .rate = 5000.0,
-                       .duration = 10s,
+                       .duration = 4s,
                        .connections = 32,
                        .start = start},
                       result);
   {
-    const Freeze freeze(io, sut.pid(), start + 4500ms, start + 5500ms);
-    io.run();  // the generator stops by itself after its 10 s
+    const Freeze freeze(io, sut.pid(), start + 1500ms, start + 2500ms);
+    io.run();  // the generator stops by itself after its 4 s
   }
   const auto p99 = in_seconds(result.from_intended.percentile(99.0));
   const auto p99_sent = in_seconds(result.from_sent.percentile(99.0));
@@ -70,7 +73,7 @@ TEST(OpenLoopGenerator, AServerFrozenForOneSecondShowsInLatencyFromIntendedSendT
               static_cast<unsigned long long>(result.dispatched),
               static_cast<unsigned long long>(result.requested), p99, p99_sent,
               in_seconds(result.from_intended.max()));
-  EXPECT_EQ(result.requested, 50'000u);
+  EXPECT_EQ(result.requested, 20'000u);
   EXPECT_EQ(result.dispatched, result.requested) << "the generator skipped due requests";
   EXPECT_EQ(result.succeeded, result.dispatched);
   EXPECT_GE(p99, 0.75) << "from intended send time the freeze must show";

@@ -189,7 +189,7 @@ class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
 TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
   const auto result =
-      run_scenario(*find_scenario(c.scenario), reference_for(c), timing(), c.parameters);
+      run_scenario(*find_scenario(c.scenario), reference_for(c), testing::meta_timing(), c.parameters);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,
@@ -234,7 +234,7 @@ class FloodFaultIsCaught : public ::testing::TestWithParam<FloodFaultCase> {};
 TEST_P(FloodFaultIsCaught, FloodScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
   const auto target = testing::self_test_reference_h2c({c.fault});
-  const auto result = run_scenario(*find_scenario(c.scenario), target, timing(), {});
+  const auto result = run_scenario(*find_scenario(c.scenario), target, testing::meta_timing(), {});
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,
@@ -276,7 +276,7 @@ class SoakFaultIsCaught : public ::testing::TestWithParam<SoakFaultCase> {};
 TEST_P(SoakFaultIsCaught, SoakFailsOnTheSlopeOfWhatLeaks) {
   const auto& c = GetParam();
   const auto result =
-      run_scenario(*find_scenario("soak"), self_test_reference({c.fault}), timing(), kShortSoak);
+      run_scenario(*find_scenario("soak"), self_test_reference({c.fault}), testing::meta_timing(), kShortSoak);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the soak cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,

@@ -42,6 +42,20 @@ inline fixtures::Target self_test_reference_h3(std::vector<std::string> faults =
   return fixtures::reference_target({.threads = 1, .faults = std::move(faults), .h3 = true});
 }
 
+// The meta rows' timing: the suite's, with shorter waits for FDs that never come back. A
+// planted fault either gives a connection's FD back at once (the reference server closes as
+// it ends it) or never (leak-fd-on-reset, shutdown-without-close, close-wait-leak): 2 s of
+// recovery and 1 s more of looking tell the two apart as well as 5 s and 10 s do, and a
+// shorter wait can only add findings to a row, never take its own away. The slack, the
+// window on both sides of every deadline, is the suite's.
+inline Timing meta_timing() {
+  using namespace std::chrono_literals;
+  auto t = timing();
+  t.recovery = std::chrono::duration_cast<Duration>(2s * t.scale);
+  t.late_look = std::chrono::duration_cast<Duration>(1s * t.scale);
+  return t;
+}
+
 // "findings:\n  [deadline] still-open: 100/100 connections still open ...", one a line.
 inline std::string findings_of(const ScenarioResult& result) {
   std::string out = "findings:";

@@ -18,6 +18,7 @@ Timing timing(double scale) {
                 .slack = scaled(250ms),
                 .recovery = scaled(5s),
                 .recovery_stay = scaled(300ms),
+                .late_look = scaled(10s),
                 .settle_window = scaled(300ms),
                 .settle_timeout = scaled(5s),
                 .connect = scaled(5s),

@@ -25,9 +25,6 @@ namespace {
 using std::chrono::duration_cast;
 using std::chrono::milliseconds;
 
-// How much longer than the recovery window FDs are watched once they are late.
-constexpr std::chrono::seconds kLateFdsLook{10};
-
 std::size_t peak_in_one_process(const std::vector<fixtures::TimedSample>& timeline) {
   std::size_t peak = 0;
   for (const auto& s : timeline) {
@@ -80,7 +77,7 @@ std::optional<reports::Finding> late_fds_look(const fixtures::Probe& probe, cons
                                               const Expectations& expected,
                                               const FdObservation& fds) {
   if (fds.recovered) return std::nullopt;
-  const auto look = duration_cast<milliseconds>(kLateFdsLook * timing.scale);
+  const auto look = duration_cast<milliseconds>(timing.late_look);
   const auto late =
       fixtures::wait_for_fds_at_most(probe, fds.baseline + expected.fds_after,
                                      duration_cast<milliseconds>(timing.recovery_stay), look);

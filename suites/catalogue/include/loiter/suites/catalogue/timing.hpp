@@ -19,6 +19,8 @@ struct Timing {
   Duration slack;           // allowed distance from a deadline, on both sides
   Duration recovery;        // how long FDs may take to return to baseline
   Duration recovery_stay;   // how long they must then stay there
+  Duration late_look;       // after a failed recovery, how much longer to watch for FDs
+                            // coming back late (fds-back-late) before calling them held
   Duration settle_window;   // FDs unchanged this long = a settled baseline
   Duration settle_timeout;  // give up settling after this long
   Duration connect;         // a client's connect deadline
