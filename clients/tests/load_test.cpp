@@ -60,7 +60,12 @@ TEST(Load, DispatchesRateTimesDurationAndAllSucceed) {
   EXPECT_EQ(r.connections_opened, 32u);
   EXPECT_EQ(r.from_intended.count(), 2000u);
   EXPECT_EQ(r.from_sent.count(), 2000u);
-  EXPECT_LT(r.from_intended.percentile(50), scaled(20ms));
+  // Each latency from intended is its send's lag plus its latency from the send: the two
+  // histograms and the lag agree at any speed (a p50 under 20 ms did not, beside a busy loop
+  // per core: 31 ms, the generator's own wakes late).
+  EXPECT_GE(r.from_intended.mean(), r.from_sent.mean());
+  EXPECT_LE(r.from_intended.mean() - r.from_sent.mean(), r.max_send_lag + 1us);  // means rounded
+  EXPECT_LE(r.from_intended.max(), r.max_send_lag + r.from_sent.max());
   EXPECT_GE(r.ended, r.started + 999ms);
   EXPECT_LT(r.ended, r.started + 1s + scaled(500ms));
 }
