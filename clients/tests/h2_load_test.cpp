@@ -87,7 +87,7 @@ TEST(H2Load, NeverOpensMoreStreamsThanTheServerAllows) {
   EXPECT_EQ(r.dispatched, 120u);
   EXPECT_EQ(r.succeeded, 120u);
   EXPECT_TRUE(r.errors.empty()) << h2_errors_text(r);
-  EXPECT_GT(r.from_intended.max(), 50ms);               // the wait for a slot shows
+  EXPECT_GT(r.from_intended.max(), 50ms);  // the wait for a slot shows
   // Not in the wait for a slot: the queue reaches ~40 requests, 200 ms at 200 answers/s,
   // which a p99 from "sent" would show; 10 ms holds, and room for a busy machine (42 ms seen
   // with the test command's other tests on both cores).

@@ -28,7 +28,8 @@ int ladder(const TempDir& tmp, std::vector<std::string> args) {
 }
 
 json::object ladder_json(const TempDir& tmp) {
-  return json::parse(read_text(only_run_directory(tmp.path() / "runs") / "ladder.json")).as_object();
+  return json::parse(read_text(only_run_directory(tmp.path() / "runs") / "ladder.json"))
+      .as_object();
 }
 
 // The verdicts of the paired figures named `figure`.
@@ -46,8 +47,8 @@ std::vector<std::string> verdicts(const json::object& doc, std::string_view figu
 TEST(LadderCli, ARateLadderWritesItsDocumentPageAndJUnit) {
   TempDir tmp;
   const auto junit = tmp.path() / "ladder.xml";
-  ASSERT_EQ(ladder(tmp, {"--rates", "500,1000", "--saturation", "16", "--trials", "1",
-                         "--duration", "1", "--junit", junit.string()}),
+  ASSERT_EQ(ladder(tmp, {"--rates", "500,1000", "--saturation", "16", "--trials", "1", "--duration",
+                         "1", "--junit", junit.string()}),
             0)
       << read_text(tmp.path() / "out");
   const auto doc = ladder_json(tmp);
@@ -57,7 +58,7 @@ TEST(LadderCli, ARateLadderWritesItsDocumentPageAndJUnit) {
   ASSERT_EQ(steps.size(), 3u);
   const auto& first = steps.at(0).as_object();
   const auto& trial = first.at("trials").as_array().at(0).as_object();
-  EXPECT_EQ(trial.at("requested").to_number<double>(), 500);  // 500/s for 1 s
+  EXPECT_EQ(trial.at("requested").to_number<double>(), 500);   // 500/s for 1 s
   EXPECT_GT(trial.at("server_cpu_s").to_number<double>(), 0);  // the server's CPU was read
   EXPECT_EQ(steps.at(2).as_object().at("kind").as_string(), "saturation");
   EXPECT_GT(steps.at(2).as_object().at("succeeded_rate").to_number<double>(), 1000);
@@ -87,9 +88,9 @@ TEST(LadderCli, APlantedPerRequestCostBringsTheKneeDownToTheServersLimit) {
 // requests/s and more server CPU a request in every pair (exit 1, the CPU figure "worse").
 TEST(LadderCli, ThePairedComparisonFindsAPlantedPerRequestCost) {
   TempDir tmp;
-  EXPECT_EQ(ladder(tmp, {"--baseline", "reference", "--candidate", "reference",
-                         "--candidate-fault", "slow-under-load", "--rates", "none",
-                         "--saturation", "32", "--trials", "6", "--duration", "0.5"}),
+  EXPECT_EQ(ladder(tmp, {"--baseline", "reference", "--candidate", "reference", "--candidate-fault",
+                         "slow-under-load", "--rates", "none", "--saturation", "32", "--trials",
+                         "6", "--duration", "0.5"}),
             1)
       << read_text(tmp.path() / "out");
   const auto doc = ladder_json(tmp);
@@ -97,12 +98,12 @@ TEST(LadderCli, ThePairedComparisonFindsAPlantedPerRequestCost) {
   EXPECT_THAT(verdicts(doc, "requests/s"), ::testing::ElementsAre("worse"));
 }
 
-// The same build against itself: eight pairs of 0.5 s trials (the sign test's interval at 99%), no figure
-// worse beyond the 5% tolerance with its interval on the worse side: exit 0.
+// The same build against itself: eight pairs of 0.5 s trials (the sign test's interval at 99%), no
+// figure worse beyond the 5% tolerance with its interval on the worse side: exit 0.
 TEST(LadderCli, TheSameBuildAgainstItselfEstablishesNoDifference) {
   TempDir tmp;
-  EXPECT_EQ(ladder(tmp, {"--baseline", "reference", "--candidate", "reference", "--rates",
-                         "none", "--saturation", "32", "--trials", "8", "--duration", "0.5"}),
+  EXPECT_EQ(ladder(tmp, {"--baseline", "reference", "--candidate", "reference", "--rates", "none",
+                         "--saturation", "32", "--trials", "8", "--duration", "0.5"}),
             0)
       << read_text(tmp.path() / "out");
   const auto doc = ladder_json(tmp);

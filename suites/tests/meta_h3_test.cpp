@@ -53,8 +53,9 @@ class H3FaultIsCaught : public ::testing::TestWithParam<H3FaultCase> {};
 
 TEST_P(H3FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
-  const auto result = run_scenario(*find_scenario(c.scenario),
-                                   testing::self_test_reference_h3({c.fault}), testing::meta_timing(), {});
+  const auto result =
+      run_scenario(*find_scenario(c.scenario), testing::self_test_reference_h3({c.fault}),
+                   testing::meta_timing(), {});
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings, Contains(Field("code", &Finding::code, c.code)))

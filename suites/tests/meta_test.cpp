@@ -188,8 +188,8 @@ class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
 // planted bug does.
 TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
-  const auto result =
-      run_scenario(*find_scenario(c.scenario), reference_for(c), testing::meta_timing(), c.parameters);
+  const auto result = run_scenario(*find_scenario(c.scenario), reference_for(c),
+                                   testing::meta_timing(), c.parameters);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,
@@ -275,8 +275,8 @@ class SoakFaultIsCaught : public ::testing::TestWithParam<SoakFaultCase> {};
 // naming the descriptor type that grew.
 TEST_P(SoakFaultIsCaught, SoakFailsOnTheSlopeOfWhatLeaks) {
   const auto& c = GetParam();
-  const auto result =
-      run_scenario(*find_scenario("soak"), self_test_reference({c.fault}), testing::meta_timing(), kShortSoak);
+  const auto result = run_scenario(*find_scenario("soak"), self_test_reference({c.fault}),
+                                   testing::meta_timing(), kShortSoak);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the soak cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,

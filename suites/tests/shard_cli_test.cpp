@@ -3,17 +3,17 @@
 // addresses) merges into the same verdict and counts under the same plan hash; a shard
 // killed mid-run makes the merge "incomplete" (exit 3), never a pass; and what cannot be a
 // shared run is refused before anything starts.
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <fmt/format.h>
 #include <signal.h>
 
-#include <boost/json.hpp>
 #include <algorithm>
+#include <boost/json.hpp>
 #include <cmath>
+#include <filesystem>
 #include <utility>
 #include <vector>
-#include <filesystem>
 
 #include "cli_run.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
@@ -36,11 +36,13 @@ std::vector<std::string> shard_argv(const fixtures::ServerUnderTest& sut, std::s
                                     std::size_t count, WallClock::time_point start,
                                     const fs::path& runs, std::string_view scenario,
                                     std::size_t connections) {
-  std::vector<std::string> argv{LOITER_BINARY, "check", "--scenario", std::string(scenario),
-                                "--count", std::to_string(connections), "--connect",
-                                fmt::format("{}:{}", sut.host(), sut.port()), "--shard",
-                                fmt::format("{}/{}", k, count), "--start-at", format_utc(start),
-                                "--runs", runs.string()};
+  std::vector<std::string> argv{LOITER_BINARY, "check",
+                                "--scenario",  std::string(scenario),
+                                "--count",     std::to_string(connections),
+                                "--connect",   fmt::format("{}:{}", sut.host(), sut.port()),
+                                "--shard",     fmt::format("{}/{}", k, count),
+                                "--start-at",  format_utc(start),
+                                "--runs",      runs.string()};
   argv.insert(argv.end(), kShortDeadlines.begin(), kShortDeadlines.end());
   return argv;
 }
@@ -50,8 +52,8 @@ void run_shards(const fixtures::ServerUnderTest& sut, std::size_t count,
                 WallClock::time_point start, const fs::path& runs, const fs::path& out) {
   std::vector<std::unique_ptr<Child>> shards;
   for (std::size_t k = 0; k < count; ++k) {
-    shards.push_back(std::make_unique<Child>(
-        shard_argv(sut, k, count, start, runs, "silent", 40), out / fmt::format("shard-{}-of-{}", k, count)));
+    shards.push_back(std::make_unique<Child>(shard_argv(sut, k, count, start, runs, "silent", 40),
+                                             out / fmt::format("shard-{}-of-{}", k, count)));
   }
   for (std::size_t k = 0; k < count; ++k) {
     EXPECT_EQ(shards[k]->wait(60), 0) << read_text(out / fmt::format("shard-{}-of-{}", k, count));
@@ -79,11 +81,13 @@ int merge(const std::vector<std::string>& dirs, const fs::path& observe, const f
 std::pair<std::string, std::size_t> merged_run(const fs::path& runs) {
   const auto dir = only_run_directory(runs);
   const auto shards = boost::json::parse(read_text(dir / "shards.json"));
-  EXPECT_EQ(shards.at("shards").as_array().size(), shards.at("shards").at(0).at("shards").as_int64());
+  EXPECT_EQ(shards.at("shards").as_array().size(),
+            shards.at("shards").at(0).at("shards").as_int64());
   const auto report = boost::json::parse(read_text(dir / "report.json"));
   const auto& scenario = report.at("scenarios").at(0);
-  return {std::string(scenario.at("status").as_string()),
-          static_cast<std::size_t>(std::ranges::count(read_text(dir / "records/silent.jsonl"), '\n'))};
+  return {
+      std::string(scenario.at("status").as_string()),
+      static_cast<std::size_t>(std::ranges::count(read_text(dir / "records/silent.jsonl"), '\n'))};
 }
 
 // One plan, run as 1 shard and then as 2 (each shard on its own source addresses), merged
@@ -96,7 +100,8 @@ TEST(ShardCli, OneAndTwoShardsMergeIntoTheSameVerdictAndCounts) {
   // (0.3 s), which 5 s after each start covers with room for a late process start.
   const auto one = start_in(3s);
   const auto two = one + 5s;  // after the first run's clients and its recovery
-  const auto watch_for = std::chrono::duration_cast<std::chrono::seconds>(two + 5s - WallClock::now());
+  const auto watch_for =
+      std::chrono::duration_cast<std::chrono::seconds>(two + 5s - WallClock::now());
   Child observe({LOITER_BINARY, "observe", "--pid", std::to_string(sut.pid()), "--port",
                  std::to_string(sut.port()), "--out", (tmp.path() / "server").string(),
                  "--duration", std::to_string(watch_for.count()), "--period-ms", "50"},
@@ -118,8 +123,8 @@ TEST(ShardCli, OneAndTwoShardsMergeIntoTheSameVerdictAndCounts) {
     hash[count - 1] = read_shard_header(dirs[0]).plan_hash;
     // One shard connects from 127.0.0.2; shard k of 2 from its own block, 127.<k+1>.0.2.
     const auto records = read_text(only_run_directory(runs) / "records/silent.jsonl");
-    for (const auto* source : count == 1 ? std::vector{"\"127.0.0.2:"}
-                                         : std::vector{"\"127.1.0.2:", "\"127.2.0.2:"}) {
+    for (const auto* source :
+         count == 1 ? std::vector{"\"127.0.0.2:"} : std::vector{"\"127.1.0.2:", "\"127.2.0.2:"}) {
       EXPECT_THAT(records, HasSubstr(source));
     }
   }
@@ -189,7 +194,7 @@ TEST(ShardCli, RefusesWhatCannotBeAShareOfARun) {
   TempDir tmp;
   const auto start = format_utc(start_in(60s));
   const std::vector<std::string> base{LOITER_BINARY, "check", "--runs", (tmp.path() / "r").string(),
-                                      "--scenario", "silent"};
+                                      "--scenario",  "silent"};
   const auto refused = [&](std::vector<std::string> extra, std::string_view says) {
     auto argv = base;
     argv.insert(argv.end(), extra.begin(), extra.end());
