@@ -11,10 +11,9 @@ import xml.etree.ElementTree as ET
 TAIL_LINES = 60  # of a failed test's output: where the failed assertion and its figures are
 
 
-def failures_of(path):
-    """Yields (name, output) for each test that failed in one round's JUnit file."""
-    root = ET.parse(path).getroot()
-    for case in root.iter("testcase"):
+def failures_of(cases):
+    """Yields (name, output) for each test that failed among one round's test cases."""
+    for case in cases:
         failed = case.get("status") == "fail" or any(
             child.tag in ("failure", "error") for child in case)
         if not failed:
@@ -39,7 +38,7 @@ def main(paths):
         runs += len(cases)
         skipped += sum(1 for c in cases if c.get("status") in ("notrun", "disabled")
                        or c.find("skipped") is not None)
-        for name, out in failures_of(path):
+        for name, out in failures_of(cases):
             rounds, first = failed.get(name, (0, out))
             failed[name] = (rounds + 1, first)
     print(f"stress: {len(paths)} rounds of {tests} tests; {len(failed)} failed at least once")

@@ -6,21 +6,23 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
-#include <optional>
 #include <thread>
 
 #include "drive.hpp"
+#include "load_checks.hpp"
 #include "load_peer.hpp"
 
 namespace loiter::clients {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::latency_adds_up;
 using testing::LoadPeer;
 using testing::LoadPeerScript;
 using testing::ms;
 using testing::Reply;
 using testing::scaled;
+using testing::StopSeen;
 
 // Every real-time window below is widened by LOITER_TIME_SCALE (see drive.hpp).
 const Duration kLead = scaled(50ms);  // from spawning to the timeline's start
@@ -60,12 +62,9 @@ TEST(Load, DispatchesRateTimesDurationAndAllSucceed) {
   EXPECT_EQ(r.connections_opened, 32u);
   EXPECT_EQ(r.from_intended.count(), 2000u);
   EXPECT_EQ(r.from_sent.count(), 2000u);
-  // Each latency from intended is its send's lag plus its latency from the send: the two
-  // histograms and the lag agree at any speed (a p50 under 20 ms did not, beside a busy loop
-  // per core: 31 ms, the generator's own wakes late).
-  EXPECT_GE(r.from_intended.mean(), r.from_sent.mean());
-  EXPECT_LE(r.from_intended.mean() - r.from_sent.mean(), r.max_send_lag + 1us);  // means rounded
-  EXPECT_LE(r.from_intended.max(), r.max_send_lag + r.from_sent.max());
+  // Not a p50 bound, which is the machine's (31 ms beside a busy loop per core, against
+  // 20 ms asked): the latency from intended adds up at any speed.
+  EXPECT_TRUE(latency_adds_up(r));
   EXPECT_GE(r.ended, r.started + 999ms);
   EXPECT_LT(r.ended, r.started + 1s + scaled(500ms));
 }
@@ -223,19 +222,14 @@ TEST(Load, StopsEarlyWhereAskedAndSaysSo) {
   LoadPeer peer({});
   auto options = options_for(peer, 1000, 3s);
   const auto stop_at = options.start + 600ms;  // the user's Ctrl-C, 0.6 s into the schedule
-  std::optional<Clock::time_point> seen;       // when the generator first saw it
-  options.stop_early = [stop_at, &seen] {
-    if (Clock::now() < stop_at) return false;
-    if (!seen) seen = Clock::now();
-    return true;
-  };
+  const StopSeen stop(stop_at);
+  options.stop_early = stop.predicate();
   const auto r = run_load(options);
   EXPECT_TRUE(r.stopped_early);
-  ASSERT_TRUE(seen.has_value());
+  ASSERT_TRUE(stop.seen());
   // Requests are due each millisecond from the start: none taken after the stop was seen.
-  const auto due_when_seen = static_cast<std::uint64_t>((*seen - options.start) / 1ms) + 1;
   EXPECT_GT(r.requested, 0u);
-  EXPECT_LE(r.requested, due_when_seen);
+  EXPECT_LE(r.requested, stop.due_when_seen(options.start, 1ms));
   EXPECT_LT(r.requested, 3000u);
   EXPECT_EQ(r.dispatched, r.requested);
   EXPECT_EQ(r.succeeded, r.requested);

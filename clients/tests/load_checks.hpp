@@ -1,0 +1,61 @@
+// What the load generator's tests assert at any machine speed, shared by the HTTP/1.1 and
+// HTTP/2 tests: the latency identity, and a stop asked at a time but seen at a wake.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "loiter/clients/load/load.hpp"
+
+namespace loiter::clients::testing {
+
+// Each request's latency from intended is its send's lag plus its latency from the send
+// (load_tally.cpp), so the histograms and the lag agree whatever the machine's speed:
+// the mean lateness lies between 0 and the largest lag (1 us for the means' rounding), and
+// the largest latency from intended within the largest lag plus the largest from the send.
+inline ::testing::AssertionResult latency_adds_up(const LoadResult& r) {
+  const auto lateness = r.from_intended.mean() - r.from_sent.mean();
+  if (lateness < Duration::zero() || lateness > r.max_send_lag + std::chrono::microseconds(1) ||
+      r.from_intended.max() > r.max_send_lag + r.from_sent.max()) {
+    return ::testing::AssertionFailure()
+           << "from intended (mean " << r.from_intended.mean().count() << " ns, max "
+           << r.from_intended.max().count() << ") is not the send lag (max "
+           << r.max_send_lag.count() << ") plus from sent (mean " << r.from_sent.mean().count()
+           << ", max " << r.from_sent.max().count() << ")";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// A stop_early that asks to stop from `at` on and keeps when the generator first saw it:
+// a wake that comes late sees the stop before it takes the requests due meanwhile, so a
+// schedule stopped early is held to that moment, not to `at`.
+class StopSeen {
+ public:
+  explicit StopSeen(Clock::time_point at) : seen_(std::make_shared<Seen>(Seen{at, {}})) {}
+
+  std::function<bool()> predicate() const {
+    return [seen = seen_] {
+      if (Clock::now() < seen->at) return false;
+      if (!seen->when) seen->when = Clock::now();
+      return true;
+    };
+  }
+  bool seen() const { return seen_->when.has_value(); }
+  // How many requests, one due each `every` from `start`, were due when it was seen.
+  std::uint64_t due_when_seen(Clock::time_point start, Duration every) const {
+    return static_cast<std::uint64_t>((*seen_->when - start) / every) + 1;
+  }
+
+ private:
+  struct Seen {
+    Clock::time_point at;
+    std::optional<Clock::time_point> when;
+  };
+  std::shared_ptr<Seen> seen_;
+};
+
+}  // namespace loiter::clients::testing
