@@ -114,9 +114,12 @@ function(_loiter_add_scenario_test name target id family timeout args)
             --junit ${CMAKE_BINARY_DIR}/junit/${test_name}.xml)
   # A list value is fine for set_tests_properties (the 3.25 pitfall is in
   # gtest_discover_tests, which flattens PROPERTIES). check's summary line names a skip.
+  # COST: a scenario takes seconds (a deadline and the clients' patience), a unit test less:
+  # without timings of its own (a clean build) ctest starts the costliest first.
   set_tests_properties(${test_name} PROPERTIES
     SKIP_REGULAR_EXPRESSION "(^|\n)0 passed, 0 failed, 1 skipped"
     TIMEOUT ${timeout}
+    COST 4
     LABELS "scenario;${family};${name};${ARGN}")
   # Load and flood scenarios time regular traffic: nothing else may run beside them.
   if(family STREQUAL "load" OR family STREQUAL "flood")
