@@ -6,9 +6,9 @@
 #include <chrono>
 #include <vector>
 
-#include "loiter/clients/transport/asio.hpp"
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/time_scale.hpp"
+#include "loiter/clients/transport/asio.hpp"
 
 namespace loiter::clients::testing {
 
@@ -40,6 +40,16 @@ inline ::testing::AssertionResult near(Duration actual, Duration expected) {
   if (off <= kTolerance) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << ms(actual) << " ms is not within " << ms(kTolerance)
                                        << " ms of " << ms(expected) << " ms";
+}
+
+// When a peer (Peer, TlsPeer) acted on its first connection (its answer, FIN or RST went),
+// from the client's connect: the time a client's record must show, its script's time or
+// later on a busy machine (Duration::max() if it never acted, which no record is near).
+template <class AnyPeer>
+Duration peer_acted(const AnyPeer& peer, const ConnectionRecord& record) {
+  const auto connections = peer.connections();
+  if (connections.empty() || !connections.front().acted) return Duration::max();
+  return *connections.front().acted - record.connected();
 }
 
 }  // namespace loiter::clients::testing

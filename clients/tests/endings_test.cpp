@@ -17,9 +17,6 @@ namespace {
 
 using namespace testing;
 
-// When the peer acted, since the record's connect: what the record's times are held to (a
-// peer whose timer fired late on a busy machine acts late, and the client must see it then).
-
 ConnectionRecord observe_one(const Peer& peer, Duration patience, Duration hold = {}) {
   return drive(spawn_silent, SilentOptions{.fleet = {.target = peer.endpoint(),
                                                      .count = 1,

@@ -81,13 +81,4 @@ class Peer {
   std::thread thread_;
 };
 
-// When the peer acted on its first connection (its answer, FIN or RST went), from the
-// client's connect: the time a client's record must show, its script's time or later on a
-// busy machine (Duration::max() if it never acted, which no record is near).
-inline Duration peer_acted(const Peer& peer, const ConnectionRecord& record) {
-  const auto connections = peer.connections();
-  if (connections.empty() || !connections.front().acted) return Duration::max();
-  return *connections.front().acted - record.connected();
-}
-
 }  // namespace loiter::clients::testing

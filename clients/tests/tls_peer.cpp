@@ -112,7 +112,7 @@ void TlsPeer::serve(std::shared_ptr<Served> served) {
       error_code ignored;
       {  // noted before the FIN goes, so a client that saw it finds it noted
         const std::scoped_lock lock(mutex_);
-        seen_[served->index].closed_by_peer = Clock::now();
+        seen_[served->index].acted = Clock::now();
       }
       served->stream.next_layer().close(ignored);  // a FIN; pending reads are cancelled
       ended(*served);

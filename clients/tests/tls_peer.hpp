@@ -46,9 +46,9 @@ struct TlsPeerConnection {
   // How the client ended it, as the peer's SSL stream saw it: "close_notify", "truncated"
   // (a FIN without close_notify), or the error; empty while open or when the peer closed.
   std::string client_ending;
-  // When the peer's close_after fired and its FIN went: the moment a client's record must
-  // show, however late the peer's timer ran on a busy machine.
-  std::optional<Clock::time_point> closed_by_peer;
+  // When the peer acted (close_after fired, its FIN went): the moment a client's record must
+  // show, however late the peer's timer ran on a busy machine (as PeerConnection::acted).
+  std::optional<Clock::time_point> acted;
 };
 
 // Gives `context` a throwaway self-signed certificate for CN=localhost (100 years) and its

@@ -24,14 +24,6 @@ const TlsClient& tls_client() {
   return client;
 }
 
-// When the peer's close_after closed its first connection, from the client's connect: the
-// time the record must show (Duration::max() if it never closed, which no record is near).
-Duration peer_closed(const TlsPeer& peer, const ConnectionRecord& record) {
-  const auto connections = peer.connections();
-  if (connections.empty() || !connections.front().closed_by_peer) return Duration::max();
-  return *connections.front().closed_by_peer - record.connected();
-}
-
 ConnectionRecord idle_keepalive_over_tls(const TlsPeer& peer, Duration patience,
                                          Duration connect_timeout = 2s) {
   auto options = IdleKeepaliveOptions{.fleet = {.target = peer.endpoint(),
@@ -70,7 +62,7 @@ TEST(Tls, ServerFinDuringTheHandshakeIsCloseAtItsTime) {
   TlsPeer peer({.handshake = false, .close_after = 150ms});
   const auto record = idle_keepalive_over_tls(peer, 2s);
   EXPECT_EQ(record.ending, Ending::close);
-  EXPECT_TRUE(near(record.ended_at, peer_closed(peer, record)));  // 150 ms, or later
+  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));  // 150 ms, or later
   ASSERT_TRUE(record.tls);
   EXPECT_FALSE(record.tls->handshake_done);
   EXPECT_GT(record.tls->handshake_sent, 0u);  // the ClientHello
@@ -119,7 +111,7 @@ TEST(Tls, HeldConnectionOverTlsRecordsTheServersClose) {
   const auto record = idle_keepalive_over_tls(peer, 2s);
   ASSERT_EQ(record.responses.size(), 1u);
   EXPECT_EQ(record.ending, Ending::close);
-  EXPECT_TRUE(near(record.ended_at, peer_closed(peer, record)));  // 250 ms, or later
+  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));  // 250 ms, or later
 }
 
 // A client that closes first over TLS sends close_notify before its FIN.
