@@ -19,6 +19,18 @@ using testing::findings_of;
 using ::testing::HasSubstr;
 using testing::self_test_reference;
 namespace codes = reports::codes;
+using namespace std::chrono_literals;
+
+// The rows' deadlines (header, body, idle, send): 0.5 s, as the cleartext reference gates
+// run, where the planted fault's symptom does not depend on the deadline's length (a deadline
+// taken away, tripled, or re-armed by progress; an FD never given back; a 408 not sent; a long
+// exchange cut at the deadline it must outlive, by four times or more). 1 s where the symptom
+// is a close earlier than due by a share of the deadline, which must stay wider than the
+// slack (250 ms either side): at 0.5 s early-idle-close closes 0.35 s early and
+// idle-from-connect, under keepalive-reuse, 0.25 s; where 1,000 held connections must open
+// within half the idle deadline (held-capacity); under load (the thirds' closes inside a 4 s
+// load); and over TLS, whose handshake deadline is the target file's 1 s whatever the rest.
+constexpr Duration kShortDeadline = 500ms;
 
 struct FaultCase {
   std::string scenario;
@@ -30,12 +42,16 @@ struct FaultCase {
   bool h2 = false;                  // against reference-h2c (HTTP/2 with prior knowledge)
   bool h2tls = false;    // against reference-h2 (HTTP/2 over TLS, ALPN h2; handshake deadline 1 s)
   std::string ending{};  // what the finding's ending must name; empty: anything
+  Duration deadline = kShortDeadline;  // the server's deadlines
 };
 
-// idle-under-load, shortened: 300 waiting connections beside 2,000 req/s for 6 s.
+// idle-under-load, shortened: 300 waiting connections beside 2,000 req/s for 4 s. At the
+// rows' 1 s deadlines the waiting connections are opened 1 s into the load and closed (where
+// the fault lets them) by about 2.2 s; a close after the load's end would be a
+// load-too-short finding, not the row's.
 const ScenarioParameters kShortLoad{.count = 300,
                                     .load_rate = 2000.0,
-                                    .load_duration = std::chrono::seconds(6),
+                                    .load_duration = std::chrono::seconds(4),
                                     .load_connections = 16};
 
 // One row per (scenario, the fault it exists to catch).
@@ -51,8 +67,14 @@ const std::vector<FaultCase> kFaultCases = {
     {"partial-body", "no-408-on-body-timeout", codes::kWrongEnding},
     // Idle keep-alive connections are never closed, or closed before their deadline.
     {"idle-keepalive", "no-idle-deadline", codes::kStillOpen},
-    {"idle-keepalive", "early-idle-close", codes::kClosedEarly},
-    {"keepalive-reuse", "early-idle-close", codes::kCutOff},
+    {.scenario = "idle-keepalive",
+     .fault = "early-idle-close",
+     .code = codes::kClosedEarly,
+     .deadline = 1s},
+    {.scenario = "keepalive-reuse",
+     .fault = "early-idle-close",
+     .code = codes::kCutOff,
+     .deadline = 1s},
     // FDs of aborted connections are never given back.
     {"rst-abort", "leak-fd-on-reset", codes::kFdsNotRecovered},
     // Closure is observed, but the FDs stay: shutdown() without close().
@@ -70,15 +92,34 @@ const std::vector<FaultCase> kFaultCases = {
     {.scenario = "long-response", .fault = "cuts-streams", .code = codes::kCutOff, .h2 = true},
     {.scenario = "slow-reader", .fault = "cuts-streams", .code = codes::kCutOff, .h2 = true},
     // Held connections dropped before their re-check: held, but not working.
-    {"held-capacity", "early-idle-close", codes::kCutOff},
+    {.scenario = "held-capacity",
+     .fault = "early-idle-close",
+     .code = codes::kCutOff,
+     .deadline = 1s},
     // An accept loop slower than the opening: the last connections are answered only after
     // the first re-checks, so the fleet was never held at once.
-    {"held-capacity", "slow-accept", codes::kNotHeldAtOnce},
+    {.scenario = "held-capacity",
+     .fault = "slow-accept",
+     .code = codes::kNotHeldAtOnce,
+     .deadline = 1s},
     // Under load: unused keep-alives never closed; FDs kept after a shutdown without close.
-    {"idle-under-load", "no-idle-deadline", codes::kStillOpen, "idle-keepalive", kShortLoad},
-    {"idle-under-load", "shutdown-without-close", codes::kFdsDuringLoad, "", kShortLoad},
+    {.scenario = "idle-under-load",
+     .fault = "no-idle-deadline",
+     .code = codes::kStillOpen,
+     .subject = "idle-keepalive",
+     .parameters = kShortLoad,
+     .deadline = 1s},
+    {.scenario = "idle-under-load",
+     .fault = "shutdown-without-close",
+     .code = codes::kFdsDuringLoad,
+     .parameters = kShortLoad,
+     .deadline = 1s},
     // O(n) work per request over every open connection: waiting connections slow the rest.
-    {"idle-under-load", "scans-every-connection", codes::kP99OverBound, "", kShortLoad},
+    {.scenario = "idle-under-load",
+     .fault = "scans-every-connection",
+     .code = codes::kP99OverBound,
+     .parameters = kShortLoad,
+     .deadline = 1s},
     // Each complete header line re-arms the header deadline (the slowloris weakness): the
     // lines outlive it, and the finding names them as the cause.
     {"header-lines", "deadline-resets-per-line", codes::kOutlivedByProgress},
@@ -87,12 +128,19 @@ const std::vector<FaultCase> kFaultCases = {
     {"header-lines", "no-header-deadline", codes::kStillOpen},
     // The idle deadline measured from connect: a reused connection closed early, counted
     // from its last response.
-    {"keepalive-reuse", "idle-from-connect", codes::kClosedEarly},
+    {.scenario = "keepalive-reuse",
+     .fault = "idle-from-connect",
+     .code = codes::kClosedEarly,
+     .deadline = 1s},
     // The idle timer cancelled by a later request's first byte, and no header timer armed:
     // a stalled second head is held for ever.
     {"keepalive-partial", "next-request-never-timed-out", codes::kStillOpen},
     // The same bug under load: busy keep-alive connections closed with a request in flight.
-    {"idle-under-load", "idle-from-connect", codes::kNon2xx, "", kShortLoad},
+    {.scenario = "idle-under-load",
+     .fault = "idle-from-connect",
+     .code = codes::kNon2xx,
+     .parameters = kShortLoad,
+     .deadline = 1s},
     // A response not sent whole within the header deadline from connect is cut: a slow but
     // steady reader of a response larger than the kernel's buffers with it.
     {"slow-reader", "cuts-slow-responses", codes::kCutOff},
@@ -103,25 +151,30 @@ const std::vector<FaultCase> kFaultCases = {
     {.scenario = "tls-record-header",
      .fault = "no-handshake-deadline",
      .code = codes::kStillOpen,
-     .tls = true},
+     .tls = true,
+     .deadline = 1s},
     {.scenario = "tls-half-hello",
      .fault = "no-handshake-deadline",
      .code = codes::kStillOpen,
-     .tls = true},
+     .tls = true,
+     .deadline = 1s},
     {.scenario = "silent",
      .fault = "no-handshake-deadline",
      .code = codes::kStillOpen,
-     .tls = true},
+     .tls = true,
+     .deadline = 1s},
     // The handshake deadline re-armed by every byte of it: a trickled hello is never cut.
     {.scenario = "tls-hello-trickle",
      .fault = "handshake-deadline-resets-on-progress",
      .code = codes::kOutlivedByProgress,
-     .tls = true},
+     .tls = true,
+     .deadline = 1s},
     // No header deadline once the handshake is done: a handshaken, silent connection stays.
     {.scenario = "tls-handshake-silent",
      .fault = "no-header-deadline",
      .code = codes::kStillOpen,
-     .tls = true},
+     .tls = true,
+     .deadline = 1s},
     // Over h2c. No deadline for the connection preface: a preface cut short stays open.
     {.scenario = "h2-partial-preface",
      .fault = "no-preface-deadline",
@@ -141,45 +194,53 @@ const std::vector<FaultCase> kFaultCases = {
      .code = codes::kStillOpen,
      .subject = "h2-partial-preface",
      .parameters = kShortLoad,
-     .h2 = true},
+     .h2 = true,
+     .deadline = 1s},
     {.scenario = "idle-under-load",
      .fault = "idle-without-goaway",
      .code = codes::kWrongEnding,
      .subject = "h2-idle",
      .parameters = kShortLoad,
      .h2 = true,
-     .ending = "without GOAWAY"},
+     .ending = "without GOAWAY",
+     .deadline = 1s},
     // held-capacity over h2c: held connections ended before their second stream, and an
     // accept loop too slow for the fleet to be held at once.
-    {.scenario = "held-capacity", .fault = "early-idle-close", .code = codes::kCutOff, .h2 = true},
+    {.scenario = "held-capacity",
+     .fault = "early-idle-close",
+     .code = codes::kCutOff,
+     .h2 = true,
+     .deadline = 1s},
     {.scenario = "held-capacity",
      .fault = "slow-accept",
      .code = codes::kNotHeldAtOnce,
-     .h2 = true},
+     .h2 = true,
+     .deadline = 1s},
     // O(n) work per stream over every open connection: the waiting h2 connections slow the
     // regular streams (each single stall passes with it: one connection is no crowd).
     {.scenario = "idle-under-load",
      .fault = "scans-every-connection",
      .code = codes::kP99OverBound,
      .parameters = kShortLoad,
-     .h2 = true},
+     .h2 = true,
+     .deadline = 1s},
     // The same two over TLS (ALPN h2): the preface's deadline, and the GOAWAY, are HTTP/2's
     // whatever carries its bytes.
     {.scenario = "h2-partial-preface",
      .fault = "no-preface-deadline",
      .code = codes::kStillOpen,
-     .h2tls = true},
+     .h2tls = true,
+     .deadline = 1s},
     {.scenario = "h2-idle",
      .fault = "idle-without-goaway",
      .code = codes::kWrongEnding,
      .h2tls = true,
-     .ending = "without GOAWAY"},
+     .ending = "without GOAWAY",
+     .deadline = 1s},
 };
 
 fixtures::Target reference_for(const FaultCase& c) {
-  if (c.h2) return testing::self_test_reference_h2c({c.fault});
-  if (c.h2tls) return testing::self_test_reference_h2({c.fault});
-  return self_test_reference({c.fault}, c.tls);
+  return testing::self_test_reference_at(c.deadline, {c.fault}, c.tls, c.h2, c.h2tls);
 }
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};

@@ -11,18 +11,26 @@
 
 namespace loiter::suites::testing {
 
-inline fixtures::Target self_test_reference(std::vector<std::string> faults = {}, bool tls = false,
-                                            bool h2c = false, bool h2 = false) {
-  using namespace std::chrono_literals;
-  return fixtures::reference_target({.header = 1s,
-                                     .body = 1s,
-                                     .idle = 1s,
-                                     .send = 1s,
+// The reference server with every deadline (header, body, idle, send) at `deadline`.
+inline fixtures::Target self_test_reference_at(Duration deadline,
+                                               std::vector<std::string> faults = {},
+                                               bool tls = false, bool h2c = false, bool h2 = false) {
+  return fixtures::reference_target({.header = deadline,
+                                     .body = deadline,
+                                     .idle = deadline,
+                                     .send = deadline,
                                      .threads = 1,
                                      .faults = std::move(faults),
                                      .tls = tls,
                                      .h2c = h2c,
                                      .h2 = h2});
+}
+
+// At 1 s.
+inline fixtures::Target self_test_reference(std::vector<std::string> faults = {}, bool tls = false,
+                                            bool h2c = false, bool h2 = false) {
+  using namespace std::chrono_literals;
+  return self_test_reference_at(1s, std::move(faults), tls, h2c, h2);
 }
 
 // The reference server over h2c (fixtures/targets/reference-h2c.toml), 1 s deadlines.
@@ -36,10 +44,18 @@ inline fixtures::Target self_test_reference_h2(std::vector<std::string> faults =
   return self_test_reference(std::move(faults), /*tls=*/false, /*h2c=*/false, /*h2=*/true);
 }
 
-// The reference server over HTTP/3 (fixtures/targets/reference-h3.toml): its own 2 s h3
-// deadlines, faults as asked.
+// The reference server over HTTP/3 (fixtures/targets/reference-h3.toml), faults as asked: its
+// h3 header, body, idle and send deadlines at 1 s; its handshake deadline the file's 2 s
+// (no setting replaces it).
 inline fixtures::Target self_test_reference_h3(std::vector<std::string> faults = {}) {
-  return fixtures::reference_target({.threads = 1, .faults = std::move(faults), .h3 = true});
+  using namespace std::chrono_literals;
+  return fixtures::reference_target({.header = 1s,
+                                     .body = 1s,
+                                     .idle = 1s,
+                                     .send = 1s,
+                                     .threads = 1,
+                                     .faults = std::move(faults),
+                                     .h3 = true});
 }
 
 // The meta rows' timing: the suite's, with shorter waits for FDs that never come back. A
