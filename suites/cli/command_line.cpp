@@ -1,0 +1,163 @@
+// loiter: the command line. `loiter check` runs the scenario catalogue against a target and
+// prints a verdict per scenario; exit 0 all passed (or skipped), 1 a scenario failed,
+// 2 usage error, 3 infrastructure error (the server did not start, a limit was hit).
+// `loiter matrix` runs it against every installed bundled real server, one table.
+// `loiter report` renders a stored run again, `loiter compare` gates a run against a
+// baseline, `loiter drive` runs one client kind against a server the user started.
+// `loiter survey` measures what a server does with stalled clients and drafts its target
+// file. `loiter targets` lists the bundled targets, or shows what one target file declares.
+// `loiter check --connect HOST:PORT [--pid P]` runs it against a server the user started.
+// `loiter check --shard k/K` runs one share of a run split over machines, `loiter merge`
+// judges the shards as one run, `loiter observe` watches a server on its own machine (the
+// server's side of a sharded run).
+// `loiter k8s-job` prints the Kubernetes Jobs of a sharded run (K shards, then the merge).
+
+#include "command_line.hpp"
+
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <functional>
+
+#include "check.hpp"
+#include "drive.hpp"
+#include "error_exit.hpp"
+#include "exit_codes.hpp"
+#include "k8s_job.hpp"
+#include "ladder.hpp"
+#include "matrix.hpp"
+#include "merge.hpp"
+#include "observe.hpp"
+#include "report_command.hpp"
+#include "survey.hpp"
+#include "targets.hpp"
+
+namespace {
+
+// The command's own exit code, or its error's, said on stderr: the one place errors become
+// exit codes (error_exit.hpp).
+int exit_code_of(const std::function<int()>& command) {
+  try {
+    return command();
+  } catch (...) {
+    return loiter::cli::exit_code_of_error(std::current_exception());
+  }
+}
+
+// The command line parsed and its command run; returns the exit code.
+int parse_and_run(int argc, char** argv) {
+  CLI::App app{"loiter — adversarial connection-lifecycle tests for HTTP servers", "loiter"};
+  app.require_subcommand(1);
+  app.footer(
+      "Examples:\n"
+      "  loiter check                                 # catalogue vs the reference server\n"
+      "  loiter check --scenario silent --count 500\n"
+      "  loiter check --fault no-header-deadline      # see a planted bug caught (exit 1)\n"
+      "  loiter check --target nginx                  # Debian's nginx, bundled target file\n"
+      "  loiter check --target ./mine.toml            # your server, your target file\n"
+      "  loiter check --junit loiter-junit.xml        # also JUnit XML for CI test reports\n"
+      "  loiter check --target nginx --scenario soak  # 30 min at 15,000/s with churn: leaks?\n"
+      "  loiter check --scenario soak --load-duration 20 --load-rate 5000   # a short soak\n"
+      "  loiter check --list\n"
+      "  loiter survey --target nginx --write mine.toml   # measure the deadlines, draft a file\n"
+      "  loiter ladder --target nginx                 # the rate ladder's knee, saturation\n"
+      "  loiter ladder --baseline ./old.toml --candidate ./new.toml   # exit 1: costs more\n"
+      "  loiter targets                               # the bundled targets (cleartext, TLS)\n"
+      "  loiter targets ./mine.toml                   # what your target file declares\n"
+      "  loiter matrix                                # every installed real server, one table\n"
+      "  loiter report loiter-runs/20261201T020000Z-reference   # console + report.html again\n"
+      "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the matrix of stored runs\n"
+      "  loiter compare BASELINE_RUN CURRENT_RUN      # exit 1 on a regression\n"
+      "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234   # debug your own server\n"
+      "  loiter check --connect 127.0.0.1:8080 --pid 1234 --target ./theirs.toml   # running\n"
+      "  loiter check --scenario silent --count 4000 --connect 127.0.0.1:8080 \\\n"
+      "    --shard 0/4 --start-at 2026-12-02T10:00:00Z  # share 0 of 4 of a run split over machines\n"
+      "  loiter merge loiter-runs/20261202T100000Z-reference-shard-*-of-4 --observe watch\n"
+      "  loiter observe --pid 1234 --port 8080 --out watch --duration 600   # server side\n"
+      "  loiter k8s-job --image IMG --shards 8 --claim PVC --connect 10.0.3.7:8080 \\\n"
+      "    --scenario idle-under-load > loiter.yaml   # K shards on Kubernetes, then the merge\n"
+      "\nExit codes: 0 passed, 1 a scenario failed (compare: a regression), 2 a bad input,\n"
+      "refused before any server starts, 3 infrastructure error, 130 interrupted (Ctrl-C:\n"
+      "the run stops cleanly and still reports; twice: at once).");
+  loiter::cli::CheckOptions check;
+  auto* check_command = app.add_subcommand("check", "run scenarios against a target");
+  loiter::cli::add_check_options(*check_command, check);
+  loiter::cli::MatrixOptions matrix;
+  auto* matrix_command = app.add_subcommand(
+      "matrix", "run the catalogue against every installed bundled server; one table");
+  loiter::cli::add_matrix_options(*matrix_command, matrix);
+  loiter::cli::ReportOptions report;
+  auto* report_command =
+      app.add_subcommand("report",
+                         "render a stored run (console summary, report.html), or with "
+                         "--matrix the matrix of stored runs (Markdown, matrix.html)");
+  loiter::cli::add_report_options(*report_command, report);
+  loiter::cli::CompareOptions compare;
+  auto* compare_command =
+      app.add_subcommand("compare",
+                         "compare a run against a baseline run, or a survey against a baseline "
+                         "survey; exit 1 on a regression");
+  loiter::cli::add_compare_options(*compare_command, compare);
+  loiter::cli::DriveOptions drive;
+  auto* drive_command =
+      app.add_subcommand("drive", "run one client kind against a server you started (loopback)");
+  loiter::cli::add_drive_options(*drive_command, drive);
+  loiter::cli::SurveyOptions survey;
+  auto* survey_command = app.add_subcommand(
+      "survey", "measure what a server does with stalled clients; draft its target file");
+  loiter::cli::add_survey_options(*survey_command, survey);
+  loiter::cli::LadderOptions ladder;
+  auto* ladder_command = app.add_subcommand(
+      "ladder",
+      "what regular traffic costs a server: a rate ladder, closed-loop saturation, and "
+      "two builds compared pair by pair (exit 1: the candidate is worse)");
+  loiter::cli::add_ladder_options(*ladder_command, ladder);
+  loiter::cli::TargetsOptions targets;
+  auto* targets_command = app.add_subcommand(
+      "targets", "list the bundled targets, or show what a target (file) declares");
+  loiter::cli::add_targets_options(*targets_command, targets);
+  loiter::cli::MergeOptions merge;
+  auto* merge_command = app.add_subcommand(
+      "merge", "judge the shards of a run split over machines (check --shard) as one run");
+  loiter::cli::add_merge_options(*merge_command, merge);
+  loiter::cli::ObserveOptions observe;
+  auto* observe_command = app.add_subcommand(
+      "observe", "sample a server's FDs, RSS, threads and TCP states with wall-clock times");
+  loiter::cli::add_observe_options(*observe_command, observe);
+  loiter::cli::K8sJobOptions k8s_job;
+  auto* k8s_job_command =
+      app.add_subcommand("k8s-job",
+                         "print the Kubernetes Jobs of a sharded run: K shards against a server "
+                         "elsewhere, then the merge (YAML or JSON; nothing is applied)");
+  loiter::cli::add_k8s_job_options(*k8s_job_command, k8s_job);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  const auto run = [&] {
+    if (check_command->parsed()) return loiter::cli::run_check(check);
+    if (matrix_command->parsed()) return loiter::cli::run_matrix(matrix);
+    if (report_command->parsed()) return loiter::cli::run_report(report);
+    if (compare_command->parsed()) return loiter::cli::run_compare(compare);
+    if (drive_command->parsed()) return loiter::cli::run_drive(drive);
+    if (survey_command->parsed()) return loiter::cli::run_survey_command(survey);
+    if (ladder_command->parsed()) return loiter::cli::run_ladder_command(ladder);
+    if (targets_command->parsed()) return loiter::cli::run_targets(targets);
+    if (merge_command->parsed()) return loiter::cli::run_merge(merge);
+    if (observe_command->parsed()) return loiter::cli::run_observe(observe);
+    if (k8s_job_command->parsed()) return loiter::cli::run_k8s_job(k8s_job);
+    return loiter::cli::kUsage;
+  };
+  return run();
+}
+
+}  // namespace
+
+namespace loiter::cli {
+
+int run_command_line(int argc, char** argv) {
+  return exit_code_of([&] { return parse_and_run(argc, argv); });
+}
+
+}  // namespace loiter::cli
