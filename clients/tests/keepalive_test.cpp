@@ -33,7 +33,10 @@ TEST(IdleKeepalive, RecordsTheWholeResponseThenTheIdleClose) {
   EXPECT_EQ(record.requests, 1u);
   EXPECT_EQ(record.ending, Ending::close);
   EXPECT_EQ(ending_label(record), "close");  // the 200 answered the request
-  EXPECT_TRUE(near(record.ended_at - *record.responses[0].complete, 150ms));
+  // The end is recorded when the peer closed: its 150 ms are its own timer's, later on a busy
+  // machine (a stress round saw 321 ms for a peer's 300), and the completion before it.
+  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
+  EXPECT_LT(*record.responses[0].complete, record.ended_at);
 }
 
 // A chunked response is whole only after its last chunk.
@@ -75,7 +78,7 @@ TEST(KeepaliveReuse, SendsTheNextRequestAfterTheDelayAndKeepsBothResponses) {
   ASSERT_EQ(record.sends.size(), 2u);
   EXPECT_TRUE(near(record.sends[1].at - *record.responses[0].complete, 100ms));
   EXPECT_EQ(record.ending, Ending::close);
-  EXPECT_TRUE(near(record.ended_at - *record.responses[1].complete, 200ms));
+  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
   const auto head = request_head({});
   EXPECT_EQ(peer.connections().at(0).received(), head + head);
 }
@@ -91,7 +94,7 @@ TEST(KeepaliveReuse, IdleCloseBeforeTheReuseIsRecordedAsClose) {
   EXPECT_EQ(record.requests, 1u);
   EXPECT_EQ(record.responses.size(), 1u);
   EXPECT_EQ(record.ending, Ending::close);
-  EXPECT_TRUE(near(record.ended_at - *record.responses[0].complete, 50ms));
+  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
 }
 
 // After the whole first response and the pause, half of the next head goes out in one send
@@ -109,7 +112,7 @@ TEST(KeepalivePartial, SendsHalfTheNextHeadAfterThePauseThenWaitsForTheServer) {
   ASSERT_EQ(record.sends.size(), 2u);
   EXPECT_TRUE(near(record.sends[1].at - *record.responses[0].complete, 100ms));
   EXPECT_EQ(ending_label(record), "408+close");
-  EXPECT_TRUE(near(record.ended_at - *record.responses[0].complete, 300ms));
+  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
   const auto half = partial_head({}, StallPoint::mid_header_value);
   EXPECT_EQ(peer.connections().at(0).received(), request_head({}) + half);
   EXPECT_EQ(half.find("\r\n\r\n"), std::string::npos);
@@ -125,7 +128,7 @@ TEST(KeepalivePartial, IdleCloseBeforeTheHalfHeadIsRecordedWithOneSend) {
   const auto& record = records.at(0);
   EXPECT_EQ(record.sends.size(), 1u);
   EXPECT_EQ(record.ending, Ending::close);
-  EXPECT_TRUE(near(record.ended_at - *record.responses.at(0).complete, 50ms));
+  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
 }
 
 // The slow reader takes a large body a little per interval, and notes its progress.
