@@ -18,9 +18,9 @@ using reports::Survey;
 using reports::SurveyMeasure;
 
 // The reference server's deadlines here (its handshake deadline stays reference-tls's 1 s),
-// and the cap on every wait: past them four times, short enough for a test.
+// and the cap on every wait: three times them, short enough for a test.
 constexpr auto kDeadline = 1s;
-constexpr auto kMaxWait = 4s;
+constexpr auto kMaxWait = 3s;
 
 enum class Over { http1, tls, h2c };
 
