@@ -155,7 +155,8 @@ TEST(Endings, DestroyingTheIoContextClosesHeldConnections) {
 
 // Held connections the server ends at nearly the same moment wake together, more of them
 // than one batch of readiness events: each is recorded as closed when the server closed it
-// (within the span of the peer's closes, each 300 ms after its accept), none at its patience.
+// (within the span of the peer's closes, each 300 ms or more after its accept), none at its
+// patience.
 TEST(Endings, HeldConnectionsClosedTogetherAreEachRecordedAtTheirTime) {
   Peer peer({.action = PeerAction::close, .after = 300ms});
   const auto records =
@@ -166,13 +167,17 @@ TEST(Endings, HeldConnectionsClosedTogetherAreEachRecordedAtTheirTime) {
   ASSERT_EQ(records.size(), 200u);
   const auto served = peer.connections();
   ASSERT_EQ(served.size(), 200u);
+  // The span of the peer's closes as they went, not as scheduled: beside a busy loop its 200
+  // timers fired later than 300 ms after their accepts, and each record must still show its
+  // connection's close, not the patience's end.
+  for (const auto& c : served) ASSERT_TRUE(c.acted.has_value());
   const auto [first, last] = std::ranges::minmax(
-      served | std::views::transform([](const PeerConnection& c) { return c.accepted; }));
+      served | std::views::transform([](const PeerConnection& c) { return *c.acted; }));
   for (const auto& record : records) {
     EXPECT_EQ(record.ending, Ending::close);
     const auto seen = record.connected() + record.ended_at;
-    EXPECT_GE(seen, first + 300ms - kTolerance);
-    EXPECT_LE(seen, last + 300ms + kTolerance);
+    EXPECT_GE(seen, first - kTolerance);
+    EXPECT_LE(seen, last + kTolerance);
   }
 }
 
