@@ -234,12 +234,18 @@ TEST(Cli, DriveStopsCleanlyOnCtrlC) {
 }
 
 // Ctrl-C in a soak (an overnight run stopped in the morning): the traffic stops, what ran is
-// judged and reported as a verdict, not as an error, and loiter exits 130.
+// judged and reported as a verdict, not as an error, and loiter exits 130. What this tests is
+// the stop, not latency: ctest runs it beside other tests on two cores, where a busy loop per
+// core (scripts/test --stress) left the client's schedule 0.4 s behind (p99 431 ms against
+// the reference's 200 ms bound). So the regular traffic is light (500 req/s) and neither
+// p99 bound can fail it (`--set promises.load_p99=10`, `soak.p99_floor=10`); the FDs,
+// connections and RSS are judged as always.
 TEST(Cli, CheckJudgesASoakStoppedByCtrlC) {
   using namespace std::chrono_literals;
   TempDir tmp;
-  Child check({LOITER_BINARY, "check", "--scenario", "soak", "--load-rate", "2000",
-               "--load-duration", "120", "--runs", (tmp.path() / "runs").string()},
+  Child check({LOITER_BINARY, "check", "--scenario", "soak", "--load-rate", "500",
+               "--load-duration", "120", "--set", "promises.load_p99=10", "--set",
+               "soak.p99_floor=10", "--runs", (tmp.path() / "runs").string()},
               tmp.path() / "out");
   ASSERT_TRUE(output_shows(tmp.path() / "out", "soak against reference", 20s))
       << read_text(tmp.path() / "out");
