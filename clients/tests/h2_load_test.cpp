@@ -24,6 +24,8 @@ using testing::StopSeen;
 
 const Duration kH2Lead = scaled(50ms);  // from spawning to the timeline's start
 
+double in_ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
 LoadResult run_h2_load(LoadOptions options) {
   asio::io_context io(1);
   LoadResult result;
@@ -87,10 +89,19 @@ TEST(H2Load, NeverOpensMoreStreamsThanTheServerAllows) {
   EXPECT_EQ(r.succeeded, 120u);
   EXPECT_TRUE(r.errors.empty()) << h2_errors_text(r);
   EXPECT_GT(r.from_intended.max(), 50ms);  // the wait for a slot shows
-  // Not in the wait for a slot: the queue reaches ~40 requests, 200 ms at 200 answers/s,
-  // which a p99 from "sent" would show; 10 ms holds, and room for a busy machine (42 ms seen
-  // with the test command's other tests on both cores).
-  EXPECT_LT(r.from_sent.percentile(99), scaled(80ms));
+  // Not in the wait for a slot: the queue reaches ~40 requests, 200 ms at 200 answers/s (more
+  // on a busy machine, which answers slower), and a request handed to nghttp2 before it had a
+  // slot would count that wait from "sent" as well, its p99 as large as from "intended". Sent
+  // with a slot, it counts the 10 ms hold and the machine's delays, which may be anything (a
+  // bound of 80 ms failed once beside a busy loop and six other tests): what holds at any
+  // speed is the queue's wait between the two, at least half of its 200 ms.
+  const auto p99_intended = r.from_intended.percentile(99);
+  const auto p99_sent = r.from_sent.percentile(99);
+  RecordProperty("p99_from_intended_ms", std::to_string(in_ms(p99_intended)));
+  RecordProperty("p99_from_sent_ms", std::to_string(in_ms(p99_sent)));
+  EXPECT_GE(p99_intended - p99_sent, 100ms)
+      << "p99 from intended " << in_ms(p99_intended) << " ms, from sent " << in_ms(p99_sent)
+      << " ms: the wait for a slot counted from \"sent\"";
 }
 
 TEST(H2Load, ServerResetsAreErrorsNotSuccesses) {
