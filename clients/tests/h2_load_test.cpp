@@ -24,8 +24,6 @@ using testing::StopSeen;
 
 const Duration kH2Lead = scaled(50ms);  // from spawning to the timeline's start
 
-double in_ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
-
 LoadResult run_h2_load(LoadOptions options) {
   asio::io_context io(1);
   LoadResult result;
@@ -97,10 +95,10 @@ TEST(H2Load, NeverOpensMoreStreamsThanTheServerAllows) {
   // speed is the queue's wait between the two, at least half of its 200 ms.
   const auto p99_intended = r.from_intended.percentile(99);
   const auto p99_sent = r.from_sent.percentile(99);
-  RecordProperty("p99_from_intended_ms", std::to_string(in_ms(p99_intended)));
-  RecordProperty("p99_from_sent_ms", std::to_string(in_ms(p99_sent)));
+  RecordProperty("p99_from_intended_ms", std::to_string(ms(p99_intended)));
+  RecordProperty("p99_from_sent_ms", std::to_string(ms(p99_sent)));
   EXPECT_GE(p99_intended - p99_sent, 100ms)
-      << "p99 from intended " << in_ms(p99_intended) << " ms, from sent " << in_ms(p99_sent)
+      << "p99 from intended " << ms(p99_intended) << " ms, from sent " << ms(p99_sent)
       << " ms: the wait for a slot counted from \"sent\"";
 }
 
