@@ -102,6 +102,23 @@ TEST(JudgeTls, JudgesAnAlertLikeACloseAndNamesTheHandshakeOrigin) {
                   AllOf(counted(codes::kClosedLate, 1, 2), figure(1.7, 1.25))));
 }
 
+// A deadline from connect runs from the server's accept, before its handshake flight: late
+// only past the deadline and its slack from the handshake's completion (1.5 s after connect,
+// 1.2 s after a handshake at 0.3 s, is in time; after one at 10 ms, or with none, late), early
+// before the deadline less its slack from connect (0.7 s).
+TEST(JudgeTls, ADeadlineFromConnectIsLateOnlyPastItsSlackFromTheHandshake) {
+  const auto verdict = judge(observe({tls_ended(Ending::close, 1500ms, 300ms),
+                                      tls_ended(Ending::close, 1500ms, 10ms),
+                                      tls_ended(Ending::close, 1500ms, std::nullopt),
+                                      tls_ended(Ending::close, 700ms, 300ms)}),
+                             expect_from(Since::connect, 4));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(counted(codes::kClosedEarly, 1, 4), figure(0.7, 0.75),
+                                Field(&Finding::since, "connect")),
+                          AllOf(counted(codes::kClosedLate, 2, 4), figure(1.5, 1.25),
+                                Field(&Finding::since, "connect"))));
+}
+
 // A hello trickled past a deadline from connect that never fired: the bytes are the cause.
 TEST(JudgeTls, AHelloTrickledPastTheDeadlineIsOutlivedByProgress) {
   ConnectionRecord record;
