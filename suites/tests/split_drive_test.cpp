@@ -1,6 +1,6 @@
 // held-capacity beyond one client process: with room for 100 connections a process, 300
 // held connections run in 3 forked client processes on one timeline, and the observation
-// reads as one process's: every record, in index order, each from its own 4-tuple.
+// reads as one process's: every record, each from its own 4-tuple.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -40,15 +40,12 @@ TEST(SplitDrive, HeldCapacityOverThreeClientProcessesReadsAsOneProcess) {
   std::set<std::string> sources;
   for (const auto& r : records) sources.insert(r.source);
   EXPECT_EQ(sources.size(), records.size()) << "two connections shared a source address:port";
-  // Index order: the process that drove connection i (the i % 3 share) drove i + 3 after
-  // it, on the shared timeline; each share's records read back in the order that process
-  // opened them. Not across shares: a process forked beside busy neighbours can start its
-  // share 50 ms late (records 2 and 52 once, at seven tests at a time), and where each
-  // share's records go is MergeFleets.PutsEveryFleetBackInIndexOrder's to check.
-  constexpr std::size_t kShares = 3;
-  for (std::size_t i = 0; i + kShares < records.size(); ++i) {
-    ASSERT_LT(records[i].connect_start, records[i + kShares].connect_start) << "record " << i;
-  }
+  // Which index each record is read back at is MergeFleets.PutsEveryFleetBackInIndexOrder's
+  // to check (the lines' indexes, whatever their order). Not the records' connect times here:
+  // they follow the index only while each process keeps its schedule. A forked process
+  // started its share 50 ms late beside six other tests (records 2 and 52), and one behind
+  // its schedule opened connection 6 86 us before connection 3 (a slot already due runs at
+  // once, one still waiting on its timer a turn later).
   EXPECT_TRUE(no_child_left());
 }
 
