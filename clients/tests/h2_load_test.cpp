@@ -19,18 +19,11 @@ namespace {
 using namespace std::chrono_literals;
 using testing::H2LoadPeer;
 using testing::latency_adds_up;
+using testing::run_until_stopped;
 using testing::scaled;
 using testing::StopSeen;
 
 const Duration kH2Lead = scaled(50ms);  // from spawning to the timeline's start
-
-LoadResult run_h2_load(LoadOptions options) {
-  asio::io_context io(1);
-  LoadResult result;
-  spawn_load(io, options, result);
-  io.run();  // the generator stops by itself
-  return result;
-}
 
 LoadOptions h2_options(tcp::endpoint server, double rate, Duration duration) {
   return {.server = server,
@@ -56,7 +49,7 @@ std::string h2_errors_text(const LoadResult& r) {
 
 TEST(H2Load, KeepsTheScheduleAndEveryStreamSucceeds) {
   H2LoadPeer peer({});
-  const auto r = run_h2_load(h2_options(peer.endpoint(), 1000, 500ms));
+  const auto r = run_until_stopped(h2_options(peer.endpoint(), 1000, 500ms));
   EXPECT_EQ(r.requested, 500u);
   EXPECT_EQ(r.dispatched, 500u);
   EXPECT_EQ(r.succeeded, 500u);
@@ -81,7 +74,7 @@ TEST(H2Load, NeverOpensMoreStreamsThanTheServerAllows) {
   H2LoadPeer peer({.max_concurrent_streams = 2, .hold = 10ms});
   auto options = h2_options(peer.endpoint(), 300, 400ms);
   options.connections = 1;
-  const auto r = run_h2_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(peer.most_open(), 2u);
   EXPECT_EQ(r.dispatched, 120u);
   EXPECT_EQ(r.succeeded, 120u);
@@ -106,7 +99,7 @@ TEST(H2Load, ServerResetsAreErrorsNotSuccesses) {
   H2LoadPeer peer({.reset = [](std::uint64_t n) -> std::uint32_t {
     return n % 4 == 1 ? 7u : n % 4 == 2 ? 2u : 0u;  // REFUSED_STREAM, INTERNAL_ERROR
   }});
-  const auto r = run_h2_load(h2_options(peer.endpoint(), 400, 500ms));
+  const auto r = run_until_stopped(h2_options(peer.endpoint(), 400, 500ms));
   EXPECT_EQ(r.dispatched, 200u);
   EXPECT_EQ(r.succeeded, 100u);
   EXPECT_EQ(r.errors.at("refused"), 50u);
@@ -125,7 +118,7 @@ TEST(H2Load, GoawayIsCountedAndLaterStreamsGoAgainOnANewConnection) {
   auto options = h2_options(peer.endpoint(), 2000, 300ms);
   options.connections = 1;
   options.tick = 5ms;
-  const auto r = run_h2_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.requested, 600u);
   EXPECT_EQ(r.dispatched, 600u);
   EXPECT_EQ(r.succeeded, 600u);
@@ -147,7 +140,7 @@ TEST(H2Load, AbortChurnResetsTheStreamOnceItsAnswerBegan) {
     aborts += request_kind(options.churn, i) == RequestKind::abort ? 1 : 0;
   }
   ASSERT_GT(aborts, 50u);
-  const auto r = run_h2_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.dispatched, 200u);
   EXPECT_EQ(r.aborted, aborts);
   EXPECT_EQ(r.succeeded, 200u - aborts);
@@ -162,7 +155,7 @@ TEST(H2Load, ReplaceEveryClosesAConnectionAfterItsStreams) {
   H2LoadPeer peer({});
   auto options = h2_options(peer.endpoint(), 400, 500ms);
   options.churn.replace_every = 10;
-  const auto r = run_h2_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.dispatched, 200u);
   EXPECT_EQ(r.succeeded, 200u);
   EXPECT_TRUE(r.errors.empty()) << h2_errors_text(r);
@@ -184,7 +177,7 @@ TEST(H2Load, FreshChurnSendsAStreamOnAConnectionOfItsOwn) {
   H2LoadPeer peer({});
   auto options = h2_options(peer.endpoint(), 200, 500ms);
   options.churn.fresh = 1.0;
-  const auto r = run_h2_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.dispatched, 100u);
   EXPECT_EQ(r.succeeded, 100u);
   EXPECT_EQ(r.fresh_closed, 100u);
@@ -199,7 +192,7 @@ TEST(H2Load, TlsWithoutH2AlpnFailsEachConnect) {
   auto options = h2_options(peer.endpoint(), 100, 200ms);
   options.connections = 1;
   options.tls = make_tls_client({.alpn = {"http/1.1"}});  // replaced by "h2" alone
-  const auto r = run_h2_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.dispatched, 0u);
   EXPECT_EQ(r.succeeded, 0u);
   EXPECT_GE(r.errors.at("alpn"), 1u);
@@ -212,7 +205,7 @@ TEST(H2Load, PostBodiesLargerThanTheWindowGoAsTheServerOpensIt) {
   auto options = h2_options(peer.endpoint(), 50, 400ms);
   options.method = "POST";
   options.body = std::string(100000, 'b');
-  const auto r = run_h2_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.dispatched, 20u);
   EXPECT_EQ(r.succeeded, 20u);
   EXPECT_TRUE(r.errors.empty()) << h2_errors_text(r);
@@ -224,7 +217,7 @@ TEST(H2Load, OverTlsWithH2AlpnEveryStreamSucceeds) {
   H2LoadPeer peer({.tls = true});
   auto options = h2_options(peer.endpoint(), 500, 400ms);
   options.tls = make_tls_client({.alpn = {"http/1.1"}});  // replaced by "h2" alone
-  const auto r = run_h2_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.dispatched, 200u);
   EXPECT_EQ(r.succeeded, 200u);
   EXPECT_TRUE(r.errors.empty()) << h2_errors_text(r);
@@ -254,7 +247,7 @@ TEST(H2Load, ClosedLoopKeepsEachConnectionFullToTheServersLimit) {
   H2LoadPeer peer({.max_concurrent_streams = 8, .hold = 2ms});
   auto options = h2_options(peer.endpoint(), 0, 300ms);
   options.connections = 2;
-  const auto r = run_h2_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(peer.most_open(), 8u);
   EXPECT_GT(r.dispatched, 200u);
   EXPECT_EQ(r.requested, r.dispatched);
@@ -271,7 +264,7 @@ TEST(H2Load, StopEarlyEndsTheScheduleThere) {
   const auto stop_at = options.start + 300ms;
   const StopSeen stop(stop_at);
   options.stop_early = stop.predicate();
-  const auto r = run_h2_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_TRUE(r.stopped_early);
   ASSERT_TRUE(stop.seen());
   EXPECT_GT(r.dispatched, 0u);

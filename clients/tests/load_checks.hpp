@@ -1,5 +1,6 @@
-// What the load generator's tests assert at any machine speed, shared by the HTTP/1.1 and
-// HTTP/2 tests: the latency identity, and a stop asked at a time but seen at a wake.
+// What the load generator's tests share, HTTP/1.1's and HTTP/2's: a run to its end, what they
+// assert at any machine speed (the latency identity), and a stop asked at a time but seen at
+// a wake.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,6 +13,16 @@
 #include "loiter/clients/load/load.hpp"
 
 namespace loiter::clients::testing {
+
+// The generator on an io_context of its own, until it stops by itself (its schedule and its
+// send grace bound it): its result.
+inline LoadResult run_until_stopped(const LoadOptions& options) {
+  asio::io_context io(1);
+  LoadResult result;
+  spawn_load(io, options, result);
+  io.run();
+  return result;
+}
 
 // Each request's latency from intended is its send's lag plus its latency from the send
 // (load_tally.cpp), so the histograms and the lag agree whatever the machine's speed:

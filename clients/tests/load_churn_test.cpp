@@ -7,6 +7,7 @@
 #include <map>
 
 #include "drive.hpp"
+#include "load_checks.hpp"
 #include "load_peer.hpp"
 #include "loiter/clients/load/load.hpp"
 
@@ -15,18 +16,11 @@ namespace {
 
 using namespace std::chrono_literals;
 using testing::LoadPeer;
+using testing::run_until_stopped;
 using testing::scaled;
 
 // Named apart from load_test.cpp's helpers: a unity batch may hold both files.
 const Duration kChurnLead = scaled(50ms);  // from spawning to the timeline's start
-
-LoadResult run_churned(const LoadOptions& options) {
-  asio::io_context io(1);
-  LoadResult result;
-  spawn_load(io, options, result);
-  io.run();  // the generator stops by itself
-  return result;
-}
 
 LoadOptions churn_options(const LoadPeer& peer, Churn churn) {
   return {.server = peer.endpoint(),
@@ -50,7 +44,7 @@ std::map<RequestKind, std::uint64_t> chosen_kinds(const Churn& churn, std::uint6
 TEST(LoadChurn, CountsEachKindAtItsShareAndAnswersEveryOwedRequest) {
   LoadPeer peer({});
   const Churn churn{.fresh = 0.1, .server_close = 0.1, .abort = 0.05, .replace_every = 50};
-  const auto r = run_churned(churn_options(peer, churn));
+  const auto r = run_until_stopped(churn_options(peer, churn));
   auto kinds = chosen_kinds(churn, r.requested);
   ASSERT_EQ(r.requested, 4000u);
   EXPECT_EQ(r.dispatched, r.requested);
@@ -95,7 +89,7 @@ TEST(LoadChurn, ResetsALargeAnswerMidResponse) {
   auto options = churn_options(peer, {.abort = 1.0, .abort_path = "/large"});
   options.rate = 100;
   options.duration = 500ms;
-  const auto r = run_churned(options);
+  const auto r = run_until_stopped(options);
   const auto sent = r.dispatched;
   EXPECT_EQ(r.requested, 50u);
   EXPECT_GT(sent, 0u);
@@ -116,7 +110,7 @@ TEST(LoadChurn, AServerThatKeepsAClosedConnectionOpenIsNoError) {
   auto options = churn_options(peer, {.server_close = 0.2});
   options.duration = 500ms;
   options.request_timeout = scaled(200ms);
-  const auto r = run_churned(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.dispatched, 1000u);
   EXPECT_EQ(r.succeeded, 1000u);
   EXPECT_EQ(r.server_closed, 0u);
@@ -130,14 +124,14 @@ TEST(LoadChurn, KeepsTheEdgeWindowsApart) {
   auto options = churn_options(peer, {});
   options.duration = 1s;
   options.edge_window = 300ms;
-  const auto r = run_churned(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.succeeded, 2000u);
   EXPECT_EQ(r.first_window.count(), 600u);
   EXPECT_EQ(r.last_window.count(), 600u);
   EXPECT_LE(r.first_window.percentile(99), r.from_intended.max());
   options.edge_window = {};
   options.start = Clock::now() + kChurnLead;
-  const auto plain = run_churned(options);
+  const auto plain = run_until_stopped(options);
   EXPECT_EQ(plain.first_window.count(), 0u);
   EXPECT_EQ(plain.last_window.count(), 0u);
   EXPECT_EQ(plain.aborted + plain.fresh_closed + plain.server_closed + plain.replaced, 0u);

@@ -21,19 +21,12 @@ using testing::LoadPeer;
 using testing::LoadPeerScript;
 using testing::ms;
 using testing::Reply;
+using testing::run_until_stopped;
 using testing::scaled;
 using testing::StopSeen;
 
 // Every real-time window below is widened by LOITER_TIME_SCALE (see drive.hpp).
 const Duration kLead = scaled(50ms);  // from spawning to the timeline's start
-
-LoadResult run_load(LoadOptions options) {
-  asio::io_context io(1);
-  LoadResult result;
-  spawn_load(io, options, result);
-  io.run();  // the generator stops by itself
-  return result;
-}
 
 LoadOptions options_for(const LoadPeer& peer, double rate, Duration duration) {
   return {.server = peer.endpoint(),
@@ -51,7 +44,7 @@ std::uint64_t total_errors(const LoadResult& r) {
 // A server that answers everything: all rate × duration requests go out and succeed.
 TEST(Load, DispatchesRateTimesDurationAndAllSucceed) {
   LoadPeer peer({});
-  const auto r = run_load(options_for(peer, 2000, 1s));
+  const auto r = run_until_stopped(options_for(peer, 2000, 1s));
   EXPECT_EQ(r.requested, 2000u);
   EXPECT_EQ(r.dispatched, 2000u);
   EXPECT_EQ(r.succeeded, 2000u);
@@ -77,7 +70,7 @@ TEST(Load, HeadResponsesAreWholeWithoutTheirAnnouncedBody) {
   }});
   auto options = options_for(peer, 500, 400ms);
   options.method = "HEAD";
-  const auto r = run_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.dispatched, 200u);
   EXPECT_EQ(r.succeeded, 200u);
   EXPECT_TRUE(r.errors.empty());
@@ -89,7 +82,7 @@ TEST(Load, SendsTheBodyWithEveryRequest) {
   auto options = options_for(peer, 500, 400ms);
   options.method = "POST";
   options.body = std::string(1000, 'b');
-  const auto r = run_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.succeeded, 200u);
   EXPECT_EQ(peer.requests(), 200u);
   EXPECT_EQ(peer.body_bytes(), 200u * 1000u);
@@ -103,7 +96,7 @@ TEST(Load, SendsTheBodyWithEveryRequest) {
 // intended (Load.DispatchesRateTimesDurationAndAllSucceed).
 TEST(Load, SendsEvenlyWithFewSendsInAnyMillisecond) {
   LoadPeer peer({});
-  const auto r = run_load(options_for(peer, 2000, 1s));
+  const auto r = run_until_stopped(options_for(peer, 2000, 1s));
   EXPECT_EQ(r.dispatched, 2000u);
   EXPECT_GE(r.max_sends_in_one_ms, 2u);
   EXPECT_LE(r.max_sends_in_one_ms, 4u);
@@ -135,7 +128,7 @@ TEST(Load, ALateWakeSpreadsItsCatchUpInsteadOfBursting) {
 // when it was read, which would put the median near the gap.
 TEST(Load, AnAnswerReadAtTheNextWakeIsTimedByItsArrival) {
   LoadPeer peer({});
-  const auto r = run_load(options_for(peer, 700, 1s));
+  const auto r = run_until_stopped(options_for(peer, 700, 1s));
   EXPECT_EQ(r.succeeded, 700u);
   EXPECT_LT(r.from_sent.percentile(50), 700us) << "answers timed when read, not when they came";
 }
@@ -152,7 +145,7 @@ TEST(Load, ATickSendsAllThatIsDueAtEachWakeAndTheLatenessShows) {
   LoadPeer peer({});
   auto options = options_for(peer, 2000, 1s);
   options.tick = 2ms;
-  const auto r = run_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.dispatched, 2000u);
   EXPECT_EQ(r.max_sends_in_one_ms, 4u);
   EXPECT_GE(r.from_intended.mean() - r.from_sent.mean(), 740us)
@@ -166,7 +159,7 @@ TEST(Load, ATickSendsAllThatIsDueAtEachWakeAndTheLatenessShows) {
 TEST(Load, SecondsTimelineAddsUpToTheTotals) {
   LoadPeer peer(
       {.reply = [](std::uint64_t n) { return n % 50 == 7 ? Reply::reset : Reply::answer; }});
-  const auto r = run_load(options_for(peer, 1000, 1500ms));
+  const auto r = run_until_stopped(options_for(peer, 1000, 1500ms));
   ASSERT_EQ(r.seconds.size(), 2u);
   LoadSecond sum;
   for (const auto& s : r.seconds) {
@@ -197,7 +190,7 @@ TEST(Load, SharesOfTheScheduleSendTheWholeOfItOnce) {
     auto options = options_for(peer, 1000, 1s);
     options.share = {.part = k, .parts = 3};
     options.connections = 4;
-    const auto r = run_load(options);
+    const auto r = run_until_stopped(options);
     EXPECT_EQ(r.requested, owed[k]) << "shard " << k;
     EXPECT_EQ(r.succeeded, owed[k]) << "shard " << k;
     EXPECT_EQ(r.connections_opened, 4u);
@@ -224,7 +217,7 @@ TEST(Load, StopsEarlyWhereAskedAndSaysSo) {
   const auto stop_at = options.start + 600ms;  // the user's Ctrl-C, 0.6 s into the schedule
   const StopSeen stop(stop_at);
   options.stop_early = stop.predicate();
-  const auto r = run_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_TRUE(r.stopped_early);
   ASSERT_TRUE(stop.seen());
   // Requests are due each millisecond from the start: none taken after the stop was seen.
@@ -235,7 +228,7 @@ TEST(Load, StopsEarlyWhereAskedAndSaysSo) {
   EXPECT_EQ(r.succeeded, r.requested);
   EXPECT_EQ(r.scheduled, std::chrono::milliseconds(r.requested));
   EXPECT_EQ(r.seconds.size(), std::max<std::size_t>(1, (r.requested + 999) / 1000));
-  const auto whole = run_load(options_for(peer, 1000, 500ms));
+  const auto whole = run_until_stopped(options_for(peer, 1000, 500ms));
   EXPECT_FALSE(whole.stopped_early);
   EXPECT_EQ(whole.scheduled, 500ms);
 }
@@ -246,7 +239,7 @@ TEST(Load, CountsNon2xxByStatus) {
     return std::string(n % 4 == 3 ? "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n"
                                   : "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
   }});
-  const auto r = run_load(options_for(peer, 1000, 500ms));
+  const auto r = run_until_stopped(options_for(peer, 1000, 500ms));
   EXPECT_EQ(r.dispatched, 500u);
   EXPECT_EQ(r.non_2xx.at(503), 125u);
   EXPECT_EQ(r.succeeded, 375u);
@@ -258,7 +251,7 @@ TEST(Load, CountsNon2xxByStatus) {
 TEST(Load, CountsResetsAndReconnects) {
   LoadPeer peer(
       {.reply = [](std::uint64_t n) { return n % 100 == 49 ? Reply::reset : Reply::answer; }});
-  const auto r = run_load(options_for(peer, 1000, 500ms));
+  const auto r = run_until_stopped(options_for(peer, 1000, 500ms));
   EXPECT_EQ(r.dispatched, 500u);
   EXPECT_EQ(r.errors.at("reset"), 5u);
   EXPECT_EQ(total_errors(r), 5u);
@@ -271,7 +264,7 @@ TEST(Load, CountsResetsAndReconnects) {
 TEST(Load, CountsClosesAndReconnects) {
   LoadPeer peer(
       {.reply = [](std::uint64_t n) { return n % 100 == 49 ? Reply::close : Reply::answer; }});
-  const auto r = run_load(options_for(peer, 1000, 500ms));
+  const auto r = run_until_stopped(options_for(peer, 1000, 500ms));
   EXPECT_EQ(r.dispatched, 500u);
   EXPECT_EQ(r.errors.at("closed"), 5u);
   EXPECT_EQ(total_errors(r), 5u);
@@ -286,7 +279,7 @@ TEST(Load, CountsTimeoutsAfterRequestTimeout) {
   auto options = options_for(peer, 500, 400ms);
   options.request_timeout = scaled(100ms);
   const auto start = options.start;
-  const auto r = run_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.dispatched, 200u);
   EXPECT_EQ(r.errors.at("timeout"), 4u);
   EXPECT_EQ(r.succeeded, 196u);
@@ -300,7 +293,7 @@ TEST(Load, StallShowsInLatencyFromIntendedNotFromSent) {
   LoadPeer peer({.stall_from = start + 400ms, .stall_until = start + 700ms});
   auto options = options_for(peer, 2000, 1200ms);
   options.start = start;
-  const auto r = run_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.requested, 2400u);
   EXPECT_EQ(r.dispatched, r.requested);
   EXPECT_EQ(r.succeeded, r.requested);
@@ -326,7 +319,7 @@ TEST(Load, ReportsUndispatchedRequestsWhenItCannotConnect) {
                              .connections = 4,
                              .start = Clock::now() + kLead,
                              .send_grace = 100ms};
-  const auto r = run_load(options);
+  const auto r = run_until_stopped(options);
   EXPECT_EQ(r.requested, 30u);
   EXPECT_EQ(r.dispatched, 0u);
   EXPECT_FALSE(r.keeping_up());
@@ -337,7 +330,7 @@ TEST(Load, ReportsUndispatchedRequestsWhenItCannotConnect) {
 // rate 0: a closed loop for the duration; requested equals dispatched.
 TEST(Load, ClosedLoopSendsAsFastAsAnswersComeForTheDuration) {
   LoadPeer peer({});
-  const auto r = run_load(options_for(peer, 0, 300ms));
+  const auto r = run_until_stopped(options_for(peer, 0, 300ms));
   EXPECT_GT(r.dispatched, 100u);
   EXPECT_EQ(r.requested, r.dispatched);
   EXPECT_EQ(r.succeeded, r.dispatched);

@@ -3,18 +3,10 @@
 // one big buffer into nghttp2, writing the frames of many streams in one send, and its end:
 // lost (its unfinished streams fail, or go again after a GOAWAY), or retired by the client
 // once a draining connection's streams are over, a pool connection then opened anew.
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <openssl/ssl.h>
-#include <sys/epoll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <ctime>
-
 #include "h2_load_run.hpp"
-#include "loiter/clients/transport/targets.hpp"
+#include "load_socket.hpp"
 
 namespace loiter::clients::load_detail {
 
@@ -51,71 +43,23 @@ void h2_connected(H2Run& run, H2Conn& conn) {
   h2_on_ready(run, conn);  // the SETTINGS may be in already
 }
 
-void h2_handshake_step(H2Run& run, H2Conn& conn) {
-  const TlsResult result = tls_handshake_step(conn.tls.get());
-  if (result.ec == asio::error::would_block) return;
-  if (result.ec) return h2_connect_failed(run, conn, "handshake-failed");
-  h2_connected(run, conn);
-}
-
 void h2_on_connect_ready(H2Run& run, H2Conn& conn) {
-  if (conn.phase == H2Phase::handshaking) return h2_handshake_step(run, conn);
-  int error = 0;
-  socklen_t size = sizeof error;
-  if (::getsockopt(conn.fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0) error = errno;
-  if (error != 0) return h2_connect_failed(run, conn, "connect-failed");
-  sockaddr_storage peer{};
-  socklen_t peer_size = sizeof peer;
-  if (::getpeername(conn.fd, reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0) return;
-  if (!run.options.tls) return h2_connected(run, conn);
-  conn.tls = new_tls_session(*run.options.tls, conn.fd, nullptr);
-  // Only "h2" is offered, whatever the context's list: a server without it fails the connect.
-  if (!conn.tls || SSL_set_alpn_protos(conn.tls.get(), kH2Alpn, sizeof kH2Alpn) != 0) {
-    return h2_connect_failed(run, conn, "handshake-failed");
-  }
-  conn.phase = H2Phase::handshaking;
-  h2_handshake_step(run, conn);
-}
-
-const char* h2_error_kind(const boost::system::error_code& ec) {
-  if (ec == asio::error::eof) return "closed";
-  if (ec == asio::error::connection_reset || ec == asio::error::broken_pipe) return "reset";
-  return "other";
-}
-
-boost::system::error_code h2_errno_code() {
-  if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return asio::error::would_block;
-  return {errno, boost::system::system_category()};
+  const OpenStep step = open_step(run.options, conn.fd, conn.tls, kH2Alpn);
+  if (step.state == Opening::failed) return h2_connect_failed(run, conn, step.failure);
+  if (step.state == Opening::open) return h2_connected(run, conn);
+  if (conn.tls) conn.phase = H2Phase::handshaking;  // within the same deadline
 }
 
 // Reads what has come (edge-triggered: until the socket has nothing more) into the session.
 void h2_read(H2Run& run, H2Conn& conn) {
   for (int round = 0; round < kH2ReadRounds && conn.session; ++round) {
-    boost::system::error_code ec;
-    std::size_t n = 0;
-    if (conn.tls) {
-      const TlsResult result = tls_read(conn.tls.get(), run.buffer.data(), run.buffer.size());
-      n = result.bytes;
-      ec = result.ec;
-      run.read_at = Clock::now();
-    } else {
-      iovec iov{.iov_base = run.buffer.data(), .iov_len = run.buffer.size()};
-      alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
-      msghdr msg{};
-      msg.msg_iov = &iov;
-      msg.msg_iovlen = 1;
-      msg.msg_control = control;
-      msg.msg_controllen = sizeof control;
-      const ssize_t got = ::recvmsg(conn.fd, &msg, 0);
-      if (got > 0) n = static_cast<std::size_t>(got);
-      if (got == 0) ec = asio::error::eof;
-      if (got < 0) ec = h2_errno_code();
-      // Answers read at a later wake are timed by the kernel's receive time (that of the last
-      // segment this read took: see h2_load.cpp).
-      if (got > 0) run.read_at = received_at(msg, Clock::now());
-    }
-    if (ec == asio::error::would_block) return;
-    if (ec) return h2_lose(run, conn, h2_error_kind(ec));
+    // Answers read at a later wake are timed by the kernel's receive time (that of the last
+    // segment this read took: see h2_load.cpp).
+    const SocketIo read =
+        read_some(conn.fd, conn.tls.get(), run.buffer.data(), run.buffer.size(), run.read_at);
+    const std::size_t n = read.bytes;
+    if (read.ec == asio::error::would_block) return;
+    if (read.ec) return h2_lose(run, conn, io_error_kind(read.ec));
     const auto used = nghttp2_session_mem_recv(
         conn.session.get(), reinterpret_cast<const std::uint8_t*>(run.buffer.data()), n);
     if (used < 0) return h2_lose(run, conn, "protocol");
@@ -252,19 +196,10 @@ void h2_flush(H2Run& run, H2Conn& conn) {
     }
     const char* data = conn.out.data() + conn.out_sent;
     const std::size_t size = conn.out.size() - conn.out_sent;
-    boost::system::error_code ec;
-    std::size_t n = 0;
-    if (conn.tls) {
-      const TlsResult result = tls_write(conn.tls.get(), data, size);
-      n = result.bytes;
-      ec = result.ec;
-    } else {
-      const ssize_t sent = ::send(conn.fd, data, size, MSG_NOSIGNAL);
-      if (sent >= 0) n = static_cast<std::size_t>(sent);
-      if (sent < 0) ec = h2_errno_code();
-    }
-    if (ec == asio::error::would_block) return;  // the writable edge goes on
-    if (ec) return h2_lose(run, conn, h2_error_kind(ec));
+    const SocketIo sent = send_some(conn.fd, conn.tls.get(), data, size);
+    if (sent.ec == asio::error::would_block) return;  // the writable edge goes on
+    if (sent.ec) return h2_lose(run, conn, io_error_kind(sent.ec));
+    const std::size_t n = sent.bytes;
     conn.out_sent += n;
     if (conn.out_sent < conn.out.size()) return;  // the socket is full: its next edge
   }

@@ -1,7 +1,8 @@
 // The HTTP/2 generator's state (h2_load.cpp paces it, h2_load_conn.cpp connects, reads and
 // writes, h2_load_session.cpp speaks HTTP/2 through nghttp2's client session): its
-// connections, the streams taken from the timeline, and the schedule it shares with the
-// HTTP/1.1 generator (load_schedule.hpp). Streams are pooled objects: nothing is allocated
+// connections, the streams taken from the timeline, and what it shares with the HTTP/1.1
+// generator: the schedule (load_schedule.hpp) and the sockets' opening, reads and writes
+// (load_socket.hpp). Streams are pooled objects: nothing is allocated
 // per request once the run is warm.
 #pragma once
 

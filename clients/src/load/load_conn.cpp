@@ -1,16 +1,11 @@
 // The generator's connections: opening one (its source address, a non-blocking connect, the
 // TLS handshake, all by the ticket's deadline), the client's FIN and RST, and setting the
 // kept-alive connection aside while a churn request uses a connection of its own.
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cerrno>
-
 #include "load_run.hpp"
-#include "loiter/clients/transport/targets.hpp"
+#include "load_socket.hpp"
 
 namespace loiter::clients::load_detail {
 
@@ -44,15 +39,6 @@ void connected(Run& run, Conn& conn) {
   if (conn.ticket) return start_exchange(run, conn);
   conn.phase = Phase::idle;  // opened ahead of the schedule
   conn.deadline = kNever;
-}
-
-// The TLS handshake, one step: done, failed, or waiting for the readiness it asked for (the
-// descriptor is watched both ways).
-void handshake_step(Run& run, Conn& conn) {
-  const TlsResult result = tls_handshake_step(conn.tls.get());
-  if (result.ec == asio::error::would_block) return;
-  if (result.ec) return connect_failed(run, conn, "handshake-failed");
-  connected(run, conn);
 }
 
 }  // namespace
@@ -110,21 +96,10 @@ void begin_connect(Run& run, Conn& conn) {
 }
 
 void on_connect_ready(Run& run, Conn& conn) {
-  if (conn.phase == Phase::handshaking) return handshake_step(run, conn);
-  int error = 0;
-  socklen_t size = sizeof error;
-  if (::getsockopt(conn.fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0) error = errno;
-  if (error != 0) return connect_failed(run, conn, "connect-failed");
-  sockaddr_storage peer{};
-  socklen_t peer_size = sizeof peer;
-  if (::getpeername(conn.fd, reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0) {
-    return;  // still connecting: this edge was not its end
-  }
-  if (!run.options.tls) return connected(run, conn);
-  conn.tls = new_tls_session(*run.options.tls, conn.fd, nullptr);
-  if (!conn.tls) return connect_failed(run, conn, "handshake-failed");
-  conn.phase = Phase::handshaking;  // within the same deadline
-  handshake_step(run, conn);
+  const OpenStep step = open_step(run.options, conn.fd, conn.tls);
+  if (step.state == Opening::failed) return connect_failed(run, conn, step.failure);
+  if (step.state == Opening::open) return connected(run, conn);
+  if (conn.tls) conn.phase = Phase::handshaking;  // within the same deadline
 }
 
 }  // namespace loiter::clients::load_detail

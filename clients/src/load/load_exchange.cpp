@@ -2,16 +2,12 @@
 // rule), then its answer read as readiness comes, parsed by Beast and timed by the kernel's
 // receive timestamp when the generator read it later than it came; then what the request's
 // kind does with the connection (keep it, close it, wait for the server's FIN, reset it).
-#include <sys/socket.h>
-
 #include <boost/asio/error.hpp>
-#include <boost/asio/ssl/error.hpp>
 #include <boost/beast/http/error.hpp>
-#include <cerrno>
 #include <cstring>
-#include <ctime>
 
 #include "load_run.hpp"
+#include "load_socket.hpp"
 
 namespace loiter::clients::load_detail {
 
@@ -19,52 +15,15 @@ namespace {
 
 using boost::system::error_code;
 
-struct Read {
-  std::size_t bytes = 0;
-  error_code ec;  // would_block, eof, or the socket's (or the TLS session's) error
-};
-
-std::string_view error_kind(const error_code& ec) {
-  if (ec == asio::error::eof) return "closed";
-  if (ec == asio::error::connection_reset || ec == asio::error::broken_pipe) return "reset";
-  if (ec == asio::error::connection_refused) return "refused";
-  if (ec.category() == asio::error::get_ssl_category()) return "tls";
-  return "other";
-}
-
-error_code errno_code() {
-  if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return asio::error::would_block;
-  return {errno, boost::system::system_category()};
-}
-
 // Reads into the connection's buffer; `at` is when those bytes arrived.
-Read read_some(Conn& conn, Clock::time_point& at) {
-  char* const data = conn.buffer.data() + conn.filled;
-  const std::size_t room = conn.buffer.size() - conn.filled;
-  at = Clock::now();
-  if (conn.tls) {
-    const TlsResult result = tls_read(conn.tls.get(), data, room);
-    return {result.bytes, result.ec};
-  }
-  iovec iov{.iov_base = data, .iov_len = room};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  const ssize_t n = ::recvmsg(conn.fd, &msg, 0);
-  if (n > 0) {
-    at = received_at(msg, at);
-    return {static_cast<std::size_t>(n), {}};
-  }
-  if (n == 0) return {0, asio::error::eof};
-  return {0, errno_code()};
+SocketIo read_more(Conn& conn, Clock::time_point& at) {
+  return read_some(conn.fd, conn.tls.get(), conn.buffer.data() + conn.filled,
+                   conn.buffer.size() - conn.filled, at);
 }
 
 // A failed request: counted by kind, its connection closed.
-void note_error(Run& run, Conn& conn, std::string_view kind) {
-  ++run.out.errors[std::string(kind)];
+void note_error(Run& run, Conn& conn, const char* kind) {
+  ++run.out.errors[kind];
   ++run.second_of(conn.ticket->due).failed;
   close_conn(run, conn);
   release(run, conn);
@@ -130,7 +89,7 @@ void read_answer(Run& run, Conn& conn) {
       if (parse_buffered(conn)) return note_error(run, conn, "bad-response");
       if (conn.parser->is_done()) return answered(run, conn, at, false);
     }
-    const Read read = read_some(conn, at);
+    const SocketIo read = read_more(conn, at);
     conn.filled += read.bytes;
     if (!read.ec) continue;
     if (read.ec == asio::error::would_block) return;
@@ -139,7 +98,7 @@ void read_answer(Run& run, Conn& conn) {
       conn.parser->put_eof(eof_ec);  // a body that runs to the close ends here
       if (!eof_ec && conn.parser->is_done()) return answered(run, conn, at, true);
     }
-    return note_error(run, conn, error_kind(read.ec));
+    return note_error(run, conn, io_error_kind(read.ec));
   }
 }
 
@@ -147,9 +106,9 @@ void read_answer(Run& run, Conn& conn) {
 // the connection. No byte before an error or the deadline: the request failed.
 void abort_once_answered(Run& run, Conn& conn) {
   Clock::time_point at;
-  const Read read = read_some(conn, at);
+  const SocketIo read = read_more(conn, at);
   if (read.ec == asio::error::would_block) return;
-  if (read.bytes == 0) return note_error(run, conn, error_kind(read.ec));
+  if (read.bytes == 0) return note_error(run, conn, io_error_kind(read.ec));
   reset_conn(run, conn);
   ++run.out.aborted;
   release(run, conn);
@@ -160,7 +119,7 @@ void await_server_close(Run& run, Conn& conn) {
   for (;;) {  // bounded by what has arrived
     Clock::time_point at;
     conn.filled = 0;
-    const Read read = read_some(conn, at);
+    const SocketIo read = read_more(conn, at);
     if (!read.ec) continue;
     if (read.ec == asio::error::would_block) return;
     if (read.ec == asio::error::eof) ++run.out.server_closed;
@@ -185,20 +144,12 @@ void written(Run& run, Conn& conn) {
 // request goes in one SSL_write (one record, as a rule). Not written: not dispatched.
 void write_more(Run& run, Conn& conn) {
   const std::string& request = run.request_for(conn.kind);
-  error_code ec;
-  if (conn.tls) {
-    const TlsResult result = tls_write(conn.tls.get(), request.data(), request.size());
-    ec = result.ec;
-    if (!ec) conn.written = request.size();
-  } else {
-    const ssize_t n =
-        ::send(conn.fd, request.data() + conn.written, request.size() - conn.written, MSG_NOSIGNAL);
-    if (n >= 0) conn.written += static_cast<std::size_t>(n);
-    if (n < 0) ec = errno_code();
-  }
-  if (ec == asio::error::would_block) return;  // the next edge goes on
-  if (ec) {
-    ++run.out.errors[std::string(error_kind(ec))];
+  const SocketIo sent = send_some(conn.fd, conn.tls.get(), request.data() + conn.written,
+                                  request.size() - conn.written);
+  conn.written += sent.bytes;
+  if (sent.ec == asio::error::would_block) return;  // the next edge goes on
+  if (sent.ec) {
+    ++run.out.errors[io_error_kind(sent.ec)];
     close_conn(run, conn);
     return release(run, conn);
   }

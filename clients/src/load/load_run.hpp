@@ -1,7 +1,8 @@
 // The open-loop HTTP/1.1 generator's state (load.cpp paces it, load_conn.cpp connects,
 // load_exchange.cpp sends and reads; the timeline and the tallies are load_schedule.hpp's,
-// shared with the HTTP/2 generator): its connections, the requests taken from the timeline
-// and the tallies kept while it runs. Nothing here grows with the number of requests, only
+// the sockets' opening, reads and writes load_socket.hpp's, both shared with the HTTP/2
+// generator): its connections, the requests taken from the timeline and the tallies kept
+// while it runs. Nothing here grows with the number of requests, only
 // with the pool and the schedule's length (one tally per second, one counter per millisecond).
 //
 // The connections are plain non-blocking descriptors in an epoll set of the generator's own

@@ -3,16 +3,12 @@
 #include "load_schedule.hpp"
 
 #include <fmt/format.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/epoll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <ctime>
 #include <stdexcept>
 
 #include "loiter/clients/transport/targets.hpp"
@@ -115,42 +111,6 @@ Clock::time_point Schedule::paced(Clock::time_point at) const {
     at = options.start + std::max<Duration::rep>(0, ticks) * options.tick;
   }
   return std::max(at, burst_wait);
-}
-
-int open_load_socket(Schedule& run, bool stamped) {
-  const auto& server = run.options.server;
-  const int fd =
-      ::socket(server.protocol().family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
-  if (fd < 0) return -1;
-  const int one = 1;
-  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  if (stamped) ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
-  const auto source = source_for(server, run.options.source_offset + run.out.connections_opened,
-                                 run.options.source_block);
-  epoll_event event{.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data = {.fd = fd}};
-  const bool ok = !bind_source(fd, server, source) &&
-                  (::connect(fd, server.data(), static_cast<socklen_t>(server.size())) == 0 ||
-                   errno == EINPROGRESS) &&
-                  ::epoll_ctl(run.epoll_fd, EPOLL_CTL_ADD, fd, &event) == 0;
-  if (!ok) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
-
-Clock::time_point received_at(msghdr& msg, Clock::time_point now) {
-  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
-    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
-    timespec stamp{};
-    std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
-    const auto arrived = std::chrono::system_clock::time_point(
-        std::chrono::duration_cast<std::chrono::system_clock::duration>(
-            std::chrono::seconds(stamp.tv_sec) + std::chrono::nanoseconds(stamp.tv_nsec)));
-    const auto age = std::chrono::system_clock::now() - arrived;
-    return now - std::max(Duration::zero(), std::chrono::duration_cast<Duration>(age));
-  }
-  return now;
 }
 
 }  // namespace loiter::clients::load_detail

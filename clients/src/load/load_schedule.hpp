@@ -5,8 +5,6 @@
 // heard at once). A generator's state derives from Schedule and adds its connections.
 #pragma once
 
-#include <sys/socket.h>
-
 #include <algorithm>
 #include <boost/asio/posix/basic_stream_descriptor.hpp>
 #include <memory>
@@ -146,16 +144,6 @@ void hear_answers(const std::shared_ptr<Self>& self, bool hear, Wake wake) {
                          if (!ec) wake(self);
                        });
 }
-
-// A new non-blocking socket toward the server, bound to the next connection's source address
-// (from options.source_offset + the connections opened so far), stamping what it receives
-// when `stamped`, connecting and watched (edge-triggered, both ways) in the generator's epoll
-// set; -1 on failure. The caller records which of its connections owns it.
-int open_load_socket(Schedule& run, bool stamped);
-
-// When the bytes a recvmsg just read arrived: the kernel's receive timestamp (SO_TIMESTAMPNS,
-// CLOCK_REALTIME) moved onto the steady clock; `now` when the socket gave none.
-Clock::time_point received_at(msghdr& msg, Clock::time_point now);
 
 // The tallies (load_tally.cpp).
 void note_sent(Schedule& run, const Ticket& ticket, Clock::time_point sent);
