@@ -58,7 +58,7 @@ TEST(Observe, ATargetIsWatchedForTheDurationAndStopped) {
       << out;
   EXPECT_THAT(out, HasSubstr("ended by duration"));
   const auto watch = read_server_watch(dir);
-  EXPECT_EQ(watch.ended_by, "duration");
+  EXPECT_EQ(watch.ended_by, WatchEnding::duration);
   EXPECT_EQ(watch.target, "reference");
   EXPECT_EQ(watch.port, std::stoi(line[1]));
   EXPECT_EQ(watch.pid, std::stol(line[2]));
@@ -99,7 +99,7 @@ TEST(Observe, CtrlCEndsAPidWatchWithEveryLineWhole) {
   EXPECT_EQ(watcher.wait(10), 130) << read_text(tmp.path() / "out");
   EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("ended by interrupt"));
   const auto watch = read_server_watch(dir);
-  EXPECT_EQ(watch.ended_by, "interrupt");
+  EXPECT_EQ(watch.ended_by, WatchEnding::interrupt);
   EXPECT_EQ(watch.pid, sut.pid());
   EXPECT_EQ(watch.target, std::nullopt);
   EXPECT_FALSE(watch.torn_tail);
@@ -126,7 +126,7 @@ TEST(Observe, APidWatchEndsWhenTheServerExits) {
   sut.stop();
   EXPECT_EQ(watcher.wait(10), 0) << read_text(tmp.path() / "out");
   const auto watch = read_server_watch(dir);
-  EXPECT_EQ(watch.ended_by, "server-exited");
+  EXPECT_EQ(watch.ended_by, WatchEnding::server_exited);
   ASSERT_FALSE(watch.samples.empty());
   EXPECT_EQ(watch.samples.back().sample.processes, 0u);
   EXPECT_FALSE(watch.samples.front().sample.tcp.has_value()) << "no --port: no TCP states";

@@ -73,11 +73,11 @@ Wall take_recovery(const ServerWatch& watch, Wall ended, const Expectations& exp
     }
   }
   const bool covered = !samples.empty() && samples.back().at >= window_end;
-  if (!covered && watch.ended_by != "server-exited") {
+  if (!covered && watch.ended_by != WatchEnding::server_exited) {
     side.problems.push_back(fmt::format(
         "the observer stopped at {} ({}), before the recovery window closed at {}: the "
         "server's FDs were not watched to the end",
-        samples.empty() ? std::string("-") : rfc3339_ms(samples.back().at), watch.ended_by,
+        samples.empty() ? std::string("-") : rfc3339_ms(samples.back().at), to_string(watch.ended_by),
         rfc3339_ms(window_end)));
   }
   return window_end;
@@ -108,7 +108,7 @@ ServerSide server_side(const ServerWatch& watch, const ShardMoments& moments,
                                      watch.pid, in_seconds(s.at - start_at));
     }
   }
-  if (!side.server_exit && watch.ended_by == "server-exited" && watch.ended <= until) {
+  if (!side.server_exit && watch.ended_by == WatchEnding::server_exited && watch.ended <= until) {
     side.server_exit = fmt::format("the server (pid {}) exited at {:.3f} s into the run",
                                    watch.pid, in_seconds(watch.ended - start_at));
   }

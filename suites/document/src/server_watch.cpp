@@ -58,7 +58,7 @@ std::string header_text(const ServerWatch& h, bool ended) {
       {"started_unix", fmt::format("{:.6f}", unix_seconds(h.started))},
       {"ended", ended ? json::serialize(json::value(rfc3339_ms(h.ended))) : "null"},
       {"ended_unix", ended ? fmt::format("{:.6f}", unix_seconds(h.ended)) : "null"},
-      {"ended_by", ended ? json::serialize(json::value(h.ended_by)) : "null"},
+      {"ended_by", ended ? json::serialize(json::value(to_string(h.ended_by))) : "null"},
       {"period_ms", std::to_string(h.period.count())},
       {"samples", json::serialize(json::value(kWatchSamplesFile))},
       {"unit", "\"unix: seconds since 1970-01-01 UTC, the wall clock; rss in KiB\""}};
@@ -129,7 +129,7 @@ void ServerWatchWriter::append(const WallSample& sample) {
             dir_ / kWatchSamplesFile);
 }
 
-void ServerWatchWriter::finish(system_clock::time_point ended, const std::string& ended_by) {
+void ServerWatchWriter::finish(system_clock::time_point ended, WatchEnding ended_by) {
   header_.ended = ended;
   header_.ended_by = ended_by;
   write_header(dir_, header_, true);

@@ -18,7 +18,7 @@ const WallClock::time_point kStart = parse_utc("2026-12-02T10:00:00Z");
 
 // Samples every 100 ms from `from` to `to` (s after kStart), FDs as `fds` says at each time.
 ServerWatch watch(double from, double to, const std::function<std::size_t(double)>& fds) {
-  ServerWatch w{.pid = 42, .ended_by = "interrupt"};
+  ServerWatch w{.pid = 42, .ended_by = WatchEnding::interrupt};
   for (double t = from; t <= to + 1e-9; t += 0.1) {
     fixtures::ProcessSample s{.processes = 2, .fds = fds(t), .rss_kib = 1000, .threads = 2};
     w.samples.push_back(

@@ -11,6 +11,7 @@
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "loiter/suites/document/raw_json.hpp"
 
@@ -93,7 +94,7 @@ TEST(ServerWatch, WhatIsWrittenReadsBackTheSame) {
   {
     ServerWatchWriter writer(scratch.dir, header());
     for (const auto& s : written) writer.append(s);
-    writer.finish(at_us(1'764'669'602'000'001), "duration");
+    writer.finish(at_us(1'764'669'602'000'001), WatchEnding::duration);
   }
   const auto back = read_server_watch(scratch.dir);
   EXPECT_EQ(back.loiter_version, "0.test");
@@ -103,7 +104,7 @@ TEST(ServerWatch, WhatIsWrittenReadsBackTheSame) {
   EXPECT_EQ(back.target, "reference");
   EXPECT_EQ(back.started, header().started);
   EXPECT_EQ(back.ended, at_us(1'764'669'602'000'001));
-  EXPECT_EQ(back.ended_by, "duration");
+  EXPECT_EQ(back.ended_by, WatchEnding::duration);
   EXPECT_EQ(back.period, 100ms);
   EXPECT_FALSE(back.torn_tail);
   ASSERT_EQ(back.samples.size(), written.size());
@@ -125,7 +126,7 @@ TEST(ServerWatch, ASampleLineHoldsTheTimelinesFields) {
                       boost::json::serialize(sample_to_json(full_sample(12))).substr(1));
 }
 
-// Before finish (the observer killed), the watch reads back with no end: ended_by empty
+// Before finish (the observer killed), the watch reads back with no end: ended_by none
 // and ended the last sample's time; a last line without its newline is left out and said.
 TEST(ServerWatch, AKilledObserversTornLastLineIsLeftOutAndSaid) {
   WatchScratch scratch;
@@ -139,7 +140,7 @@ TEST(ServerWatch, AKilledObserversTornLastLineIsLeftOutAndSaid) {
   EXPECT_TRUE(back.torn_tail);
   ASSERT_EQ(back.samples.size(), 2u);
   EXPECT_EQ(back.samples.back().sample.fds, 13u);
-  EXPECT_EQ(back.ended_by, "");
+  EXPECT_EQ(back.ended_by, WatchEnding::none);
   EXPECT_EQ(back.ended, at_us(1'764'669'600'200'000));
 }
 
@@ -159,6 +160,25 @@ TEST(ServerWatch, ABadLineIsNamedByFileAndLine) {
   EXPECT_THAT([&] { read_server_watch(scratch.dir); },
               ::testing::ThrowsMessage<std::runtime_error>(
                   HasSubstr("observe.json: \"loiter_version\" is missing")));
+}
+
+// An end the reader does not know is an error naming it, not a watch that seems unfinished.
+TEST(ServerWatch, AnEndOfAnotherNameIsRefused) {
+  WatchScratch scratch;
+  {
+    ServerWatchWriter writer(scratch.dir, header());
+    writer.finish(at_us(1'764'669'602'000'001), WatchEnding::interrupt);
+  }
+  std::stringstream written;
+  written << std::ifstream(scratch.dir / kWatchHeaderFile).rdbuf();
+  auto text = written.str();
+  const auto at = text.find("\"interrupt\"");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, 11, "\"timeout\"");
+  std::ofstream(scratch.dir / kWatchHeaderFile) << text;
+  EXPECT_THAT([&] { read_server_watch(scratch.dir); },
+              ::testing::ThrowsMessage<std::runtime_error>(HasSubstr(
+                  "\"ended_by\" is \"timeout\", not duration, interrupt or server-exited")));
 }
 
 // A directory that holds anything, or a file, is refused; a missing or empty one is used.

@@ -83,24 +83,24 @@ WatchEnd watch_server(const fixtures::Probe& probe, pid_t server, const WatchSin
     end.last_fds = sample.fds;
     return sample.processes > 0;  // 0: the server's tree is gone
   };
-  const auto ended = [&](const char* why) {
+  const auto ended = [&](WatchEnding why) {
     end.ended_by = why;
     return end;
   };
   const auto start = steady_clock::now();
   const auto stop = start + duration;
   for (std::int64_t n = 0;;) {
-    if (!take()) return ended("server-exited");
+    if (!take()) return ended(WatchEnding::server_exited);
     // The next sample on the start's schedule; a sample that ran late skips, not shifts.
     n = std::max<std::int64_t>(n + 1, (steady_clock::now() - start) / period + 1);
     const steady_clock::time_point next = start + n * period;
     const auto wake = sleep_until(std::min(next, stop), exit_fd, stops);
-    if (wake == Wake::interrupted) return ended("interrupt");
+    if (wake == Wake::interrupted) return ended(WatchEnding::interrupt);
     if (wake == Wake::exited) {
       take();
-      return ended("server-exited");
+      return ended(WatchEnding::server_exited);
     }
-    if (next >= stop) return ended("duration");
+    if (next >= stop) return ended(WatchEnding::duration);
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "loiter/fixtures/os/fd.hpp"
 #include "loiter/fixtures/probe/sample.hpp"
+#include "loiter/suites/runner/watch_ending.hpp"
 
 namespace loiter::suites {
 
@@ -31,9 +32,9 @@ struct ServerWatch {
   std::string host;                    // where observe started the server; empty with --pid
   std::optional<std::string> target;   // the target's name when observe started it
   std::chrono::system_clock::time_point started, ended;
-  // "duration", "interrupt", "server-exited"; empty when observe.json has no end (the
-  // observer was killed): `ended` is then the last sample's time (or `started`).
-  std::string ended_by;
+  // none when observe.json has no end (the observer was killed): `ended` is then the last
+  // sample's time (or `started`).
+  WatchEnding ended_by = WatchEnding::none;
   std::chrono::milliseconds period{};
   std::vector<WallSample> samples;
   bool torn_tail = false;  // samples.jsonl ended in a part line, which was left out
@@ -53,7 +54,7 @@ class ServerWatchWriter {
   // One line, by one write(). Throws std::runtime_error naming the file.
   void append(const WallSample& sample);
   // observe.json again, with its end (replaced by rename, never left half written).
-  void finish(std::chrono::system_clock::time_point ended, const std::string& ended_by);
+  void finish(std::chrono::system_clock::time_point ended, WatchEnding ended_by);
   const std::filesystem::path& dir() const { return dir_; }
 
  private:

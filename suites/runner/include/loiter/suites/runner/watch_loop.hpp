@@ -11,11 +11,12 @@
 #include <string>
 
 #include "loiter/fixtures/probe/probe.hpp"
+#include "loiter/suites/runner/watch_ending.hpp"
 
 namespace loiter::suites {
 
 struct WatchEnd {
-  std::string ended_by;  // "duration", "interrupt", "server-exited"
+  WatchEnding ended_by = WatchEnding::none;
   std::size_t samples = 0;
   std::size_t first_fds = 0, peak_fds = 0, last_fds = 0;
 };
