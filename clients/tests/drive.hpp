@@ -23,6 +23,14 @@ inline Duration scaled(Duration d) {
 // Every window in these tests: how far a recorded time may be from the peer's action.
 inline const Duration kTolerance = scaled(20ms);
 
+// A loopback endpoint nobody listens on: the port the OS gave a listener, closed again, so a
+// connect to it is refused.
+inline tcp::endpoint nobody_listening() {
+  asio::io_context io;
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
+  return acceptor.local_endpoint();
+}
+
 template <typename Options, typename Spawn>
 std::vector<ConnectionRecord> drive(Spawn spawn, const Options& options) {
   asio::io_context io;

@@ -116,12 +116,7 @@ TEST(Endings, ClientClosesItsEndRightAfterTheServersClose) {
 
 // Nobody listening is a connect failure, with the reason.
 TEST(Endings, NobodyListeningIsConnectFailed) {
-  tcp::endpoint closed_port;
-  {
-    asio::io_context io;
-    tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
-    closed_port = acceptor.local_endpoint();
-  }
+  const auto closed_port = nobody_listening();
   const auto records = drive(
       spawn_silent, SilentOptions{.fleet = {.target = closed_port, .count = 1, .patience = 1s}});
   EXPECT_EQ(records.at(0).ending, Ending::connect_failed);

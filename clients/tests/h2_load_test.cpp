@@ -18,12 +18,11 @@ namespace {
 
 using namespace std::chrono_literals;
 using testing::H2LoadPeer;
+using testing::kLoadLead;
 using testing::latency_adds_up;
 using testing::run_until_stopped;
 using testing::scaled;
 using testing::StopSeen;
-
-const Duration kH2Lead = scaled(50ms);  // from spawning to the timeline's start
 
 LoadOptions h2_options(tcp::endpoint server, double rate, Duration duration) {
   return {.server = server,
@@ -31,7 +30,7 @@ LoadOptions h2_options(tcp::endpoint server, double rate, Duration duration) {
           .duration = duration,
           .connections = 4,
           .request_timeout = scaled(1s),
-          .start = Clock::now() + kH2Lead,
+          .start = Clock::now() + kLoadLead,
           .h2 = true};
 }
 

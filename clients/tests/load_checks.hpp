@@ -10,9 +10,13 @@
 #include <memory>
 #include <optional>
 
+#include "drive.hpp"
 #include "loiter/clients/load/load.hpp"
 
 namespace loiter::clients::testing {
+
+// From spawning a generator to its timeline's start (widened by LOITER_TIME_SCALE).
+inline const Duration kLoadLead = scaled(std::chrono::milliseconds(50));
 
 // The generator on an io_context of its own, until it stops by itself (its schedule and its
 // send grace bound it): its result.

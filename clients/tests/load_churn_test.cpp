@@ -15,12 +15,10 @@ namespace loiter::clients {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::kLoadLead;
 using testing::LoadPeer;
 using testing::run_until_stopped;
 using testing::scaled;
-
-// Named apart from load_test.cpp's helpers: a unity batch may hold both files.
-const Duration kChurnLead = scaled(50ms);  // from spawning to the timeline's start
 
 LoadOptions churn_options(const LoadPeer& peer, Churn churn) {
   return {.server = peer.endpoint(),
@@ -28,7 +26,7 @@ LoadOptions churn_options(const LoadPeer& peer, Churn churn) {
           .duration = 2s,
           .connections = 8,
           .request_timeout = scaled(1s),
-          .start = Clock::now() + kChurnLead,
+          .start = Clock::now() + kLoadLead,
           .churn = std::move(churn)};
 }
 
@@ -130,7 +128,7 @@ TEST(LoadChurn, KeepsTheEdgeWindowsApart) {
   EXPECT_EQ(r.last_window.count(), 600u);
   EXPECT_LE(r.first_window.percentile(99), r.from_intended.max());
   options.edge_window = {};
-  options.start = Clock::now() + kChurnLead;
+  options.start = Clock::now() + kLoadLead;
   const auto plain = run_until_stopped(options);
   EXPECT_EQ(plain.first_window.count(), 0u);
   EXPECT_EQ(plain.last_window.count(), 0u);

@@ -12,18 +12,18 @@ namespace loiter::clients {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::kLoadLead;
+using testing::nobody_listening;
 using testing::Peer;
 using testing::PeerAction;
 using testing::run_until_stopped;
-
-const Duration kOpeningLead = testing::scaled(50ms);  // from spawning to the timeline's start
 
 LoadOptions failing_options(tcp::endpoint server, bool h2) {
   return {.server = server,
           .rate = 100,
           .duration = 200ms,
           .connections = 2,
-          .start = Clock::now() + kOpeningLead,
+          .start = Clock::now() + kLoadLead,
           .send_grace = 100ms,
           .h2 = h2};
 }
@@ -34,12 +34,7 @@ std::uint64_t errors_named(const LoadResult& r, const std::string& name) {
 }
 
 TEST(LoadOpening, BothProtocolsNameAFailedOpeningAlike) {
-  tcp::endpoint closed;
-  {
-    asio::io_context io;
-    tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
-    closed = acceptor.local_endpoint();
-  }
+  const auto closed = nobody_listening();
   Peer cleartext({.action = PeerAction::close});  // accepts, then closes at once
   for (const bool h2 : {false, true}) {
     SCOPED_TRACE(h2 ? "HTTP/2" : "HTTP/1.1");

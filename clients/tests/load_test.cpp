@@ -16,24 +16,25 @@ namespace loiter::clients {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::kLoadLead;
 using testing::latency_adds_up;
 using testing::LoadPeer;
 using testing::LoadPeerScript;
 using testing::ms;
+using testing::nobody_listening;
 using testing::Reply;
 using testing::run_until_stopped;
 using testing::scaled;
 using testing::StopSeen;
 
-// Every real-time window below is widened by LOITER_TIME_SCALE (see drive.hpp).
-const Duration kLead = scaled(50ms);  // from spawning to the timeline's start
-
+// Every real-time window below is widened by LOITER_TIME_SCALE (see drive.hpp), and so is
+// kLoadLead, from spawning to the timeline's start.
 LoadOptions options_for(const LoadPeer& peer, double rate, Duration duration) {
   return {.server = peer.endpoint(),
           .rate = rate,
           .duration = duration,
           .request_timeout = scaled(1s),
-          .start = Clock::now() + kLead};
+          .start = Clock::now() + kLoadLead};
 }
 
 std::uint64_t total_errors(const LoadResult& r) {
@@ -289,7 +290,7 @@ TEST(Load, CountsTimeoutsAfterRequestTimeout) {
 // A server that stops answering for 300 ms mid-run: every request still goes out; latency
 // from the intended send time shows the stall, latency from the actual send mostly does not.
 TEST(Load, StallShowsInLatencyFromIntendedNotFromSent) {
-  const auto start = Clock::now() + kLead;
+  const auto start = Clock::now() + kLoadLead;
   LoadPeer peer({.stall_from = start + 400ms, .stall_until = start + 700ms});
   auto options = options_for(peer, 2000, 1200ms);
   options.start = start;
@@ -307,17 +308,11 @@ TEST(Load, StallShowsInLatencyFromIntendedNotFromSent) {
 
 // Nobody listens: nothing is dispatched, and the report says so (never silently less).
 TEST(Load, ReportsUndispatchedRequestsWhenItCannotConnect) {
-  tcp::endpoint closed;
-  {
-    asio::io_context io;
-    tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
-    closed = acceptor.local_endpoint();
-  }
-  auto options = LoadOptions{.server = closed,
+  auto options = LoadOptions{.server = nobody_listening(),
                              .rate = 100,
                              .duration = 300ms,
                              .connections = 4,
-                             .start = Clock::now() + kLead,
+                             .start = Clock::now() + kLoadLead,
                              .send_grace = 100ms};
   const auto r = run_until_stopped(options);
   EXPECT_EQ(r.requested, 30u);

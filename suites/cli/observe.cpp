@@ -94,7 +94,8 @@ int observe(const ObserveOptions& options, const fixtures::Probe& probe, suites:
       duration, header.period);
   writer.finish(std::chrono::system_clock::now(), end.ended_by);
   fmt::print("observed {} samples, ended by {}; FDs first {}, peak {}, last {}: {}\n", end.samples,
-             suites::to_string(end.ended_by), end.first_fds, end.peak_fds, end.last_fds, options.out);
+             suites::to_string(end.ended_by), end.first_fds, end.peak_fds, end.last_fds,
+             options.out);
   return end.ended_by == suites::WatchEnding::interrupt ? kInterrupted : kPassed;
 }
 

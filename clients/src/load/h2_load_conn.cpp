@@ -44,7 +44,7 @@ void h2_connected(H2Run& run, H2Conn& conn) {
 }
 
 void h2_on_connect_ready(H2Run& run, H2Conn& conn) {
-  const OpenStep step = open_step(run.options, conn.fd, conn.tls, kH2Alpn);
+  const OpenStep step = open_step(run.options.tls, conn.fd, conn.tls, kH2Alpn);
   if (step.state == Opening::failed) return h2_connect_failed(run, conn, step.failure);
   if (step.state == Opening::open) return h2_connected(run, conn);
   if (conn.tls) conn.phase = H2Phase::handshaking;  // within the same deadline
@@ -57,16 +57,15 @@ void h2_read(H2Run& run, H2Conn& conn) {
     // segment this read took: see h2_load.cpp).
     const SocketIo read =
         read_some(conn.fd, conn.tls.get(), run.buffer.data(), run.buffer.size(), run.read_at);
-    const std::size_t n = read.bytes;
     if (read.ec == asio::error::would_block) return;
     if (read.ec) return h2_lose(run, conn, io_error_kind(read.ec));
     const auto used = nghttp2_session_mem_recv(
-        conn.session.get(), reinterpret_cast<const std::uint8_t*>(run.buffer.data()), n);
+        conn.session.get(), reinterpret_cast<const std::uint8_t*>(run.buffer.data()), read.bytes);
     if (used < 0) return h2_lose(run, conn, "protocol");
     h2_mark_dirty(run, conn);
     // A short read emptied the socket: what comes next raises a new edge (saves the recv
     // that would say EAGAIN). TLS may hold a record back, so it reads on until EAGAIN.
-    if (!conn.tls && n < run.buffer.size()) return;
+    if (!conn.tls && read.bytes < run.buffer.size()) return;
   }
 }
 
@@ -199,8 +198,7 @@ void h2_flush(H2Run& run, H2Conn& conn) {
     const SocketIo sent = send_some(conn.fd, conn.tls.get(), data, size);
     if (sent.ec == asio::error::would_block) return;  // the writable edge goes on
     if (sent.ec) return h2_lose(run, conn, io_error_kind(sent.ec));
-    const std::size_t n = sent.bytes;
-    conn.out_sent += n;
+    conn.out_sent += sent.bytes;
     if (conn.out_sent < conn.out.size()) return;  // the socket is full: its next edge
   }
   h2_retire_if_done(run, conn);

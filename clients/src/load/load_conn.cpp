@@ -96,7 +96,7 @@ void begin_connect(Run& run, Conn& conn) {
 }
 
 void on_connect_ready(Run& run, Conn& conn) {
-  const OpenStep step = open_step(run.options, conn.fd, conn.tls);
+  const OpenStep step = open_step(run.options.tls, conn.fd, conn.tls);
   if (step.state == Opening::failed) return connect_failed(run, conn, step.failure);
   if (step.state == Opening::open) return connected(run, conn);
   if (conn.tls) conn.phase = Phase::handshaking;  // within the same deadline

@@ -73,7 +73,7 @@ int open_load_socket(Schedule& run, bool stamped) {
   return fd;
 }
 
-OpenStep open_step(const LoadOptions& options, int fd, TlsSession& tls,
+OpenStep open_step(const TlsClient& client, int fd, TlsSession& tls,
                    std::span<const unsigned char> alpn) {
   if (tls) return handshake_step(tls.get());
   int error = 0;
@@ -85,8 +85,8 @@ OpenStep open_step(const LoadOptions& options, int fd, TlsSession& tls,
   if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0) {
     return {};  // still connecting: this edge was not its end
   }
-  if (!options.tls) return {Opening::open};
-  tls = new_tls_session(*options.tls, fd, nullptr);
+  if (!client) return {Opening::open};
+  tls = new_tls_session(*client, fd, nullptr);
   // Only `alpn` is offered, whatever the context's list: a server without it fails the
   // handshake.
   if (!tls || (!alpn.empty() && SSL_set_alpn_protos(tls.get(), alpn.data(),

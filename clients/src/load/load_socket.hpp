@@ -32,10 +32,10 @@ struct OpenStep {
 };
 
 // One step of opening `fd`, whose connect is under way: on each readiness of the socket.
-// Over TLS (options.tls) the session is made into `tls` once the connect has ended, offering
-// only `alpn` (wire format) when it is not empty; `tls` holds it from then on, so a
+// Over TLS (`client` not null) the session is made into `tls` once the connect has ended,
+// offering only `alpn` (wire format) when it is not empty; `tls` holds it from then on, so a
 // connection with a session and no Opening::open yet is handshaking.
-OpenStep open_step(const LoadOptions& options, int fd, TlsSession& tls,
+OpenStep open_step(const TlsClient& client, int fd, TlsSession& tls,
                    std::span<const unsigned char> alpn = {});
 
 struct SocketIo {

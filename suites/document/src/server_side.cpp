@@ -77,8 +77,8 @@ Wall take_recovery(const ServerWatch& watch, Wall ended, const Expectations& exp
     side.problems.push_back(fmt::format(
         "the observer stopped at {} ({}), before the recovery window closed at {}: the "
         "server's FDs were not watched to the end",
-        samples.empty() ? std::string("-") : rfc3339_ms(samples.back().at), to_string(watch.ended_by),
-        rfc3339_ms(window_end)));
+        samples.empty() ? std::string("-") : rfc3339_ms(samples.back().at),
+        to_string(watch.ended_by), rfc3339_ms(window_end)));
   }
   return window_end;
 }

@@ -81,7 +81,7 @@ ServerWatch read_header(const fs::path& path) {
     watch.ended = from_unix(number_at(ended, "ended_unix", what));
     const auto text = text_or_empty(header_field(h, "ended_by", what), "ended_by", what);
     const auto ending = watch_ending_of(text);
-    if (!ending || ending == WatchEnding::none) {
+    if (!ending) {
       throw std::runtime_error(fmt::format(
           "{}: \"ended_by\" is \"{}\", not duration, interrupt or server-exited", what, text));
     }
@@ -121,7 +121,7 @@ ServerWatch read_server_watch(const fs::path& dir) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     watch.samples.push_back(read_line(line, fmt::format("{}:{}", path.string(), number)));
   }
-  if (watch.ended_by == WatchEnding::none) {  // no end written: the last sample is the last thing known
+  if (watch.ended_by == WatchEnding::none) {  // no end written: the last sample is the last known
     watch.ended = watch.samples.empty() ? watch.started : watch.samples.back().at;
   }
   return watch;

@@ -29,10 +29,10 @@ constexpr std::string_view to_string(WatchEnding ending) {
   return "";
 }
 
-// The ending `text` names (to_string's); nullopt for any other text.
+// The end `text` names (to_string's); nullopt for any other text, "" among them.
 constexpr std::optional<WatchEnding> watch_ending_of(std::string_view text) {
-  for (const auto ending : {WatchEnding::none, WatchEnding::duration, WatchEnding::interrupt,
-                            WatchEnding::server_exited}) {
+  for (const auto ending :
+       {WatchEnding::duration, WatchEnding::interrupt, WatchEnding::server_exited}) {
     if (to_string(ending) == text) return ending;
   }
   return std::nullopt;
