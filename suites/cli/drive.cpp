@@ -13,12 +13,11 @@
 #include "drive_status.hpp"
 #include "endpoint_text.hpp"
 #include "finish.hpp"
-#include "loiter/clients/tls/tls_stall.hpp"
-#include "loiter/clients/transport/targets.hpp"
-#include "loiter/fixtures/probe/sampler.hpp"
+#include "loiter/fixtures/os/loopback.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 #include "loiter/suites/document/run_head.hpp"
+#include "loiter/suites/runner/drive_kind.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "number_checks.hpp"
 #include "refusals.hpp"
@@ -27,41 +26,10 @@ namespace loiter::cli {
 
 namespace {
 
-using std::chrono::steady_clock;
-
 // The most connections opened a second, and the longest pause, interval or patience, s (as
 // a target file's deadlines).
 constexpr double kMostRate = 1'000'000;
 constexpr double kMostSeconds = 1'000'000;
-
-// Runs the clients until they are all done or the user interrupts; a line per second.
-std::vector<clients::ConnectionRecord> drive_clients(const clients::ClientKind& kind,
-                                                     const DriveSettings& settings,
-                                                     const fixtures::Sampler* sampler) {
-  clients::asio::io_context io(1);
-  std::vector<clients::ConnectionRecord> records;
-  spawn_kind(kind, io, settings, records);
-  const auto start = steady_clock::now();
-  auto next_line = start + std::chrono::seconds(1);
-  while (!io.stopped() && !suites::interrupted()) {
-    io.run_for(std::chrono::milliseconds(50));
-    if (steady_clock::now() < next_line) continue;
-    next_line += std::chrono::seconds(1);
-    std::optional<std::size_t> fds;
-    if (sampler != nullptr) {
-      const auto so_far = sampler->so_far();
-      if (!so_far.empty()) fds = so_far.back().sample.fds;
-    }
-    const double elapsed = std::chrono::duration<double>(steady_clock::now() - start).count();
-    std::cerr << drive_status(records, elapsed, fds) << "\n";
-  }
-  std::cerr << drive_status(records,
-                            std::chrono::duration<double>(steady_clock::now() - start).count(),
-                            std::nullopt)
-            << (suites::interrupted() ? "  (interrupted)\n" : "  (done)\n");
-  io.stop();  // on interrupt: the sockets close as the io_context goes
-  return records;
-}
 
 reports::ScenarioReport driven_report(suites::ScenarioResult& result, bool sampled) {
   auto& fds = result.observation.fds;
@@ -120,7 +88,7 @@ clients::TlsClient tls_for(const DriveOptions& options) {
     if (!options.alpn.empty() || !options.sni.empty()) {
       throw std::invalid_argument("--alpn and --sni go with --tls");
     }
-    if (options.kind == clients::kTlsHandshakeSilent || options.kind == clients::kTlsLateHead) {
+    if (const auto kind = suites::drive_kind_info(options.kind); kind && kind->handshakes) {
       throw std::invalid_argument(
           fmt::format("{} completes a TLS handshake: add --tls", options.kind));
     }
@@ -188,22 +156,27 @@ void add_drive_options(CLI::App& command, DriveOptions& options) {
 }
 
 int run_drive(const DriveOptions& options) {
-  DriveSettings settings{.count = options.count,
-                         .rate = options.rate,
-                         .patience = std::chrono::duration_cast<clients::Duration>(
-                             std::chrono::duration<double>(options.patience))};
+  suites::KindDrive drive{.kind = options.kind,
+                          .count = options.count,
+                          .rate = options.rate,
+                          .patience = std::chrono::duration_cast<clients::Duration>(
+                              std::chrono::duration<double>(options.patience))};
   // Every input is refused here, before a client connects (exit 2); a --runs that cannot be
   // made too.
   std::optional<suites::RunDirectory> made;
   refusing([&] {
-    settings.interval = only_for(options, options.interval, "--interval", is_paced);
-    settings.pause = only_for(options, options.pause, "--pause", takes_pause);
-    settings.path = path_for(options);
-    settings.target = parse_endpoint(options.connect);
-    settings.tls = tls_for(options);
-    clients::require_loopback(settings.target);
+    drive.interval = only_for(options, options.interval, "--interval", is_paced);
+    drive.pause = only_for(options, options.pause, "--pause", takes_pause);
+    drive.path = path_for(options);
+    drive.server = address_endpoint(options.connect);
+    drive.tls = tls_for(options);
+    if (!fixtures::is_loopback(drive.server.address().to_string())) {
+      throw std::invalid_argument(fmt::format(
+          "refusing {}: loiter only targets loopback (127.0.0.0/8, ::1)", options.connect));
+    }
     if (options.pid) {
       if (auto problem = pid_problem(*options.pid)) throw std::invalid_argument(*problem);
+      drive.pid = static_cast<pid_t>(*options.pid);
     }
     if (auto problem = output_path_problem("--json", options.json_path))
       throw std::invalid_argument(*problem);
@@ -212,13 +185,16 @@ int run_drive(const DriveOptions& options) {
   auto& directory = *made;
   auto report = suites::run_head(LOITER_VERSION, options.connect, suites::utc_now());
   suites::install_interrupt_handlers();
+  auto driven = suites::drive_kind(
+      drive, [](const auto& records, double elapsed, std::optional<std::size_t> fds) {
+        std::cerr << drive_status(records, elapsed, fds) << "\n";
+      });
+  std::cerr << drive_status(driven.records, driven.seconds, std::nullopt)
+            << (suites::interrupted() ? "  (interrupted)\n" : "  (done)\n");
   suites::ScenarioResult result{.id = options.kind};
   result.observation.scenario = options.kind;
-  std::optional<fixtures::Sampler> sampler;
-  if (options.pid) sampler.emplace(fixtures::Probe(*options.pid, settings.target.port()));
-  result.observation.connections =
-      drive_clients(*find_kind(options.kind), settings, sampler ? &*sampler : nullptr);
-  if (sampler) result.observation.timeline = sampler->stop();
+  result.observation.connections = std::move(driven.records);
+  result.observation.timeline = std::move(driven.timeline);
   directory.add_scenario(result);
   report.scenarios.push_back(driven_report(result, options.pid.has_value()));
   return finish_run(report, directory, {.json = options.json_path, .junit = {}});

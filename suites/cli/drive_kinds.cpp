@@ -1,43 +1,28 @@
-// The client kinds of `loiter drive`: the clients' kind registry, each kind spawned with its
-// own defaults and the settings from the command line.
+// The client kinds of `loiter drive`, as the runner lists them.
 #include "drive_kinds.hpp"
+
+#include "loiter/suites/runner/drive_kind.hpp"
 
 namespace loiter::cli {
 
-const clients::ClientKind* find_kind(const std::string& name) {
-  return clients::find_client_kind(name);
-}
-
-void spawn_kind(const clients::ClientKind& kind, clients::asio::io_context& io,
-                const DriveSettings& settings, std::vector<clients::ConnectionRecord>& out) {
-  const clients::FleetSpec fleet{
-      .target = settings.target,
-      .count = settings.count,
-      .patience = settings.patience,
-      .pacing = {.start = clients::Clock::now(), .per_second = settings.rate},
-      .tls = settings.tls};
-  kind.spawn(io, fleet,
-             {.interval = settings.interval, .pause = settings.pause, .path = settings.path}, out);
-}
-
 bool is_paced(const std::string& name) {
-  const auto* kind = find_kind(name);
-  return kind != nullptr && kind->paced;
+  const auto kind = suites::drive_kind_info(name);
+  return kind && kind->paced;
 }
 
 bool takes_pause(const std::string& name) {
-  const auto* kind = find_kind(name);
-  return kind != nullptr && kind->pauses;
+  const auto kind = suites::drive_kind_info(name);
+  return kind && kind->pauses;
 }
 
 bool takes_path(const std::string& name) {
-  const auto* kind = find_kind(name);
-  return kind != nullptr && kind->has_path;
+  const auto kind = suites::drive_kind_info(name);
+  return kind && kind->has_path;
 }
 
 std::string kinds_that(bool (*takes)(const std::string&)) {
   std::string names;
-  for (const auto& kind : clients::client_kinds()) {
+  for (const auto& kind : suites::drive_kinds()) {
     const std::string name(kind.name);
     if (takes(name)) names += (names.empty() ? "" : ", ") + name;
   }
@@ -46,7 +31,7 @@ std::string kinds_that(bool (*takes)(const std::string&)) {
 
 std::vector<std::string> kind_names() {
   std::vector<std::string> names;
-  for (const auto& kind : clients::client_kinds()) names.emplace_back(kind.name);
+  for (const auto& kind : suites::drive_kinds()) names.emplace_back(kind.name);
   return names;
 }
 

@@ -1,9 +1,13 @@
-// --connect's HOST:PORT, taken apart and read as an address.
+// --connect's HOST:PORT, taken apart, read as an address, or resolved.
 #include "endpoint_text.hpp"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
+#include <variant>
+
+#include "loiter/fixtures/os/loopback.hpp"
+#include "loiter/suites/runner/host_lookup.hpp"
 
 namespace loiter::cli {
 
@@ -26,12 +30,34 @@ HostPort split_host_port(const std::string& text) {
   return {.host = host, .port = static_cast<unsigned short>(number)};
 }
 
-clients::tcp::endpoint parse_endpoint(const std::string& text) {
+fixtures::TcpEndpoint address_endpoint(const std::string& text) {
   const auto [host, port] = split_host_port(text);
-  boost::system::error_code error;
-  const auto address = clients::asio::ip::make_address(host, error);
-  if (error) throw std::invalid_argument(fmt::format("--connect '{}' is not ADDRESS:PORT", text));
-  return {address, port};
+  const auto address = fixtures::IpAddress::parse(host);
+  if (!address)
+    throw std::invalid_argument(fmt::format("--connect '{}' is not ADDRESS:PORT", text));
+  return {*address, port};
+}
+
+fixtures::TcpEndpoint connect_endpoint(const std::string& connect,
+                                       const std::string& allow_remote) {
+  const auto [host, port] = split_host_port(connect);
+  if (!fixtures::IpAddress::parse(host) && host == allow_remote) {  // a name: resolve it
+    auto found = suites::look_up_host(host, port);
+    if (const auto* why = std::get_if<std::string>(&found)) {
+      throw std::invalid_argument(
+          fmt::format("--connect {}: cannot resolve {}: {}", connect, host, *why));
+    }
+    return {std::get<fixtures::IpAddress>(found), port};
+  }
+  const auto server = address_endpoint(connect);
+  const auto address = server.address().to_string();
+  if (fixtures::is_loopback(address)) return server;
+  if (allow_remote.empty() || (allow_remote != host && allow_remote != address)) {
+    throw std::invalid_argument(fmt::format(
+        "refusing {}: loiter only targets loopback unless --allow-remote names the host ({})",
+        connect, host));
+  }
+  return server;
 }
 
 }  // namespace loiter::cli

@@ -1,15 +1,19 @@
-// --connect's HOST:PORT: split (plain), and read as an address for the clients (Asio's
-// endpoint: included only where connections are driven).
+// --connect's HOST:PORT: split, read as an address, or resolved where --allow-remote names
+// the host by name.
 #pragma once
 
 #include <string>
 
 #include "host_port.hpp"
-#include "loiter/clients/transport/asio.hpp"
+#include "loiter/fixtures/probe/endpoint.hpp"
 
 namespace loiter::cli {
 
 // "127.0.0.1:8080", "[::1]:8080": an address, not a name. Throws std::invalid_argument.
-clients::tcp::endpoint parse_endpoint(const std::string& text);
+fixtures::TcpEndpoint address_endpoint(const std::string& text);
+
+// --connect's server: loopback, or the one host --allow-remote names (an address, or a name
+// resolved here). Throws std::invalid_argument.
+fixtures::TcpEndpoint connect_endpoint(const std::string& connect, const std::string& allow_remote);
 
 }  // namespace loiter::cli

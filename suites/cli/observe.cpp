@@ -1,5 +1,6 @@
-// `loiter observe`: its options, what it refuses before anything starts, the server it
-// starts for --target, and the lines it prints; the sampling loop is the runner's.
+// `loiter observe`: its options, what it refuses before anything starts, and the lines it
+// prints; the server's start for --target, its stop and the sampling loop are the runner's
+// (watch_loop.hpp).
 #include "observe.hpp"
 
 #include <fmt/format.h>
@@ -11,8 +12,6 @@
 
 #include "check.hpp"
 #include "finish.hpp"
-#include "loiter/fixtures/os/harness_error.hpp"
-#include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/reports/number_text.hpp"
 #include "loiter/suites/document/server_watch.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
@@ -76,69 +75,61 @@ void make_out(const std::string& out) {
     throw std::invalid_argument(fmt::format("--out {}: cannot be made: {}", out, error.message()));
 }
 
-// Watches the server `header` names through `probe` into --out; prints the end. Returns
-// the exit code.
-int observe(const ObserveOptions& options, const fixtures::Probe& probe, suites::ServerWatch header,
-            const std::string& what) {
-  const auto duration = milliseconds(static_cast<long long>(options.duration * 1000));
-  header.period = milliseconds(options.period_ms);
-  header.loiter_version = LOITER_VERSION;
-  header.started = std::chrono::system_clock::now();
-  suites::ServerWatchWriter writer(options.out, header);
-  fmt::print("observing {} for {} s: {}\n", what, reports::plain_number(options.duration),
-             options.out);
-  std::fflush(stdout);
-  const auto end = suites::watch_server(
-      probe, static_cast<pid_t>(header.pid),
-      [&](auto at, const fixtures::ProcessSample& sample) { writer.append({at, sample}); },
-      duration, header.period);
-  writer.finish(std::chrono::system_clock::now(), end.ended_by);
+// What is watched, in the words of the line printed as it starts.
+std::string watched(const suites::WatchSubject& subject) {
+  if (subject.target) {
+    return fmt::format("{} at {}:{} (pid {})", *subject.target, subject.host, *subject.port,
+                       subject.pid);
+  }
+  return subject.port ? fmt::format("pid {} (port {})", subject.pid, *subject.port)
+                      : fmt::format("pid {} (no port: no TCP states)", subject.pid);
+}
+
+// Watches the server `target` names (or --pid's) into --out; prints the start and the end.
+// Returns the exit code.
+int observe(const ObserveOptions& options, const std::optional<fixtures::Target>& target) {
+  suites::SessionPlan plan{.start = target, .fd_types = options.fd_types};
+  if (!target) {
+    plan.running = {.port = options.port ? std::optional(static_cast<unsigned short>(*options.port))
+                                         : std::nullopt,
+                    .pid = static_cast<pid_t>(*options.pid)};
+  }
+  const auto period = milliseconds(options.period_ms);
+  std::optional<suites::ServerWatchWriter> writer;
+  const auto observed = suites::observe_server(
+      std::move(plan), milliseconds(static_cast<long long>(options.duration * 1000)), period,
+      [&](const suites::WatchSubject& subject) -> suites::WatchSink {
+        writer.emplace(options.out, suites::ServerWatch{.loiter_version = LOITER_VERSION,
+                                                        .pid = subject.pid,
+                                                        .port = subject.port,
+                                                        .host = subject.host,
+                                                        .target = subject.target,
+                                                        .started = std::chrono::system_clock::now(),
+                                                        .period = period});
+        fmt::print("observing {} for {} s: {}\n", watched(subject),
+                   reports::plain_number(options.duration), options.out);
+        std::fflush(stdout);
+        return [&](auto at, const fixtures::ProcessSample& sample) {
+          writer->append({at, sample});
+        };
+      });
+  if (!observed.end) {
+    std::cerr << "loiter: interrupted while " << target->name
+              << " was starting; nothing observed\n";
+    return kInterrupted;
+  }
+  const auto& end = *observed.end;
+  writer->finish(std::chrono::system_clock::now(), end.ended_by);
   fmt::print("observed {} samples, ended by {}; FDs first {}, peak {}, last {}: {}\n", end.samples,
              suites::to_string(end.ended_by), end.first_fds, end.peak_fds, end.last_fds,
              options.out);
+  if (observed.stopped) {
+    fmt::print("server {} stopped: {}\n", target->name, observed.stopped->how);
+    for (const auto& left : observed.stopped->leftovers) {
+      fmt::print("  still running after the stop, killed: pid {} {}\n", left.pid, left.command);
+    }
+  }
   return end.ended_by == suites::WatchEnding::interrupt ? kInterrupted : kPassed;
-}
-
-// The process tree under --pid; the TCP states of --port when given.
-fixtures::Probe pid_probe(const ObserveOptions& options) {
-  const auto pid = static_cast<pid_t>(*options.pid);
-  if (!options.port)
-    return options.fd_types ? fixtures::Probe(pid).with_fd_types() : fixtures::Probe(pid);
-  const fixtures::Probe probe(pid, static_cast<unsigned short>(*options.port));
-  return options.fd_types ? probe.with_fd_types() : probe;
-}
-
-int observe_pid(const ObserveOptions& options) {
-  const auto pid = static_cast<pid_t>(*options.pid);
-  suites::ServerWatch header{.pid = pid};
-  if (options.port) header.port = static_cast<unsigned short>(*options.port);
-  const auto what = options.port ? fmt::format("pid {} (port {})", pid, *options.port)
-                                 : fmt::format("pid {} (no port: no TCP states)", pid);
-  return observe(options, pid_probe(options), header, what);
-}
-
-int observe_target(const ObserveOptions& options, const fixtures::Target& target) {
-  std::optional<fixtures::ServerUnderTest> started;
-  try {
-    started.emplace(target,
-                    fixtures::StartOptions{.cancelled = [] { return suites::interrupted(); }});
-  } catch (const fixtures::StartError& e) {
-    if (e.problem() != fixtures::StartProblem::cancelled) throw;
-    std::cerr << "loiter: interrupted while " << target.name << " was starting; nothing observed\n";
-    return kInterrupted;
-  }
-  auto& sut = *started;
-  const auto probe = options.fd_types ? sut.probe().with_fd_types() : sut.probe();
-  const suites::ServerWatch header{
-      .pid = sut.pid(), .port = sut.port(), .host = sut.host(), .target = target.name};
-  const int code =
-      observe(options, probe, header,
-              fmt::format("{} at {}:{} (pid {})", target.name, sut.host(), sut.port(), sut.pid()));
-  fmt::print("server {} stopped: {}\n", target.name, sut.stop());
-  for (const auto& left : sut.leftovers()) {
-    fmt::print("  still running after the stop, killed: pid {} {}\n", left.pid, left.command);
-  }
-  return code;
 }
 
 }  // namespace
@@ -181,7 +172,7 @@ int run_observe(const ObserveOptions& options) {
     return chosen;
   });
   suites::install_interrupt_handlers();
-  return target ? observe_target(options, *target) : observe_pid(options);
+  return observe(options, target);
 }
 
 }  // namespace loiter::cli

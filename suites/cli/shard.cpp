@@ -11,7 +11,6 @@
 #include <iostream>
 #include <utility>
 
-#include "drive.hpp"
 #include "endpoint_text.hpp"
 #include "finish.hpp"
 #include "loiter/fixtures/provenance.hpp"
@@ -22,43 +21,6 @@
 #include "refusals.hpp"
 
 namespace loiter::cli {
-
-namespace {
-
-// The server's address: loopback, or the one host --allow-remote names (an address or a
-// name, resolved here).
-clients::tcp::endpoint server_of(const std::string& connect, const std::string& allow_remote) {
-  const auto [host, port] = split_host_port(connect);
-  boost::system::error_code error;
-  clients::asio::ip::make_address(host, error);
-  if (error && host == allow_remote) {  // a name: resolve it
-    clients::asio::io_context io;
-    clients::tcp::resolver resolver(io);
-    const auto found = resolver.resolve(host, std::to_string(port), error);
-    if (error || found.empty()) {
-      throw std::invalid_argument(
-          fmt::format("--connect {}: cannot resolve {}: {}", connect, host, error.message()));
-    }
-    return found.begin()->endpoint();
-  }
-  const auto server = parse_endpoint(connect);
-  if (server.address().is_loopback()) return server;
-  if (allow_remote.empty() ||
-      (allow_remote != host && allow_remote != server.address().to_string())) {
-    throw std::invalid_argument(fmt::format(
-        "refusing {}: loiter only targets loopback unless --allow-remote names the host ({})",
-        connect, host));
-  }
-  return server;
-}
-
-}  // namespace
-
-fixtures::TcpEndpoint connect_endpoint(const std::string& connect,
-                                       const std::string& allow_remote) {
-  const auto server = server_of(connect, allow_remote);
-  return {*fixtures::IpAddress::parse(server.address().to_string()), server.port()};
-}
 
 fixtures::TcpEndpoint server_endpoint(const CheckOptions& options) {
   if (options.connect.empty()) {

@@ -17,11 +17,8 @@ inline constexpr std::size_t kShardedCount = 10'000'000;
 
 void add_shard_options(CLI::App& command, CheckOptions& options);
 
-// The server `connect` (HOST:PORT) names: loopback, or the one host `allow_remote` names (an
-// address, or a name resolved here). Throws std::invalid_argument. What check --connect,
-// its shards and survey --connect all take.
-fixtures::TcpEndpoint connect_endpoint(const std::string& connect, const std::string& allow_remote);
-// The same for check's options; a shard needs --connect.
+// The server check's --connect names (connect_endpoint, endpoint_text.hpp); a shard needs
+// --connect.
 fixtures::TcpEndpoint server_endpoint(const CheckOptions& options);
 
 // Returns the process exit code: 0 the share ran, 2 a bad input (nothing started), 3 a

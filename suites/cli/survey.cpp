@@ -1,5 +1,6 @@
-// `loiter survey`: starts the target's server (or takes --connect's), measures it with
-// suites/survey, and shows and stores what it found.
+// `loiter survey`: its options, what it refuses before anything starts, and what it shows and
+// stores; the server's start (or --connect's), the sampling and the survey are the runner's
+// (survey_session.hpp).
 #include "survey.hpp"
 
 #include <fmt/format.h>
@@ -7,11 +8,10 @@
 #include <iostream>
 #include <sstream>
 
+#include "endpoint_text.hpp"
 #include "exit_codes.hpp"
 #include "loiter/fixtures/os/loopback.hpp"
-#include "loiter/fixtures/probe/probe.hpp"
-#include "loiter/fixtures/probe/sampler.hpp"
-#include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/fixtures/target/target.hpp"
 #include "loiter/reports/survey_json.hpp"
 #include "loiter/reports/survey_render.hpp"
 #include "loiter/suites/catalogue/timing.hpp"
@@ -19,6 +19,7 @@
 #include "loiter/suites/document/run_directory.hpp"
 #include "loiter/suites/runner/files.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
+#include "loiter/suites/runner/survey_session.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "loiter/suites/survey/survey_run.hpp"
 #include "number_checks.hpp"
@@ -33,8 +34,6 @@ namespace {
 // The most connections a probe, and the longest wait, s.
 constexpr std::size_t kMostConnections = 1000;
 constexpr double kMostWait = 86'400;
-// How long the server's descriptors may take to come back once the probes are done.
-constexpr auto kFdsBackWithin = std::chrono::seconds(5);
 
 // The options that only --connect takes, refused for a target loiter starts.
 void refuse_connect_only(const SurveyOptions& options) {
@@ -98,27 +97,9 @@ suites::SurveyRequest connect_request(const SurveyOptions& options,
   return request;
 }
 
-// The request for the server loiter started for `target`.
-suites::SurveyRequest started_request(const fixtures::Target& target,
-                                      const fixtures::ServerUnderTest& server) {
-  suites::SurveyRequest request{.target = target.name,
-                                .host = server.host(),
-                                .port = server.port(),
-                                .tls = target.tls.has_value(),
-                                .h2 = target.h2.has_value(),
-                                .health = target.paths.health.value_or("/"),
-                                .echo = target.paths.echo.value_or(""),
-                                .large = target.paths.large.value_or("")};
-  if (target.tls) {
-    request.alpn = target.tls->alpn;
-    request.server_name = target.tls->server_name;
-  }
-  return request;
-}
-
-// The survey, with the server's FDs and RSS where a probe of its processes is given.
-reports::Survey surveyed(suites::SurveyRequest request, const SurveyOptions& options,
-                         const fixtures::Probe* probe) {
+// How to survey, as the options say; the server's own fields come from the request made for
+// --connect or, for a target, from the server the session starts.
+suites::SurveyRequest with_options(suites::SurveyRequest request, const SurveyOptions& options) {
   request.floods = options.floods;
   request.connections = options.connections;
   request.max_wait = seconds_given(options.max_wait);
@@ -127,27 +108,7 @@ reports::Survey surveyed(suites::SurveyRequest request, const SurveyOptions& opt
   request.started = suites::utc_now();
   request.cancelled = [] { return suites::interrupted(); };
   request.told = [](std::string_view line) { std::cerr << line << "\n"; };
-  if (probe == nullptr) return suites::run_survey(request);
-  const auto before = probe->sample();
-  std::optional<fixtures::Sampler> sampler(std::in_place, *probe);
-  auto survey = suites::run_survey(request);
-  const auto timeline = sampler->stop();
-  sampler.reset();
-  reports::SurveyServer server{.pid = static_cast<int>(probe->root()),
-                               .fds_before = before.fds,
-                               .rss_before_mib = static_cast<double>(before.rss_kib) / 1024};
-  for (const auto& s : timeline) {
-    server.fds_peak = std::max(server.fds_peak, s.sample.fds);
-    server.rss_peak_mib =
-        std::max(server.rss_peak_mib, static_cast<double>(s.sample.rss_kib) / 1024);
-  }
-  const auto back = fixtures::wait_for_fds_at_most(
-      *probe, before.fds, std::chrono::milliseconds(300),
-      std::chrono::duration_cast<std::chrono::milliseconds>(kFdsBackWithin));
-  server.fds_after = back.last_fds;
-  server.fds_back = back.recovered;
-  survey.server = server;
-  return survey;
+  return request;
 }
 
 }  // namespace
@@ -254,18 +215,14 @@ int run_survey_command(const SurveyOptions& options) {
                       (target ? target->name : std::string("connect")) + "-survey");
   });
   suites::install_interrupt_handlers();
-  reports::Survey survey;
+  suites::SurveyServer server{.log_dir = directory->server_dir("survey")};
   if (request) {
-    std::optional<fixtures::Probe> probe;
-    if (options.pid) probe.emplace(static_cast<pid_t>(*options.pid));
-    survey = surveyed(*request, options, probe ? &*probe : nullptr);
+    if (options.pid) server.pid = static_cast<pid_t>(*options.pid);
   } else {
-    fixtures::ServerUnderTest server(*target, {.log_dir = directory->server_dir("survey"),
-                                               .cancelled = [] { return suites::interrupted(); }});
-    const auto probe = server.probe();
-    survey = surveyed(started_request(*target, server), options, &probe);
-    server.stop();
+    server.start = *target;
   }
+  const auto survey = suites::survey_server(
+      with_options(request.value_or(suites::SurveyRequest{}), options), server);
   render_survey_console(survey, std::cout);
   suites::write_file(directory->path() / "survey.json", reports::survey_text(survey));
   {

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "loiter/fixtures/os/fd.hpp"
+#include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 
 namespace loiter::suites {
@@ -102,6 +103,29 @@ WatchEnd watch_server(const fixtures::Probe& probe, pid_t server, const WatchSin
     }
     if (next >= stop) return ended(WatchEnding::duration);
   }
+}
+
+Observed observe_server(SessionPlan plan, std::chrono::milliseconds duration,
+                        std::chrono::milliseconds period,
+                        const std::function<WatchSink(const WatchSubject&)>& begin) {
+  const auto port = plan.running.port;
+  std::optional<ServerSession> session;
+  try {
+    session.emplace(std::move(plan));
+  } catch (const fixtures::StartError& e) {
+    if (e.problem() != fixtures::StartProblem::cancelled) throw;
+    return {};
+  }
+  WatchSubject subject{.pid = *session->pid(), .port = port};
+  if (const auto* server = session->server()) {
+    subject.port = server->port();
+    subject.host = server->host();
+    subject.target = server->target().name;
+  }
+  const auto sink = begin(subject);
+  Observed observed{.end = watch_server(*session->probe(), subject.pid, sink, duration, period)};
+  observed.stopped = session->stop();
+  return observed;
 }
 
 }  // namespace loiter::suites

@@ -8,9 +8,11 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "loiter/fixtures/probe/probe.hpp"
+#include "loiter/suites/runner/session.hpp"
 #include "loiter/suites/runner/watch_ending.hpp"
 
 namespace loiter::suites {
@@ -32,5 +34,26 @@ using WatchSink =
 // whatever `sink` throws.
 WatchEnd watch_server(const fixtures::Probe& probe, pid_t server, const WatchSink& sink,
                       std::chrono::milliseconds duration, std::chrono::milliseconds period);
+
+// What a watch is of, once its session has the server: the PID, the port whose TCP states
+// are counted, and for a server the session started, where and which target.
+struct WatchSubject {
+  pid_t pid = 0;
+  std::optional<unsigned short> port;
+  std::string host;
+  std::optional<std::string> target;
+};
+
+struct Observed {
+  std::optional<WatchEnd> end;         // nullopt: interrupted while the server was starting
+  std::optional<SessionStop> stopped;  // a server the session started, stopped at the end
+};
+
+// `loiter observe`: the session's server (`plan`: a target started, or a PID with its port)
+// watched for `duration` at `period`, into the sink `begin` gives once the server runs (and
+// before the first sample). Throws as the server's start and watch_server do.
+Observed observe_server(SessionPlan plan, std::chrono::milliseconds duration,
+                        std::chrono::milliseconds period,
+                        const std::function<WatchSink(const WatchSubject&)>& begin);
 
 }  // namespace loiter::suites
