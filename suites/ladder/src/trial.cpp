@@ -12,8 +12,8 @@
 
 #include "loiter/clients/load/load.hpp"
 #include "loiter/clients/transport/targets.hpp"
-#include "loiter/fixtures/probe/sampler.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/suites/runner/session.hpp"
 
 namespace loiter::suites::ladder {
 
@@ -104,13 +104,14 @@ LoadRun run_load(const clients::LoadOptions& options, const std::vector<int>& cp
 
 TrialOutcome run_trial(const TrialPlan& plan) {
   const auto& target = *plan.target;
-  fixtures::ServerUnderTest server(target, {.cancelled = plan.cancelled});
+  ServerSession session({.start = target, .start_options = {.cancelled = plan.cancelled}});
+  const auto& server = *session.server();
   TrialOutcome outcome;
-  if (plan.want_provenance) outcome.provenance = fixtures::gather_provenance(server);
+  if (plan.want_provenance) outcome.provenance = session.provenance(target);
   // Warmed up and settled as a scenario's server is, over a shorter window: what a trial
   // reads of the descriptors is their peak, not a recovery to this baseline.
   const auto baseline = server.baseline({.window = kSettle});
-  const auto probe = server.probe();
+  const auto& probe = *session.probe();
   const auto endpoint = server.endpoint();
   const clients::tcp::endpoint to{clients::asio::ip::make_address(endpoint.address().to_string()),
                                   endpoint.port()};
@@ -131,11 +132,11 @@ TrialOutcome run_trial(const TrialPlan& plan) {
       .h2 = target.h2.has_value()};
   const auto server_cpus = fixtures::cpu_affinity(server.pid()).size();
   const auto before = probe.sample();
-  fixtures::Sampler sampler(probe);
+  session.begin_sampling();
   const auto load = run_load(options, plan.client_cpus);
   const auto after = probe.sample();
-  const auto timeline = sampler.stop();
-  server.stop();
+  const auto peaks = peaks_of(session.end_sampling());
+  session.stop();
 
   const auto& result = load.result;
   const auto& latency = closed ? result.from_sent : result.from_intended;
@@ -159,11 +160,8 @@ TrialOutcome run_trial(const TrialPlan& plan) {
     trial.server_busy = trial.server_cpu_s / (load.wall * static_cast<double>(server_cpus));
   }
   trial.server_fds_before = baseline.sample.fds;
-  for (const auto& s : timeline) {
-    trial.server_fds_peak = std::max(trial.server_fds_peak, s.sample.fds);
-    trial.server_rss_peak_mib =
-        std::max(trial.server_rss_peak_mib, static_cast<double>(s.sample.rss_kib) / 1024);
-  }
+  trial.server_fds_peak = peaks.fds;
+  trial.server_rss_peak_mib = peaks.rss_mib;
   outcome.stopped = result.stopped_early;
   return outcome;
 }

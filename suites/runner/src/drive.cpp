@@ -269,11 +269,6 @@ clients::tcp::endpoint asio_endpoint(const fixtures::TcpEndpoint& endpoint) {
   return {clients::asio::ip::make_address(endpoint.address().to_string()), endpoint.port()};
 }
 
-Drive::Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
-             const Expectations& expected, const Timing& timing,
-             const ScenarioParameters& parameters)
-    : Drive(scenario, asio_endpoint(sut.endpoint()), sut.target(), expected, timing, parameters) {}
-
 Drive::Drive(const Scenario& scenario, const clients::tcp::endpoint& server,
              const fixtures::Target& target, const Expectations& expected, const Timing& timing,
              const ScenarioParameters& parameters)

@@ -18,7 +18,7 @@
 
 #include "client_processes.hpp"
 #include "explanations.hpp"
-#include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/fixtures/target/target.hpp"
 #include "loiter/suites/catalogue/drive_context.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 #include "loiter/suites/judge/observation.hpp"
@@ -45,11 +45,8 @@ class Drive {
   // Decides where the clients run and, when they are split, forks the client processes
   // now: they wait for the shared start, a few milliseconds a process ahead. Throws (a
   // fixtures::HarnessError among them) when they cannot all be started; any started are
-  // killed and reaped as the Drive goes.
-  Drive(const Scenario& scenario, const fixtures::ServerUnderTest& sut,
-        const Expectations& expected, const Timing& timing, const ScenarioParameters& parameters);
-  // The same against a server loiter did not start (loiter check --connect): `server` is
-  // loopback, or the one host the user allowed.
+  // killed and reaped as the Drive goes. `server` is loopback, or the one host the user
+  // allowed.
   Drive(const Scenario& scenario, const clients::tcp::endpoint& server,
         const fixtures::Target& target, const Expectations& expected, const Timing& timing,
         const ScenarioParameters& parameters);

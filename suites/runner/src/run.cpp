@@ -6,10 +6,10 @@
 #include "explanations.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/probe/probe.hpp"
-#include "loiter/fixtures/probe/sampler.hpp"
-#include "loiter/fixtures/provenance.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
+#include "loiter/suites/runner/running_server.hpp"
+#include "loiter/suites/runner/session.hpp"
 #include "run_steps.hpp"
 
 namespace loiter::suites {
@@ -54,52 +54,84 @@ std::optional<Duration> longest_run(const Scenario& scenario, const fixtures::Ta
   return clients + expected.recovery;
 }
 
-ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& target,
-                            const Timing& timing, const ScenarioParameters& parameters) {
+namespace {
+
+// One scenario in the session `plan` makes: the server started (or taken as it runs), at
+// rest, the clients driven while the session samples it, the FDs waited for, the server
+// stopped, the whole judged. Without a probe of the server's side (a running server without
+// its PID) nothing of that side is read and the checks that need it are not made.
+ScenarioResult run_in_session(const Scenario& scenario, const fixtures::Target& target,
+                              const Timing& timing, const ScenarioParameters& parameters,
+                              SessionPlan plan) {
   ScenarioParameters resolved;
   auto result = begin_result(scenario, target, timing, parameters, resolved);
   if (result.skipped) return result;
-  std::optional<fixtures::ServerUnderTest> started;
+  auto& observation = result.observation;
+  observation.scenario = result.id;
+  // The process tree, and TCP states on both ends; a soak also counts descriptors by type.
+  plan.fd_types = result.expectations.soak.has_value();
+  std::optional<ServerSession> session;
   try {
-    started.emplace(target, start_options(target, timing, parameters));
+    session.emplace(std::move(plan));
   } catch (const fixtures::StartError& e) {
     if (e.problem() != fixtures::StartProblem::cancelled) throw;
     result.interrupted = true;  // Ctrl-C while the server was starting: not its failure
     return result;
   }
-  auto& sut = *started;
-  // The process tree, and TCP states on both ends; a soak also counts descriptors by type.
-  const fixtures::Probe probe =
-      result.expectations.soak ? sut.probe().with_fd_types() : sut.probe();
-  auto& fds = result.observation.fds;
-  settle_into(probe, timing, result.observation);
-  add_provenance(result, fixtures::gather_provenance(sut));
-  OpenWatch watch(probe, snapshot_due(clients::Clock::now(), result.expectations.patience));
+  const auto* probe = session->probe();
+  const auto endpoint = *session->endpoint();
+  observation.server_sampled = probe != nullptr;
+  OpenWatch watch;
+  if (probe != nullptr) {
+    settle_into(*probe, timing, observation);
+    add_provenance(result, session->provenance(target));
+    watch = OpenWatch(*probe, snapshot_due(clients::Clock::now(), result.expectations.patience));
+  }
   {
     // The client processes, if any, are forked before the sampler's thread starts (drive.hpp).
-    Drive clients(scenario, sut, result.expectations, timing, resolved);
-    fixtures::Sampler sampler(probe, sample_period(result.expectations));
-    clients.run(result.observation, watch);
+    Drive clients(scenario, asio_endpoint(endpoint), target, result.expectations, timing, resolved);
+    session->begin_sampling(sample_period(result.expectations));
+    clients.run(observation, watch);
     if (interrupted()) {
-      if (!scenario.winds_down || !result.observation.load) {
+      if (!scenario.winds_down || !observation.load) {
         result.interrupted = true;
         return result;  // the server is stopped on the way out; nothing is judged
       }
       result.stopped_early = true;  // judged on what ran
     }
-    recover_into(probe, timing, result.expectations, fds);
-    result.observation.timeline = sampler.stop();
+    if (probe != nullptr) recover_into(*probe, timing, result.expectations, observation.fds);
+    observation.timeline = session->end_sampling();
   }
-  auto late_fds = late_fds_look(probe, timing, result.expectations, fds);
-  add_peaks(result.observation);
-  result.observation.scenario = result.id;
-  result.observation.server_exit = sut.exit_description();
-  sut.stop();  // what of the server still runs once it is stopped is a finding
-  for (const auto& leftover : sut.leftovers()) {
-    result.observation.leftovers.push_back({.pid = leftover.pid, .command = leftover.command});
+  std::optional<reports::Finding> late_fds;
+  if (probe != nullptr) {
+    late_fds = late_fds_look(*probe, timing, result.expectations, observation.fds);
+    add_peaks(observation);
   }
-  judge_into(result, watch, sut.endpoint(), std::move(late_fds));
+  observation.server_exit = session->exit_description();
+  // What of the server still runs once it is stopped is a finding.
+  if (const auto stopped = session->stop()) {
+    for (const auto& leftover : stopped->leftovers) {
+      observation.leftovers.push_back({.pid = leftover.pid, .command = leftover.command});
+    }
+  }
+  judge_into(result, watch, endpoint, std::move(late_fds));
   return result;
+}
+
+}  // namespace
+
+ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& target,
+                            const Timing& timing, const ScenarioParameters& parameters) {
+  return run_in_session(
+      scenario, target, timing, parameters,
+      {.start = target, .start_options = start_options(target, timing, parameters)});
+}
+
+ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& target,
+                            const Timing& timing, const ScenarioParameters& parameters,
+                            const RunningServer& server) {
+  return run_in_session(scenario, target, timing, parameters,
+                        {.running = {.endpoint = server.endpoint, .pid = server.pid}});
 }
 
 }  // namespace loiter::suites

@@ -1,5 +1,5 @@
 // The steps of a scenario's run once its server listens, the same whether loiter started the
-// server (run.cpp) or connects to one it did not (running_run.cpp): the settled baseline, the
+// server or connects to one it did not (run.cpp, in its session): the settled baseline, the
 // bounded wait for the FDs to come back, the peaks, and the explanations beside a failed
 // verdict. Private to the runner.
 #pragma once
