@@ -57,27 +57,9 @@ clients::FleetShare parse_shard(const std::string& text) {
   return {.part = k, .parts = count};
 }
 
-suites::ShardPlan plan_of(const CheckOptions& options, const suites::ShardJob& in) {
-  suites::ShardPlan plan{.scenario = std::string(in.scenario->id),
-                         .target = options.target,
-                         .target_sha256 = {},
-                         .settings = key_settings(options),
-                         .server = options.connect,
-                         .parameters = in.parameters,
-                         .scale = in.timing.scale,
-                         .loiter_version = LOITER_VERSION};
-  plan.parameters.server_dir.clear();
-  plan.parameters.connections_per_process = 0;
-  if (fs::is_regular_file(options.target)) {
-    plan.target_sha256 = fixtures::sha256_of_file(options.target);
-  }
-  return plan;
-}
-
 // Every input checked before anything starts. Throws std::invalid_argument.
 suites::ShardJob shard_job(const CheckOptions& options) {
-  suites::ShardJob in;
-  in.share = parse_shard(options.shard);
+  const auto share = parse_shard(options.shard);
   if (options.start_at.empty()) {
     throw std::invalid_argument("a shard needs --start-at: the one start time of every shard");
   }
@@ -90,7 +72,7 @@ suites::ShardJob shard_job(const CheckOptions& options) {
         "--start-at {} is more than a day ahead or more than an hour ago (it is {} now)",
         options.start_at, suites::format_utc(now)));
   }
-  in.server = server_endpoint(options);
+  const auto server = server_endpoint(options);
   if (!options.faults.empty()) {
     throw std::invalid_argument(
         "--fault plants a bug in a reference server loiter starts; a "
@@ -104,27 +86,16 @@ suites::ShardJob shard_job(const CheckOptions& options) {
   if (options.scenarios.size() != 1 || !options.families.empty()) {
     throw std::invalid_argument("a shard runs one scenario: give exactly one --scenario");
   }
-  in.target = chosen_target(options);
-  in.timing = suites::timing();
-  const auto asked = parameters_of(options);
-  in.scenario = suites::choose_scenarios(options.scenarios, in.share.of(asked.count)).front();
-  in.parameters = suites::resolve_parameters(*in.scenario, asked);
-  if (auto problem = suites::count_problem(*in.scenario, in.share.of(in.parameters.count))) {
-    throw std::invalid_argument(*problem + " (each shard's share)");
-  }
-  in.expected = in.scenario->expect(in.target, in.timing, in.parameters);
-  if (in.expected.load && in.parameters.load_connections < in.share.parts) {
-    throw std::invalid_argument(fmt::format(
-        "{} shards need at least {} keep-alive connections of regular traffic (one a shard): "
-        "--load-connections {}",
-        in.share.parts, in.share.parts, in.share.parts));
-  }
-  if (auto reason = in.scenario->unmet_need(in.target)) {
-    throw std::invalid_argument(
-        fmt::format("{} cannot run against {}: {}", in.scenario->id, in.target.name, *reason));
-  }
-  in.header = suites::shard_header(plan_of(options, in), in.share, start_at);
-  return in;
+  return suites::plan_shard({.scenario = options.scenarios.front(),
+                             .target = chosen_target(options),
+                             .asked = parameters_of(options),
+                             .share = share,
+                             .start_at = start_at,
+                             .server = server,
+                             .target_named = options.target,
+                             .settings = key_settings(options),
+                             .server_named = options.connect,
+                             .loiter_version = LOITER_VERSION});
 }
 
 void print_done(const suites::ShardHeader& h, const suites::ShardOutput& out, const fs::path& dir) {

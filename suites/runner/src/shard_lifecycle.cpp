@@ -13,6 +13,9 @@
 #include <utility>
 
 #include "loiter/clients/transport/asio.hpp"
+#include "loiter/fixtures/provenance.hpp"
+#include "loiter/suites/catalogue/timing.hpp"
+#include "loiter/suites/runner/run.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/shard_run.hpp"
 
@@ -122,6 +125,41 @@ ShardRun run_shard(ShardJob job, const fs::path& dir) {
   write_status(run, dir,
                run.output->interrupted ? ShardStatus::interrupted : ShardStatus::complete);
   return run;
+}
+
+ShardJob plan_shard(const ShardAsk& ask) {
+  ShardJob job{.target = ask.target, .timing = timing(), .share = ask.share, .server = ask.server};
+  job.scenario = choose_scenarios({ask.scenario}, ask.share.of(ask.asked.count)).front();
+  job.parameters = resolve_parameters(*job.scenario, ask.asked);
+  if (auto problem = count_problem(*job.scenario, ask.share.of(job.parameters.count))) {
+    throw std::invalid_argument(*problem + " (each shard's share)");
+  }
+  job.expected = job.scenario->expect(job.target, job.timing, job.parameters);
+  if (job.expected.load && job.parameters.load_connections < ask.share.parts) {
+    throw std::invalid_argument(fmt::format(
+        "{} shards need at least {} keep-alive connections of regular traffic (one a shard): "
+        "--load-connections {}",
+        ask.share.parts, ask.share.parts, ask.share.parts));
+  }
+  if (auto reason = job.scenario->unmet_need(job.target)) {
+    throw std::invalid_argument(
+        fmt::format("{} cannot run against {}: {}", job.scenario->id, job.target.name, *reason));
+  }
+  ShardPlan plan{.scenario = std::string(job.scenario->id),
+                 .target = ask.target_named,
+                 .target_sha256 = {},
+                 .settings = ask.settings,
+                 .server = ask.server_named,
+                 .parameters = job.parameters,
+                 .scale = job.timing.scale,
+                 .loiter_version = ask.loiter_version};
+  plan.parameters.server_dir.clear();
+  plan.parameters.connections_per_process = 0;
+  if (fs::is_regular_file(ask.target_named)) {
+    plan.target_sha256 = fixtures::sha256_of_file(ask.target_named);
+  }
+  job.header = shard_header(std::move(plan), ask.share, ask.start_at);
+  return job;
 }
 
 }  // namespace loiter::suites

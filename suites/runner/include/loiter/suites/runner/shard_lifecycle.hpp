@@ -29,6 +29,27 @@ struct ShardJob {
   ShardHeader header;  // as shard_header() made it: status "waiting"
 };
 
+// What the command line asks of a shard, its inputs parsed: the one scenario, the target as
+// built, the parameters asked, this shard's share, the shared start, the server, and the
+// plan's words for what was named (the target as typed, the keys set, the server's text).
+struct ShardAsk {
+  std::string scenario;
+  fixtures::Target target;
+  ScenarioParameters asked;
+  clients::FleetShare share;
+  WallClock::time_point start_at;
+  fixtures::TcpEndpoint server;
+  std::string target_named;           // a bundled name or a file (hashed when a file)
+  std::vector<std::string> settings;  // "deadlines.header=1", in order
+  std::string server_named;           // "host:port"
+  std::string loiter_version;
+};
+
+// The shard planned: its scenario chosen, its parameters resolved, its share's count and
+// regular traffic checked, its expectations and first shard.json made. Throws
+// std::invalid_argument saying what cannot run.
+ShardJob plan_shard(const ShardAsk& ask);
+
 // The first shard.json of share `share` of `plan`, starting at `start_at`, on this machine
 // (its host name and PID).
 ShardHeader shard_header(ShardPlan plan, clients::FleetShare share, WallClock::time_point start_at);
