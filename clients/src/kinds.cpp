@@ -4,6 +4,7 @@
 #include <array>
 
 #include "loiter/clients/h2/stalls.hpp"
+#include "loiter/clients/h3/stalls.hpp"
 #include "loiter/clients/http1/body_trickle.hpp"
 #include "loiter/clients/http1/fin_close.hpp"
 #include "loiter/clients/http1/header_lines.hpp"
@@ -125,11 +126,45 @@ constexpr ClientKind with_path(std::string_view name) {
   return kind<Options, spawn, Takes<Options>{.path = &Options::path}>(name);
 }
 
+// HTTP/3 (QUIC v1 on UDP, its own TLS 1.3): the fleet's target is the server's UDP port and
+// its TLS is not used. A pause given is when the kind's probe goes (h3-idle, h3-initial-stall:
+// after the client's last packet); a path given is the one the kind stalls or waits on, else
+// the reference server's (/echo, /large, /long, /health).
+enum class H3Path { none, path, echo, large, long_exchange };
+
+template <Spawn<H3Options> spawn, H3Path path>
+void spawn_h3_named(asio::io_context& io, const FleetSpec& fleet, const KindSettings& settings,
+                    std::vector<ConnectionRecord>& out) {
+  H3Options options;
+  options.fleet = fleet;
+  options.fleet.tls = nullptr;
+  if (settings.interval) options.interval = *settings.interval;
+  if (settings.pause) options.probe_after = *settings.pause;
+  const auto given = [&](std::string fallback) {
+    return settings.path.empty() ? fallback : settings.path;
+  };
+  if constexpr (path == H3Path::path) options.path = given(options.path);
+  if constexpr (path == H3Path::echo) options.echo_path = given("/echo");
+  if constexpr (path == H3Path::large) options.large_path = given("/large");
+  if constexpr (path == H3Path::long_exchange) options.long_path = given("/long");
+  spawn(io, options, out);
+}
+
+template <Spawn<H3Options> spawn, H3Path path = H3Path::none>
+constexpr ClientKind h3_kind(std::string_view name, bool paced = false, bool pauses = false) {
+  return {.name = name,
+          .spawn = spawn_h3_named<spawn, path>,
+          .paced = paced,
+          .pauses = pauses,
+          .has_path = path != H3Path::none,
+          .quic = true};
+}
+
 }  // namespace
 
 std::span<const ClientKind> client_kinds() {
   static const auto table = [] {
-    std::array<ClientKind, 29> kinds{
+    std::array<ClientKind, 39> kinds{
         kind<SilentOptions, spawn_silent>(kSilent),
         with_path<PartialHeaderOptions, spawn_partial_header>(kPartialHeader),
         kind<HT, spawn_header_trickle, Takes<HT>{.interval = &HT::interval, .path = &HT::path}>(
@@ -176,6 +211,18 @@ std::span<const ClientKind> client_kinds() {
         kind<H2Options, spawn_h2_long_response, kH2Takes, name_h2_long_paths>(kH2LongResponse),
         kind<H2Options, spawn_h2_stream, kH2Takes, name_h2_long_paths>(kH2Stream),
         kind<H2Options, spawn_h2_slow_reader, kH2Takes, name_h2_long_paths>(kH2SlowReader),
+        // HTTP/3: a half Initial and a whole one, then silence (made by hand); the rest on a
+        // QUIC connection whose handshake is done.
+        h3_kind<spawn_h3_initial_stall>(kH3InitialStall, false, true),
+        h3_kind<spawn_h3_amplification>(kH3Amplification),
+        h3_kind<spawn_h3_idle>(kH3Idle, false, true),
+        h3_kind<spawn_h3_headers_stall, H3Path::path>(kH3HeadersStall),
+        h3_kind<spawn_h3_data_trickle, H3Path::echo>(kH3DataTrickle, true),
+        h3_kind<spawn_h3_zero_window, H3Path::large>(kH3ZeroWindow),
+        h3_kind<spawn_h3_window_trickle, H3Path::large>(kH3WindowTrickle, true),
+        h3_kind<spawn_h3_control_close>(kH3ControlClose),
+        h3_kind<spawn_h3_long_response, H3Path::long_exchange>(kH3LongResponse),
+        h3_kind<spawn_h3_stream, H3Path::long_exchange>(kH3Stream),
     };
     std::ranges::sort(kinds, {}, &ClientKind::name);
     return kinds;

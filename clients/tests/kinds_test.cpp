@@ -31,7 +31,7 @@ std::vector<ConnectionRecord> drive_named(std::string_view name, const FleetSpec
 // Each name once, in order, and each found by it.
 TEST(Kinds, EveryKindIsFoundByItsName) {
   const auto kinds = client_kinds();
-  ASSERT_EQ(kinds.size(), 29u);
+  ASSERT_EQ(kinds.size(), 39u);
   EXPECT_TRUE(std::ranges::is_sorted(kinds, std::ranges::less{}, &ClientKind::name));
   EXPECT_EQ(std::ranges::adjacent_find(kinds, {}, &ClientKind::name), kinds.end());
   for (const auto& kind : kinds) EXPECT_EQ(find_client_kind(kind.name), &kind) << kind.name;
@@ -54,6 +54,19 @@ TEST(Kinds, SayWhichSettingsTheyTake) {
   EXPECT_EQ(takes("tls-hello-trickle"), "i");
   EXPECT_EQ(takes("tls-handshake-silent"), "i");
   EXPECT_EQ(takes("h2-idle"), "i/");
+  EXPECT_EQ(takes("h3-idle"), "p");
+  EXPECT_EQ(takes("h3-initial-stall"), "p");
+  EXPECT_EQ(takes("h3-data-trickle"), "i/");
+  EXPECT_EQ(takes("h3-window-trickle"), "i/");
+  EXPECT_EQ(takes("h3-stream"), "/");
+  EXPECT_EQ(takes("h3-control-close"), "");
+}
+
+// The HTTP/3 kinds, and only they, speak QUIC: the fleet's TLS is not theirs.
+TEST(Kinds, OnlyTheHttp3KindsSpeakQuic) {
+  for (const auto& kind : client_kinds()) {
+    EXPECT_EQ(kind.quic, kind.name.starts_with("h3-")) << kind.name;
+  }
 }
 
 // Spawned by name, a kind runs the fleet it is given and records itself by that name.

@@ -84,11 +84,21 @@ std::string path_for(const DriveOptions& options) {
 // --tls with its --alpn and --sni. Throws std::invalid_argument (or std::runtime_error when
 // OpenSSL cannot make the context).
 clients::TlsClient tls_for(const DriveOptions& options) {
+  const auto kind = suites::drive_kind_info(options.kind);
+  if (kind && kind->quic) {
+    if (options.tls || !options.alpn.empty() || !options.sni.empty()) {
+      throw std::invalid_argument(fmt::format(
+          "{} speaks QUIC, which brings its own TLS 1.3 (ALPN h3, SNI localhost): --tls, "
+          "--alpn and --sni are for the kinds over TCP",
+          options.kind));
+    }
+    return nullptr;
+  }
   if (!options.tls) {
     if (!options.alpn.empty() || !options.sni.empty()) {
       throw std::invalid_argument("--alpn and --sni go with --tls");
     }
-    if (const auto kind = suites::drive_kind_info(options.kind); kind && kind->handshakes) {
+    if (kind && kind->handshakes) {
       throw std::invalid_argument(
           fmt::format("{} completes a TLS handshake: add --tls", options.kind));
     }
@@ -105,7 +115,9 @@ void add_drive_options(CLI::App& command, DriveOptions& options) {
   command.add_option("KIND", options.kind, "the client kind")
       ->required()
       ->check(CLI::IsMember(kind_names()));
-  command.add_option("--connect", options.connect, "the server, ADDRESS:PORT (loopback only)")
+  command
+      .add_option("--connect", options.connect,
+                  "the server, ADDRESS:PORT (loopback only); for the h3-* kinds its UDP port")
       ->required();
   command.add_option("--pid", options.pid, "the server's PID: sample its FDs, RSS, threads");
   command.add_option("--count", options.count, "connections")
@@ -126,8 +138,9 @@ void add_drive_options(CLI::App& command, DriveOptions& options) {
   command
       .add_option("--pause", options.pause,
                   "keepalive-partial: from the first response to the half head; reader-pause: "
-                  "how long it reads nothing; tls-late-head: from connect to the handshake, s; "
-                  "default the kind's own")
+                  "how long it reads nothing; tls-late-head: from connect to the handshake; "
+                  "h3-idle, h3-initial-stall: from the last packet to the probe (none without "
+                  "it), s; default the kind's own")
       ->check(positive_number(kMostSeconds));
   command.add_option("--path", options.path,
                      "the path a kind requests (default its own: /health, /large, ...); "
@@ -152,7 +165,8 @@ void add_drive_options(CLI::App& command, DriveOptions& options) {
       "  loiter drive idle-keepalive --connect 127.0.0.1:8443 --tls --alpn http/1.1 "
       "--sni localhost\n"
       "  loiter drive tls-hello-trickle --connect 127.0.0.1:8443 --interval 2 --patience 60\n"
-      "  loiter drive tls-handshake-silent --connect 127.0.0.1:8443 --tls --count 200");
+      "  loiter drive tls-handshake-silent --connect 127.0.0.1:8443 --tls --count 200\n"
+      "  loiter drive h3-idle --connect 127.0.0.1:8443 --pause 35 --patience 60   # QUIC, UDP");
 }
 
 int run_drive(const DriveOptions& options) {

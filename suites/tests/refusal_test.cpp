@@ -19,6 +19,7 @@
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/reports/json.hpp"
 #include "loiter/suites/document/run_directory.hpp"
+#include "loiter/suites/runner/target_choice.hpp"
 #include "loiter/testing/wait.hpp"
 
 namespace loiter::suites {
@@ -375,6 +376,40 @@ TEST(CliFinish, ALateJsonFailureKeepsTheVerdictAndNamesTheRunDirectory) {
   EXPECT_THAT(out, HasSubstr("cannot write"));
   EXPECT_THAT(out, HasSubstr("run directory: "));
   EXPECT_TRUE(fs::exists(only_run_directory(tmp.path() / "runs") / "report.json"));
+}
+
+// drive runs an HTTP/3 kind by name against reference-h3 (QUIC on its UDP port): h3-idle
+// with --pause 3 probes 3 s after its last packet, past the server's 1 s idle deadline, and
+// finds the connection forgotten (gone). Without the pause reaching the kind there is no
+// probe, and each connection waits out its patience instead.
+TEST(CliDrive, AnHttp3KindRunsByNameOverQuic) {
+  TempDir tmp;
+  fixtures::ServerUnderTest sut(choose_target(
+      {.name = "reference-h3", .settings = {"h3.idle=1", "h3.idle_advertised=1"}}));
+  const auto udp = fixtures::h3_port(sut.target(), sut.port());
+  EXPECT_EQ(loiter(tmp, {"drive", "h3-idle", "--connect", fmt::format("{}:{}", sut.host(), udp),
+                         "--count", "2", "--pause", "3", "--patience", "15"}),
+            0)
+      << read_text(tmp.path() / "out");
+  const auto dir = only_run_directory(tmp.path() / "runs");
+  std::ifstream records(dir / "records/h3-idle.jsonl");
+  std::string line;
+  std::size_t connections = 0;
+  while (std::getline(records, line)) {
+    ++connections;
+    const auto record = boost::json::parse(line).as_object();
+    EXPECT_EQ(record.at("kind").as_string(), "h3-idle") << line;
+    EXPECT_EQ(record.at("ending").as_string(), "gone") << line;
+  }
+  EXPECT_EQ(connections, 2u);
+}
+
+// --tls is TCP's: an HTTP/3 kind brings QUIC's own TLS 1.3, and says so.
+TEST(CliDrive, AnHttp3KindRefusesTls) {
+  TempDir tmp;
+  EXPECT_EQ(loiter(tmp, {"drive", "h3-idle", "--connect", "127.0.0.1:9", "--tls"}), 2);
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("h3-idle speaks QUIC"));
+  EXPECT_FALSE(fs::exists(tmp.path() / "runs"));
 }
 
 }  // namespace

@@ -23,7 +23,8 @@ DriveKindInfo info_of(const clients::ClientKind& kind) {
           .pauses = kind.pauses,
           .has_path = kind.has_path,
           .handshakes =
-              kind.name == clients::kTlsHandshakeSilent || kind.name == clients::kTlsLateHead};
+              kind.name == clients::kTlsHandshakeSilent || kind.name == clients::kTlsLateHead,
+          .quic = kind.quic};
 }
 
 double seconds_since(steady_clock::time_point start) {

@@ -2,7 +2,8 @@
 // caller may give any kind by name, and which of those settings it takes. `loiter drive` runs
 // any of them; the catalogue's scenarios spawn them by name where a kind's own defaults and
 // the fleet are all they need. Kinds whose behaviour is a schedule only a scenario sets
-// (held-recheck, websocket-hold, the h2 floods) are not here.
+// (held-recheck, websocket-hold, the h2 floods) are not here. The registry is a library of
+// its own (loiter::clients_kinds) above the TCP kinds and the HTTP/3 ones.
 #pragma once
 
 #include <optional>
@@ -35,6 +36,7 @@ struct ClientKind {
   bool paced = false;     // takes KindSettings::interval
   bool pauses = false;    // takes KindSettings::pause
   bool has_path = false;  // takes KindSettings::path
+  bool quic = false;      // HTTP/3 over QUIC (UDP, its own TLS 1.3): the fleet's TLS unused
 };
 
 // Every kind, by name.

@@ -27,6 +27,7 @@ struct DriveKindInfo {
   bool pauses = false;      // a pause, once
   bool has_path = false;    // requests a path
   bool handshakes = false;  // completes a TLS handshake: needs TLS
+  bool quic = false;        // HTTP/3 over QUIC on UDP, with its own TLS 1.3
 };
 
 // Every kind `drive` can run, in the registry's order.
