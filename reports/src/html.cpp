@@ -6,6 +6,7 @@
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
 
+#include "loiter/reports/markup.hpp"
 #include "loiter/reports/number_text.hpp"
 #include "svg_plot.hpp"
 
@@ -93,32 +94,7 @@ void section(const ScenarioReport& s, std::ostream& out) {
 
 }  // namespace
 
-std::string escape_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+std::string escape_html(std::string_view text) { return escape_markup(text, Breaks::kept); }
 
 std::string svg_id(std::string_view scenario, std::string_view plot) {
   std::string id = fmt::format("plot-{}-{}", scenario, plot);

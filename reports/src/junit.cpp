@@ -6,31 +6,11 @@
 #include <cstddef>
 #include <filesystem>
 
+#include "loiter/reports/markup.hpp"
+
 namespace loiter::reports {
 
 namespace {
-
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
-// The length of the well-formed UTF-8 sequence at text[i] (a valid XML character), or 0.
-std::size_t utf8_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  const std::size_t length = lead >= 0xF0 && lead <= 0xF4   ? 4
-                             : lead >= 0xE0 && lead <= 0xEF ? 3
-                             : lead >= 0xC2 && lead <= 0xDF ? 2
-                                                            : 0;
-  if (length == 0 || i + length > text.size()) return 0;
-  char32_t code = lead & (0x7F >> length);  // the lead byte's payload bits
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    code = (code << 6) | (byte(i + k) & 0x3F);
-  }
-  const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-  const bool surrogate = code >= 0xD800 && code <= 0xDFFF;
-  const bool excluded = code == 0xFFFE || code == 0xFFFF || code > 0x10FFFF;
-  return code < least[length] || surrogate || excluded ? 0 : length;
-}
 
 std::string attribute(std::string_view name, std::string_view value) {
   return fmt::format(" {}=\"{}\"", name, xml_escape(value));
@@ -123,48 +103,7 @@ std::string junit_xml(const std::vector<MatrixRun>& runs) {
 }
 
 std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    const char c = text[i];
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x80) {
-      const auto length = utf8_length(text, i);
-      out += length == 0 ? kReplacement : text.substr(i, length);
-      i += length == 0 ? 1 : length;
-      continue;
-    }
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\t':
-        out += "&#9;";
-        break;
-      case '\n':
-        out += "&#10;";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      default:
-        out += byte < 0x20 || byte == 0x7F ? kReplacement : std::string_view(&c, 1);
-    }
-    ++i;
-  }
-  return out;
+  return escape_markup(text, Breaks::referenced);
 }
 
 }  // namespace loiter::reports

@@ -43,6 +43,9 @@ TEST(Html, EscapesEveryText) {
   EXPECT_THAT(html, HasSubstr("closure &lt;time&gt; &amp; &quot;ending&quot;"));
   EXPECT_THAT(html, Not(HasSubstr("<time>")));
   EXPECT_EQ(escape_html(R"(<a href='x'>&</a>)"), "&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;");
+  // The page is UTF-8: a line break stays one, bad bytes and control characters do not.
+  EXPECT_EQ(escape_html("a\nb\tc"), "a\nb\tc");
+  EXPECT_EQ(escape_html("caf\xC3\xA9 bad\xC3 \x01"), "caf\xC3\xA9 bad\xEF\xBF\xBD \xEF\xBF\xBD");
 }
 
 TEST(Html, FetchesNothingAndRunsNoScript) {

@@ -16,7 +16,8 @@ void render_html(const RunReport& report, std::ostream& out);
 // '-' only.
 std::string svg_id(std::string_view scenario, std::string_view plot);
 
-// Text made safe for HTML element content and attribute values.
+// Text made safe for HTML element content and attribute values (escape_markup, line breaks
+// kept).
 std::string escape_html(std::string_view text);
 
 }  // namespace loiter::reports

@@ -15,9 +15,9 @@ namespace loiter::reports {
 // One <testsuites> document with a <testsuite> per run, in the order given.
 std::string junit_xml(const std::vector<MatrixRun>& runs);
 
-// `text` as XML character data or an attribute value: &, <, >, " and ' escaped; tab,
-// newline and carriage return as character references; other control characters (which
-// XML 1.0 cannot carry at all) and malformed UTF-8 as U+FFFD.
+// `text` as XML character data or an attribute value (escape_markup): &, <, >, " and '
+// escaped; tab, newline and carriage return as character references; other control
+// characters (which XML 1.0 cannot carry at all) and malformed UTF-8 as U+FFFD.
 std::string xml_escape(std::string_view text);
 
 }  // namespace loiter::reports
