@@ -9,6 +9,8 @@
 #include <ngtcp2/ngtcp2_crypto.h>
 #include <ngtcp2/ngtcp2_crypto_gnutls.h>
 
+#include "loiter/quic/crypto_callbacks.hpp"
+
 #include <algorithm>
 #include <array>
 #include <stdexcept>
@@ -61,20 +63,6 @@ struct QuicGlue {
 
   static ngtcp2_conn* get_conn(ngtcp2_crypto_conn_ref* ref) {
     return quic(static_cast<QuicConnection*>(ref->user_data)->conn_);
-  }
-
-  static void rand(std::uint8_t* dest, std::size_t size, const ngtcp2_rand_ctx*) {
-    gnutls_rnd(GNUTLS_RND_RANDOM, dest, size);
-  }
-
-  static int new_connection_id(ngtcp2_conn*, ngtcp2_cid* cid, std::uint8_t* token,
-                               std::size_t length, void*) {
-    if (gnutls_rnd(GNUTLS_RND_RANDOM, cid->data, length) != 0) return NGTCP2_ERR_CALLBACK_FAILURE;
-    cid->datalen = length;
-    if (gnutls_rnd(GNUTLS_RND_RANDOM, token, NGTCP2_STATELESS_RESET_TOKENLEN) != 0) {
-      return NGTCP2_ERR_CALLBACK_FAILURE;
-    }
-    return 0;
   }
 
   static int handshake_completed(ngtcp2_conn* conn, void* user_data) {
@@ -228,20 +216,7 @@ bool QuicConnection::setup_tls() {
 }
 
 bool QuicConnection::setup_quic() {
-  ngtcp2_callbacks callbacks{};
-  callbacks.client_initial = ngtcp2_crypto_client_initial_cb;
-  callbacks.recv_crypto_data = ngtcp2_crypto_recv_crypto_data_cb;
-  callbacks.encrypt = ngtcp2_crypto_encrypt_cb;
-  callbacks.decrypt = ngtcp2_crypto_decrypt_cb;
-  callbacks.hp_mask = ngtcp2_crypto_hp_mask_cb;
-  callbacks.recv_retry = ngtcp2_crypto_recv_retry_cb;
-  callbacks.update_key = ngtcp2_crypto_update_key_cb;
-  callbacks.delete_crypto_aead_ctx = ngtcp2_crypto_delete_crypto_aead_ctx_cb;
-  callbacks.delete_crypto_cipher_ctx = ngtcp2_crypto_delete_crypto_cipher_ctx_cb;
-  callbacks.get_path_challenge_data = ngtcp2_crypto_get_path_challenge_data_cb;
-  callbacks.version_negotiation = ngtcp2_crypto_version_negotiation_cb;
-  callbacks.rand = &QuicGlue::rand;
-  callbacks.get_new_connection_id = &QuicGlue::new_connection_id;
+  auto callbacks = quic::crypto_callbacks(quic::Side::client);
   callbacks.handshake_completed = &QuicGlue::handshake_completed;
   callbacks.recv_stream_data = &QuicGlue::recv_stream_data;
   callbacks.stream_reset = &QuicGlue::stream_reset;
