@@ -44,11 +44,17 @@ std::string_view since_words(std::string_view since) {
   return since;  // "connect"
 }
 
-std::string_view limit_words(std::string_view limit) {
-  if (limit == "client-nofile") return " (the client's RLIMIT_NOFILE)";
-  if (limit == "client-ports") return " (the client's ephemeral ports)";
-  if (limit == "server")
-    return " (the server: listen backlog full or its own FD limit; see its log)";
+std::string_view limit_words(ConnectLimit limit) {
+  switch (limit) {
+    case ConnectLimit::client_nofile:
+      return " (the client's RLIMIT_NOFILE)";
+    case ConnectLimit::client_ports:
+      return " (the client's ephemeral ports)";
+    case ConnectLimit::server:
+      return " (the server: listen backlog full or its own FD limit; see its log)";
+    case ConnectLimit::none:
+      break;
+  }
   return "";
 }
 
@@ -417,6 +423,28 @@ std::span<const std::string_view> known_codes() {
 
 std::ostream& operator<<(std::ostream& out, const Finding& finding) {
   return out << '[' << to_string(finding.klass) << "] " << finding.code << ": " << text(finding);
+}
+
+std::string_view to_string(ConnectLimit limit) {
+  switch (limit) {
+    case ConnectLimit::client_nofile:
+      return "client-nofile";
+    case ConnectLimit::client_ports:
+      return "client-ports";
+    case ConnectLimit::server:
+      return "server";
+    case ConnectLimit::none:
+      break;
+  }
+  return "";
+}
+
+ConnectLimit connect_limit_of(std::string_view text) {
+  for (const auto limit :
+       {ConnectLimit::client_nofile, ConnectLimit::client_ports, ConnectLimit::server}) {
+    if (text == to_string(limit)) return limit;
+  }
+  return ConnectLimit::none;
 }
 
 }  // namespace loiter::reports

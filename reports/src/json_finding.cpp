@@ -18,7 +18,7 @@ using namespace json_access;
 using Member =
     std::variant<std::string Finding::*, std::optional<double> Finding::*,
                  std::optional<std::size_t> Finding::*, std::optional<unsigned> Finding::*,
-                 std::vector<std::string> Finding::*>;
+                 std::vector<std::string> Finding::*, ConnectLimit Finding::*>;
 
 // Every detail but `failures` (an object of its own), in the order they are written.
 const std::array<std::pair<std::string_view, Member>, 22> kDetails{{
@@ -74,6 +74,9 @@ void put_detail(json::object& out, std::string_view key, const Member& member, c
                  [&](std::vector<std::string> Finding::*m) {
                    if (!(f.*m).empty()) out[key] = json::array((f.*m).begin(), (f.*m).end());
                  },
+                 [&](ConnectLimit Finding::*m) {
+                   if (f.*m != ConnectLimit::none) out[key] = to_string(f.*m);
+                 },
              },
              member);
 }
@@ -110,6 +113,10 @@ void get_detail(const json::value& value, const Member& member, Finding& f,
                    if (n) f.*m = static_cast<unsigned>(*n);
                  },
                  [&](std::vector<std::string> Finding::*m) { f.*m = texts(value, where); },
+                 [&](ConnectLimit Finding::*m) {
+                   if (!value.is_string()) throw std::runtime_error(where + ": not a string");
+                   f.*m = connect_limit_of(value.get_string());
+                 },
              },
              member);
 }

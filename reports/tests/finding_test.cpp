@@ -143,10 +143,10 @@ TEST(FindingText, ConnectFailuresNameTheLimitTheyPointAt) {
                  .count = 2,
                  .of = 3,
                  .error = "Too many open files",
-                 .limit = "client-nofile"};
+                 .limit = ConnectLimit::client_nofile};
   EXPECT_EQ(text(failed),
             "2/3 connections could not connect: Too many open files (the client's RLIMIT_NOFILE)");
-  failed.limit.clear();
+  failed.limit = ConnectLimit::none;
   EXPECT_EQ(text(failed), "2/3 connections could not connect: Too many open files");
 }
 

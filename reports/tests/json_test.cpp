@@ -129,7 +129,7 @@ TEST(Json, RoundTripsEveryDetailOfAFinding) {
                                           .ending = "408+close",
                                           .expected_endings = {"close", "408+close"},
                                           .error = "Connection refused",
-                                          .limit = "server",
+                                          .limit = ConnectLimit::server,
                                           .responses = 2,
                                           .status = 200,
                                           .failures = {{"503", 7}, {"reset", 3}},

@@ -67,19 +67,20 @@ std::vector<const ConnectionRecord*> select(const Observation& o, const Predicat
 }
 
 // Which limit a connect error (its errno) points at, when it points at one.
-std::string_view limit_behind(int error_number) {
+reports::ConnectLimit limit_behind(int error_number) {
+  using reports::ConnectLimit;
   switch (error_number) {
     case EMFILE:
     case ENFILE:
-      return "client-nofile";
+      return ConnectLimit::client_nofile;
     case EADDRNOTAVAIL:
-      return "client-ports";
+      return ConnectLimit::client_ports;
     case ECONNREFUSED:
     case ETIMEDOUT:
     case ECONNRESET:
-      return "server";  // listen backlog full or its own FD limit
+      return ConnectLimit::server;  // listen backlog full or its own FD limit
     default:
-      return "";
+      return ConnectLimit::none;
   }
 }
 

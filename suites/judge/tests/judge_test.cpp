@@ -8,33 +8,12 @@
 #include <cerrno>
 
 #include "canned_connections.hpp"
-#include "finding_matchers.hpp"
+#include "judge_test_names.hpp"
 
 namespace loiter::suites {
 namespace {
 
-using namespace std::chrono_literals;
-namespace ends = clients::ends;
-using clients::ConnectionRecord;
-using clients::Ending;
-using reports::FindingClass;
-using ::testing::AllOf;
-using ::testing::Contains;
-using testing::counted;
-using ::testing::ElementsAre;
-using testing::ended;
-using testing::expect_completion;
-using ::testing::Field;
-using testing::figure;
-using testing::Finding;
-using testing::has_code;
-using ::testing::IsEmpty;
-using ::testing::Not;
-using testing::observe;
-using ::testing::Optional;
-using testing::whole;
-using testing::with_class;
-namespace codes = reports::codes;
+using namespace judge_test_names;
 
 Expectations expect_silent(std::size_t count) {
   return {.connections = count,
@@ -135,7 +114,7 @@ TEST(Judge, NamesConnectFailuresAndAServerThatDied) {
                            Field(&Finding::error, "killed by signal 11 (Segmentation fault)"))),
           with_class(FindingClass::capacity, AllOf(counted(codes::kConnectFailed, 1, 1),
                                                    Field(&Finding::error, "Connection refused"),
-                                                   Field(&Finding::limit, "server")))));
+                                                   Field(&Finding::limit, reports::ConnectLimit::server)))));
 }
 
 // Processes of the server still running after it was stopped are one infrastructure
@@ -168,10 +147,10 @@ TEST(Judge, GroupsConnectFailuresByTheLimitTheyPointAt) {
   EXPECT_THAT(verdict.findings,
               ElementsAre(AllOf(counted(codes::kConnectFailed, 1, 3),
                                 Field(&Finding::error, "Cannot assign requested address"),
-                                Field(&Finding::limit, "client-ports")),
+                                Field(&Finding::limit, reports::ConnectLimit::client_ports)),
                           AllOf(counted(codes::kConnectFailed, 2, 3),
                                 Field(&Finding::error, "Too many open files"),
-                                Field(&Finding::limit, "client-nofile"))));
+                                Field(&Finding::limit, reports::ConnectLimit::client_nofile))));
 }
 
 // The limit comes from the errno, not from the message's words (which a locale may change).
@@ -185,9 +164,9 @@ TEST(Judge, NamesTheLimitOfAConnectFailureByItsErrno) {
   const auto verdict = judge(observe({refused, unknown}), expect_silent(2));
   EXPECT_THAT(
       verdict.findings,
-      ElementsAre(AllOf(Field(&Finding::error, "Too many open files"), Field(&Finding::limit, "")),
+      ElementsAre(AllOf(Field(&Finding::error, "Too many open files"), Field(&Finding::limit, reports::ConnectLimit::none)),
                   AllOf(Field(&Finding::error, "Verbindungsaufbau abgelehnt"),
-                        Field(&Finding::limit, "server"))));
+                        Field(&Finding::limit, reports::ConnectLimit::server))));
 }
 
 TEST(Judge, MeasuresTheIdleDeadlineFromTheLastWholeResponse) {

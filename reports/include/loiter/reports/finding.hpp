@@ -74,6 +74,16 @@ inline constexpr char kAmplification[] = "amplification";
 inline constexpr char kText[] = "text";
 }  // namespace codes
 
+// What a connect error points at: the client's descriptors (EMFILE, ENFILE), its ephemeral
+// ports (EADDRNOTAVAIL), the server (refused, timed out, reset: its listen backlog full or its
+// own FD limit); none when the error says nothing of a limit. In report.json: "limit":
+// "client-nofile", "client-ports", "server" (absent for none).
+enum class ConnectLimit { none, client_nofile, client_ports, server };
+std::string_view to_string(ConnectLimit limit);  // "" for none
+// The limit `text` names; none for "" and for a word this loiter does not know (a newer
+// loiter's: the finding's sentence then leaves the limit out).
+ConnectLimit connect_limit_of(std::string_view text);
+
 struct Finding {
   std::string code;      // stable kebab-case id: "still-open", "closed-late", ...
   std::string scenario;  // the scenario id it belongs to
@@ -91,7 +101,7 @@ struct Finding {
   std::string ending;                         // how the connections ended: "close", "408+close"
   std::vector<std::string> expected_endings;  // the endings allowed
   std::string error;  // in the harness's words: a connect error, the server's exit, ...
-  std::string limit;  // the limit a connect error points at: "client-nofile", ...
+  ConnectLimit limit = ConnectLimit::none;  // what a connect error points at
   std::optional<std::size_t> responses;  // cut-off: the whole responses each had to get...
   std::optional<unsigned> status;        // ...with this status (absent: the client ends it)
   std::vector<std::pair<std::string, std::size_t>> failures;  // {"503", 7}, {"reset", 3}
