@@ -4,30 +4,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "finding_matchers.hpp"
+#include "judge_test_names.hpp"
 #include "loiter/suites/judge/judge.hpp"
 
 namespace loiter::suites {
 namespace judge_cause_test {  // named: unity batches put other tests' helpers beside these
 
-using namespace std::chrono_literals;
-namespace ends = clients::ends;
-using clients::ConnectionRecord;
-using clients::Ending;
-using reports::FindingClass;
-using ::testing::AllOf;
-using ::testing::Contains;
-using testing::counted;
-using ::testing::ElementsAre;
-using ::testing::Field;
-using testing::figure;
-using testing::Finding;
-using testing::has_code;
-using ::testing::IsEmpty;
-using ::testing::Not;
-using ::testing::Optional;
-using testing::with_class;
-namespace codes = reports::codes;
+using namespace judge_test_names;
 
 // A 1 s deadline from connect, ±250 ms; a close promised (a 408 before it is as good).
 Expectations expect_lines(std::string progress = "header line") {

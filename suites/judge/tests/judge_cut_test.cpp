@@ -4,23 +4,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "finding_matchers.hpp"
+#include "judge_test_names.hpp"
 #include "loiter/suites/judge/judge.hpp"
 
 namespace loiter::suites {
 namespace judge_cut_test {  // named: unity batches put other tests' helpers beside these
 
-using namespace std::chrono_literals;
-using clients::ConnectionRecord;
-using clients::Ending;
-using ::testing::AllOf;
-using ::testing::Contains;
-using testing::counted;
-using testing::figure;
-using testing::has_code;
-using ::testing::IsEmpty;
-using ::testing::Not;
-namespace codes = reports::codes;
+using namespace judge_test_names;
 
 constexpr std::size_t kStall = 8'000'000;
 

@@ -3,25 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "finding_matchers.hpp"
+#include "judge_test_names.hpp"
 #include "loiter/suites/judge/judge.hpp"
 
 namespace loiter::suites {
 namespace judge_flood_test {  // named: unity batches put other tests' helpers beside these
 
-using namespace std::chrono_literals;
-using clients::ConnectionRecord;
-using clients::Ending;
-using ::testing::AllOf;
-using testing::counted;
-using ::testing::ElementsAre;
-using ::testing::Field;
-using testing::figure;
-using testing::Finding;
-using testing::has_code;
-using ::testing::IsEmpty;
-using ::testing::Pair;
-namespace codes = reports::codes;
+using namespace judge_test_names;
 
 constexpr std::string_view kFlood = "h2-rapid-reset";
 constexpr std::string_view kControl = "h2-control";

@@ -3,26 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "finding_matchers.hpp"
+#include "judge_test_names.hpp"
 #include "loiter/suites/judge/judge.hpp"
 
 namespace loiter::suites {
 namespace judge_h2_test {  // named: unity batches put other tests' helpers beside these
 
-using namespace std::chrono_literals;
-namespace ends = clients::ends;
-using clients::ConnectionRecord;
-using clients::Ending;
-using ::testing::AllOf;
-using ::testing::Contains;
-using testing::counted;
-using ::testing::ElementsAre;
-using ::testing::Field;
-using testing::figure;
-using testing::Finding;
-using ::testing::HasSubstr;
-using ::testing::IsEmpty;
-namespace codes = reports::codes;
+using namespace judge_test_names;
 
 constexpr std::uint32_t kProtocolError = 1;
 constexpr std::uint32_t kCancel = 8;

@@ -4,25 +4,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "finding_matchers.hpp"
+#include "judge_test_names.hpp"
 #include "loiter/suites/judge/judge.hpp"
 
 namespace loiter::suites {
 namespace judge_h3_test {  // named: unity batches put other tests' helpers beside these
 
-using namespace std::chrono_literals;
-namespace ends = clients::ends;
-using clients::ConnectionRecord;
-using clients::Ending;
-using ::testing::AllOf;
-using ::testing::Contains;
-using testing::counted;
-using ::testing::Field;
-using testing::figure;
-using ::testing::HasSubstr;
-using ::testing::IsEmpty;
-using ::testing::Not;
-namespace codes = reports::codes;
+using namespace judge_test_names;
 
 // An h3-idle connection, quiet from 50 ms, one probe at `probe` (answered or not).
 ConnectionRecord idle_record(Duration probe, bool answered) {

@@ -5,29 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "canned_connections.hpp"
-#include "finding_matchers.hpp"
+#include "judge_test_names.hpp"
 #include "loiter/suites/judge/judge.hpp"
 
 namespace loiter::suites {
 namespace judge_held_test {  // named: unity batches put other tests' helpers beside these
 
-using namespace std::chrono_literals;
-using clients::ConnectionRecord;
-using clients::Ending;
-using reports::FindingClass;
-using ::testing::AllOf;
-using testing::counted;
-using ::testing::ElementsAre;
-using testing::ended;
-using testing::expect_completion;
-using ::testing::Field;
-using testing::Finding;
-using ::testing::IsEmpty;
-using testing::observe;
-using ::testing::Optional;
-using testing::whole;
-using testing::with_class;
-namespace codes = reports::codes;
+using namespace judge_test_names;
 
 // held-capacity: a connection held, re-checked and closed by the client, connected at
 // `connect` (from `t0`), its first answer 10 ms later and the re-check sent at `recheck`.

@@ -3,32 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "finding_matchers.hpp"
+#include "judge_test_names.hpp"
 #include "loiter/suites/judge/judge.hpp"
 #include "loiter/suites/judge/load_figures.hpp"
 
 namespace loiter::suites {
 namespace {
 
-using namespace std::chrono_literals;
-namespace ends = clients::ends;
-using clients::Clock;
-using clients::ConnectionRecord;
-using clients::Ending;
-using reports::FindingClass;
-using ::testing::AllOf;
-using testing::counted;
-using ::testing::ElementsAre;
-using ::testing::Field;
-using testing::figure;
-using testing::Finding;
-using ::testing::Gt;
-using testing::has_code;
-using ::testing::IsEmpty;
-using ::testing::Optional;
-using ::testing::Pair;
-using testing::with_class;
-namespace codes = reports::codes;
+using namespace judge_test_names;
 
 const auto kT0 = Clock::time_point{} + 1000s;  // the load's start
 

@@ -4,25 +4,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "finding_matchers.hpp"
+#include "judge_test_names.hpp"
 #include "loiter/suites/judge/judge.hpp"
 #include "loiter/suites/judge/soak_figures.hpp"
 
 namespace loiter::suites {
 namespace {
 
-using namespace std::chrono_literals;
-using clients::Clock;
-using fixtures::FdType;
-using fixtures::TcpState;
-using ::testing::AllOf;
-using ::testing::Contains;
-using ::testing::Field;
-using testing::has_code;
-using ::testing::HasSubstr;
-using ::testing::IsEmpty;
-using ::testing::Not;
-namespace codes = reports::codes;
+using namespace judge_test_names;
 
 const auto kSoakStart = Clock::time_point{} + 5000s;  // the traffic's start
 constexpr int kSeconds = 20;                          // the traffic's length

@@ -3,25 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "finding_matchers.hpp"
+#include "judge_test_names.hpp"
 #include "loiter/suites/judge/judge.hpp"
 
 namespace loiter::suites {
 namespace judge_tls_test {  // named: unity batches put other tests' helpers beside these
 
-using namespace std::chrono_literals;
-namespace ends = clients::ends;
-using clients::ConnectionRecord;
-using clients::Ending;
-using ::testing::AllOf;
-using testing::counted;
-using ::testing::ElementsAre;
-using ::testing::Field;
-using testing::figure;
-using testing::Finding;
-using ::testing::IsEmpty;
-using ::testing::Optional;
-namespace codes = reports::codes;
+using namespace judge_test_names;
 
 // A 1 s deadline ±250 ms from `since`; a close or an alert allowed.
 Expectations expect_from(Since since, std::size_t count, std::string progress = {}) {
