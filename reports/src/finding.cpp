@@ -44,18 +44,26 @@ std::string_view since_words(std::string_view since) {
   return since;  // "connect"
 }
 
+// Each limit: its word in report.json, and what the finding's sentence says of it.
+struct LimitText {
+  ConnectLimit limit;
+  std::string_view word, words;
+};
+constexpr std::array<LimitText, 3> kLimitTexts{{
+    {ConnectLimit::client_nofile, "client-nofile", " (the client's RLIMIT_NOFILE)"},
+    {ConnectLimit::client_ports, "client-ports", " (the client's ephemeral ports)"},
+    {ConnectLimit::server, "server",
+     " (the server: listen backlog full or its own FD limit; see its log)"},
+}};
+
+const LimitText* text_of(ConnectLimit limit) {
+  const auto* found = std::ranges::find(kLimitTexts, limit, &LimitText::limit);
+  return found == kLimitTexts.end() ? nullptr : found;
+}
+
 std::string_view limit_words(ConnectLimit limit) {
-  switch (limit) {
-    case ConnectLimit::client_nofile:
-      return " (the client's RLIMIT_NOFILE)";
-    case ConnectLimit::client_ports:
-      return " (the client's ephemeral ports)";
-    case ConnectLimit::server:
-      return " (the server: listen backlog full or its own FD limit; see its log)";
-    case ConnectLimit::none:
-      break;
-  }
-  return "";
+  const auto* text = text_of(limit);
+  return text ? text->words : "";
 }
 
 std::string still_open(const Finding& f) {
@@ -426,25 +434,13 @@ std::ostream& operator<<(std::ostream& out, const Finding& finding) {
 }
 
 std::string_view to_string(ConnectLimit limit) {
-  switch (limit) {
-    case ConnectLimit::client_nofile:
-      return "client-nofile";
-    case ConnectLimit::client_ports:
-      return "client-ports";
-    case ConnectLimit::server:
-      return "server";
-    case ConnectLimit::none:
-      break;
-  }
-  return "";
+  const auto* text = text_of(limit);
+  return text ? text->word : "";
 }
 
-ConnectLimit connect_limit_of(std::string_view text) {
-  for (const auto limit :
-       {ConnectLimit::client_nofile, ConnectLimit::client_ports, ConnectLimit::server}) {
-    if (text == to_string(limit)) return limit;
-  }
-  return ConnectLimit::none;
+ConnectLimit connect_limit_of(std::string_view word) {
+  const auto* found = std::ranges::find(kLimitTexts, word, &LimitText::word);
+  return found == kLimitTexts.end() ? ConnectLimit::none : found->limit;
 }
 
 }  // namespace loiter::reports
