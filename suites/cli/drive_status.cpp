@@ -16,9 +16,14 @@ std::string drive_status(const std::vector<clients::ConnectionRecord>& records, 
   for (const auto& r : records) {
     if (r.connect_start == clients::Clock::time_point{}) continue;  // not started yet
     const bool failed = r.ending == clients::Ending::connect_failed;
-    const bool connected = r.connect_took > clients::Duration::zero() && !failed;
+    // Over QUIC there is no connect before the handshake: a connection is open once its
+    // handshake is done, and over once its ending was seen (the client closes no socket then).
+    const bool quic = r.h3.has_value();
+    const bool connected =
+        (r.connect_took > clients::Duration::zero() || (quic && r.h3->handshake_done)) && !failed;
     opened += connected;
-    const bool done = failed || r.client_closed > clients::Duration::zero();
+    const bool done = failed || r.client_closed > clients::Duration::zero() ||
+                      (quic && r.ended_at > clients::Duration::zero());
     if (done) {
       ++ended[clients::ending_label(r)];
     } else if (connected) {

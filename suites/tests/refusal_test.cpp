@@ -391,6 +391,8 @@ TEST(CliDrive, AnHttp3KindRunsByNameOverQuic) {
                          "--count", "2", "--pause", "3", "--patience", "15"}),
             0)
       << read_text(tmp.path() / "out");
+  // The last live line counts them opened (their handshakes done) and ended by how.
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("opened 2  waiting 0  ended gone 2"));
   const auto dir = only_run_directory(tmp.path() / "runs");
   std::ifstream records(dir / "records/h3-idle.jsonl");
   std::string line;
