@@ -84,7 +84,7 @@ TEST(LadderJson, RejectsAnotherSchemaByName) {
   EXPECT_THAT(ladder_error(document), HasSubstr("loiter-ladder/1"));
 }
 
-// A key missing or malformed is named, with the side, step, trial or figure it is in.
+// A key missing or malformed is named, with where it is: sides[0].steps[1].trials[0].
 TEST(LadderJson, NamesAMissingOrMalformedKeyWhereItIs) {
   auto document = to_json(testing::sample_ladder());
   document.as_object().erase("trial_seconds");
@@ -92,17 +92,17 @@ TEST(LadderJson, NamesAMissingOrMalformedKeyWhereItIs) {
   document = to_json(testing::sample_ladder());
   document.at("sides").at(0).at("steps").at(2).as_object()["limit"] = "loiter";
   EXPECT_THAT(ladder_error(document),
-              HasSubstr("side 0 (target): step 2: key 'limit' is 'loiter', not one of 'none', "
-                        "'client', 'server'"));
+              HasSubstr("ladder: sides[0].steps[2]: key 'limit' is 'loiter', not one of "
+                        "'none', 'client', 'server', 'both'"));
   document = to_json(testing::sample_ladder());
   document.at("sides").at(0).at("steps").at(1).at("trials").at(0).as_object().erase("p99_ms");
   EXPECT_THAT(ladder_error(document),
-              HasSubstr("side 0 (target): step 1: trial 0: missing key 'p99_ms'"));
+              HasSubstr("ladder: sides[0].steps[1].trials[0]: missing key 'p99_ms'"));
   document = to_json(testing::sample_comparison());
   document.at("comparison").at(2).as_object()["errors"] = 1;
   document.at("comparison").at(2).as_object()["change"] = "+8%";
   EXPECT_THAT(ladder_error(document),
-              HasSubstr("comparison 2 (requests/s at 64 connections): key 'change' must be an"));
+              HasSubstr("ladder: comparison[2]: key 'change' must be an array"));
   document = to_json(testing::sample_ladder());
   document.at("sides").at(0).at("steps").at(0).as_object()["connections"] = -1;
   EXPECT_THAT(ladder_error(document), HasSubstr("key 'connections' must be a whole number"));

@@ -1,9 +1,12 @@
 // JSON of plain structs described with Boost.Describe (BOOST_DESCRIBE_STRUCT): each member
-// under its own name, durations as seconds (a double), an empty optional (or Boxed) as
-// null, vectors as arrays. What a member needs beyond that is a Codec specialization: an
-// enum's words ("connect-failed"), a pair written as [at, bytes]. Reading is the inverse:
-// an optional or a vector a document lacks reads empty (documents from before it existed),
-// any other member missing, or one of the wrong type, throws std::invalid_argument naming it.
+// under its own name, in the order the description lists them; durations as seconds (a
+// double), other numbers as people read them (a whole one as an integer, NaN and infinity as
+// null), an empty optional (or Boxed) as null, vectors as arrays, a map of strings as an
+// object. What a member needs beyond that is a Codec specialization: an enum's words
+// (EnumWords), a pair written as [at, bytes]. Reading is the inverse: an optional or a vector
+// a document lacks reads empty (documents from before it existed), any other member missing,
+// or one of the wrong type, throws ReadError naming where it is ("sides[0].steps[2]: missing
+// key 'rate'").
 #pragma once
 
 #include <boost/describe/members.hpp>
@@ -11,8 +14,11 @@
 #include <boost/mp11/algorithm.hpp>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -28,6 +34,48 @@ struct Codec;
 // Specialize as true for a described struct written as an array of its members, in order.
 template <class T>
 inline constexpr bool kAsArray = false;
+
+// What cannot be read, and where: `path` from the document's top ("sides[0].steps[2]"),
+// `problem` in words ("missing key 'rate'"); what() joins them.
+class ReadError : public std::invalid_argument {
+ public:
+  ReadError(std::string path, std::string problem)
+      : std::invalid_argument(path.empty() ? problem : path + ": " + problem),
+        path_(std::move(path)),
+        problem_(std::move(problem)) {}
+  const std::string& path() const { return path_; }
+  const std::string& problem() const { return problem_; }
+  // The same problem one step further out: under member `key`, or at index `i` of an array.
+  ReadError under(std::string_view key) const {
+    return {std::string(key) + (path_.empty() || path_.front() == '[' ? "" : ".") + path_,
+            problem_};
+  }
+  ReadError at(std::size_t i) const {
+    return {"[" + std::to_string(i) + "]" +
+                (path_.empty() || path_.front() == '[' ? "" : ".") + path_,
+            problem_};
+  }
+
+ private:
+  std::string path_, problem_;
+};
+
+// A Codec for an enum written as its word (to_string), read back from any of `kValues`'
+// words; another word is refused with the words it may be.
+template <class E, const auto& kValues>
+struct EnumWords {
+  static json::value write(const E& value) { return json::string(to_string(value)); }
+  static E read(const json::value& json) {
+    if (!json.is_string()) throw ReadError("", "must be a word");
+    const std::string_view said = json.get_string();
+    std::string known;
+    for (const auto value : kValues) {
+      if (said == to_string(value)) return value;
+      known += (known.empty() ? "'" : ", '") + std::string(to_string(value)) + "'";
+    }
+    throw ReadError("", "is '" + std::string(said) + "', not one of " + known);
+  }
+};
 
 template <class T>
 json::value write(const T& value);
@@ -45,6 +93,11 @@ template <class T>
 inline constexpr bool kIsVector = false;
 template <class T, class A>
 inline constexpr bool kIsVector<std::vector<T, A>> = true;
+
+template <class T>
+inline constexpr bool kIsTextMap = false;
+template <class T>
+inline constexpr bool kIsTextMap<std::map<std::string, T>> = true;
 
 // std::optional, or anything as it (clients::Boxed): a value, or none.
 template <class T>
@@ -75,6 +128,16 @@ json::value write(const T& value) {
     out.reserve(value.size());
     for (const auto& item : value) out.push_back(write(item));
     return out;
+  } else if constexpr (detail::kIsTextMap<T>) {
+    json::object out;
+    for (const auto& [key, item] : value) out[key] = write(item);
+    return out;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(value)) return nullptr;  // JSON has no NaN or infinity
+    if (std::trunc(value) == value && std::fabs(value) < 9.0e15) {
+      return static_cast<std::int64_t>(value);  // a count reads as one: 11, not 1.1E1
+    }
+    return value;
   } else if constexpr (detail::Described<T> && kAsArray<T>) {
     json::array out;
     boost::mp11::mp_for_each<detail::Members<T>>(
@@ -95,48 +158,91 @@ T read(const json::value& json) {
   if constexpr (requires { Codec<T>::read(json); }) {
     return Codec<T>::read(json);
   } else if constexpr (detail::kIsDuration<T>) {
-    return std::chrono::round<T>(std::chrono::duration<double>(json.to_number<double>()));
+    return std::chrono::round<T>(std::chrono::duration<double>(read<double>(json)));
   } else if constexpr (detail::Optional<T>) {
     T out{};
     if (!json.is_null()) out = read<std::remove_cvref_t<decltype(*out)>>(json);
     return out;
   } else if constexpr (detail::kIsVector<T>) {
+    if (!json.is_array()) throw ReadError("", "must be an array");
     T out;
-    for (const auto& item : json.as_array()) out.push_back(read<typename T::value_type>(item));
+    std::size_t i = 0;
+    for (const auto& item : json.get_array()) {
+      try {
+        out.push_back(read<typename T::value_type>(item));
+      } catch (const ReadError& e) {
+        throw e.at(i);
+      }
+      ++i;
+    }
+    return out;
+  } else if constexpr (detail::kIsTextMap<T>) {
+    if (!json.is_object()) throw ReadError("", "must be an object");
+    T out;
+    for (const auto& [key, item] : json.get_object()) {
+      try {
+        out[std::string(key)] = read<typename T::mapped_type>(item);
+      } catch (const ReadError& e) {
+        throw e.under("'" + std::string(key) + "'");
+      }
+    }
     return out;
   } else if constexpr (detail::Described<T> && kAsArray<T>) {
+    if (!json.is_array()) throw ReadError("", "must be an array");
     T out{};
-    const auto& array = json.as_array();
+    const auto& array = json.get_array();
     std::size_t i = 0;
     boost::mp11::mp_for_each<detail::Members<T>>([&](auto member) {
-      out.*member.pointer = read<std::remove_cvref_t<decltype(out.*member.pointer)>>(array.at(i++));
+      using Member = std::remove_cvref_t<decltype(out.*member.pointer)>;
+      if (i >= array.size()) throw ReadError("", "too few items");
+      try {
+        out.*member.pointer = read<Member>(array[i]);
+      } catch (const ReadError& e) {
+        throw e.at(i);
+      }
+      ++i;
     });
     return out;
   } else if constexpr (detail::Described<T>) {
+    if (!json.is_object()) throw ReadError("", "must be an object");
     T out{};
-    const auto& object = json.as_object();
+    const auto& object = json.get_object();
     boost::mp11::mp_for_each<detail::Members<T>>([&](auto member) {
       using Member = std::remove_cvref_t<decltype(out.*member.pointer)>;
       const auto* field = object.if_contains(member.name);
       if (field == nullptr) {
         if constexpr (detail::Optional<Member> || detail::kIsVector<Member>) return;
-        throw std::invalid_argument(std::string("no \"") + member.name + "\"");
+        throw ReadError("", std::string("missing key '") + member.name + "'");
       }
       try {
         out.*member.pointer = read<Member>(*field);
-      } catch (const std::invalid_argument&) {
-        throw;
-      } catch (const std::exception& e) {  // a value of another kind
-        throw std::invalid_argument(std::string("\"") + member.name + "\": " + e.what());
+      } catch (const ReadError& e) {
+        // The member's own value names its key; what is wrong inside a struct is under it.
+        if (e.path().empty() && !detail::Described<Member>) {
+          throw ReadError("", std::string("key '") + member.name + "' " + e.problem());
+        }
+        throw e.under(member.name);
       }
     });
     return out;
   } else if constexpr (std::is_same_v<T, std::string>) {
-    return std::string(json.as_string());
+    if (!json.is_string()) throw ReadError("", "must be a string");
+    return std::string(json.get_string());
   } else if constexpr (std::is_same_v<T, bool>) {
-    return json.as_bool();
-  } else if constexpr (std::is_arithmetic_v<T>) {
-    return json.to_number<T>();  // an integral double (2.0) reads as 2
+    if (!json.is_bool()) throw ReadError("", "must be true or false");
+    return json.get_bool();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!json.is_number()) throw ReadError("", "must be a number");
+    return json.to_number<T>();
+  } else if constexpr (std::is_integral_v<T>) {
+    // A whole number in range, however Boost.JSON stored it (an integral double: 2.0 is 2).
+    boost::system::error_code error;
+    const auto n = json.is_number() ? json.to_number<T>(error) : T{};
+    if (!json.is_number() || error) {
+      throw ReadError("", std::is_signed_v<T> ? "must be a whole number"
+                                              : "must be a whole number, 0 or more");
+    }
+    return n;
   } else {
     return json::value_to<T>(json);
   }

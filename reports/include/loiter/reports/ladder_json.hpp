@@ -11,8 +11,8 @@ namespace loiter::reports {
 
 boost::json::value to_json(const Ladder& ladder);
 
-// Throws std::runtime_error naming the key that is missing or malformed (and the side, step
-// or figure it is in), or a schema this version of loiter does not read.
+// Throws std::runtime_error naming the key that is missing or malformed and where it is
+// ("ladder: sides[0].steps[2]: missing key 'rate'"), or a schema this loiter does not read.
 Ladder ladder_from_json(const boost::json::value& document);
 
 // Reads a ladder.json, or the ladder.json of a directory. Throws std::runtime_error naming
