@@ -84,17 +84,17 @@ TEST(SurveyJson, RejectsAnotherSchemaByName) {
   EXPECT_THAT(message_of(document), HasSubstr("loiter-survey/1"));
 }
 
-// A key missing or malformed is named, with the measure it is in.
+// A key missing or malformed is named, with where it is: measures[4].endings[1].
 TEST(SurveyJson, NamesAMissingOrMalformedKey) {
   auto document = to_json(testing::sample_survey());
   document.as_object().erase("max_wait");
   EXPECT_THAT(message_of(document), HasSubstr("survey: missing key 'max_wait'"));
   document = to_json(testing::sample_survey());
   document.at("measures").at(1).as_object().erase("agreed");
-  EXPECT_THAT(message_of(document), HasSubstr("measure header-partial: missing key 'agreed'"));
+  EXPECT_THAT(message_of(document), HasSubstr("survey: measures[1]: missing key 'agreed'"));
   document = to_json(testing::sample_survey());
   document.at("measures").at(0).at("seconds").as_object()["median"] = "2 s";
-  EXPECT_THAT(message_of(document), HasSubstr("header-silent: seconds: key 'median'"));
+  EXPECT_THAT(message_of(document), HasSubstr("survey: measures[0].seconds: key 'median' must be a number"));
   document = to_json(testing::sample_survey());
   document.at("measures").at(0).as_object()["connections"] = -1;
   EXPECT_THAT(message_of(document), HasSubstr("key 'connections' must be a whole number"));
@@ -103,7 +103,7 @@ TEST(SurveyJson, NamesAMissingOrMalformedKey) {
   EXPECT_THAT(message_of(document), HasSubstr("key 'extends' must be true or false"));
   document = to_json(testing::sample_survey());
   document.at("measures").at(4).at("endings").at(1).as_object().erase("count");
-  EXPECT_THAT(message_of(document), HasSubstr("body-partial: endings: missing key 'count'"));
+  EXPECT_THAT(message_of(document), HasSubstr("survey: measures[4].endings[1]: missing key 'count'"));
 }
 
 // read_survey takes survey.json or the directory holding it, and names the file it refused.

@@ -113,6 +113,19 @@ concept Described = boost::describe::has_describe_members<T>::value;
 template <class T>
 using Members = boost::describe::describe_members<T, boost::describe::mod_public>;
 
+// A member whose value is a struct of its own (or an optional one): what is wrong inside it
+// is said under its name, not as its key's problem.
+template <class T>
+constexpr bool nests() {
+  if constexpr (Described<T>) {
+    return true;
+  } else if constexpr (Optional<T>) {
+    return Described<std::remove_cvref_t<decltype(*std::declval<T&>())>>;
+  } else {
+    return false;
+  }
+}
+
 }  // namespace detail
 
 template <class T>
@@ -218,7 +231,7 @@ T read(const json::value& json) {
         out.*member.pointer = read<Member>(*field);
       } catch (const ReadError& e) {
         // The member's own value names its key; what is wrong inside a struct is under it.
-        if (e.path().empty() && !detail::Described<Member>) {
+        if (e.path().empty() && !detail::nests<Member>()) {
           throw ReadError("", std::string("key '") + member.name + "' " + e.problem());
         }
         throw e.under(member.name);
