@@ -93,4 +93,18 @@ Ladder read_ladder(const std::filesystem::path& path) {
   }
 }
 
+bool is_ladder(const std::filesystem::path& path) {
+  try {
+    const auto file = std::filesystem::is_directory(path) ? path / "ladder.json" : path;
+    if (!std::filesystem::is_regular_file(file)) return false;
+    const auto document = read_json_file(file);
+    const auto* schema =
+        document.is_object() ? document.get_object().if_contains("schema") : nullptr;
+    return schema != nullptr && schema->is_string() &&
+           std::string_view(schema->get_string()).starts_with("loiter-ladder/");
+  } catch (const std::exception&) {
+    return false;  // unreadable, not JSON, or not there: not a ladder
+  }
+}
+
 }  // namespace loiter::reports

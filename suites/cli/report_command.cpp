@@ -1,5 +1,6 @@
 // `loiter report` and `loiter compare`: stored runs read back, rendered (one run, or the
-// matrix of several), compared; and two surveys compared.
+// matrix of several), compared; a stored survey or ladder rendered again; two surveys
+// compared.
 #include "report_command.hpp"
 
 #include <fmt/format.h>
@@ -7,13 +8,17 @@
 
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "finish.hpp"
 #include "loiter/reports/console.hpp"
 #include "loiter/reports/json.hpp"
 #include "loiter/reports/junit.hpp"
+#include "loiter/reports/ladder_json.hpp"
+#include "loiter/reports/ladder_render.hpp"
 #include "loiter/reports/survey_compare.hpp"
 #include "loiter/reports/survey_json.hpp"
+#include "loiter/reports/survey_render.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 #include "matrix_render.hpp"
 #include "number_checks.hpp"
@@ -24,7 +29,9 @@ namespace loiter::cli {
 namespace fs = std::filesystem;
 
 void add_report_options(CLI::App& command, ReportOptions& options) {
-  command.add_option("RUN", options.run, "a run directory, or its report.json");
+  command.add_option("RUN", options.run,
+                     "a run directory, or its report.json; or a survey's (survey.json) or a "
+                     "ladder's (ladder.json): each rendered again as its command did");
   command.add_option("--matrix", options.matrix,
                      "render the matrix of these stored runs instead: each a server's run "
                      "directory, or a matrix directory holding them (Markdown on stdout)");
@@ -38,7 +45,9 @@ void add_report_options(CLI::App& command, ReportOptions& options) {
       "  loiter report loiter-runs/20261201T020000Z-reference        # console + report.html\n"
       "  loiter report --matrix loiter-runs/20261201T030000Z-matrix  # the table + matrix.html\n"
       "  loiter report --matrix runs/A-nginx runs/B-caddy --html /tmp/two.html\n"
-      "  loiter report loiter-runs/20261201T020000Z-reference --junit junit.xml");
+      "  loiter report loiter-runs/20261201T020000Z-reference --junit junit.xml\n"
+      "  loiter report loiter-runs/20261201T040000Z-nginx-survey     # table + survey.html\n"
+      "  loiter report loiter-runs/20261201T050000Z-nginx-ladder     # table + ladder.html");
 }
 
 void add_compare_options(CLI::App& command, CompareOptions& options) {
@@ -106,7 +115,50 @@ int report_matrix(const ReportOptions& options) {
   return kPassed;
 }
 
+// Where a stored document's page goes: --html, else `name` beside the document.
+fs::path page_of(const ReportOptions& options, const fs::path& document, std::string_view name) {
+  if (!options.html.empty()) return options.html;
+  return (fs::is_directory(document) ? document : document.parent_path()) / name;
+}
+
+// A stored survey rendered again: its table and survey.html. A survey judges nothing: no
+// JUnit.
+int report_survey(const ReportOptions& options) {
+  if (!options.junit.empty()) {
+    throw Refusal("--junit: a survey judges nothing, so it has no test report; give a run");
+  }
+  const auto survey = reports::read_survey(options.run);
+  reports::render_survey_console(survey, std::cout);
+  std::ostringstream html;
+  reports::render_survey_html(survey, html);
+  const auto page = page_of(options, options.run, "survey.html");
+  suites::write_file(page, html.str());
+  std::cerr << "wrote " << page.string() << "\n";
+  return kPassed;
+}
+
+// A stored ladder rendered again: its table, ladder.html and, with --junit, its JUnit.
+int report_ladder(const ReportOptions& options) {
+  const auto ladder = reports::read_ladder(options.run);
+  reports::render_ladder_console(ladder, std::cout);
+  std::ostringstream html;
+  reports::render_ladder_html(ladder, html);
+  const auto page = page_of(options, options.run, "ladder.html");
+  suites::write_file(page, html.str());
+  std::cerr << "wrote " << page.string() << "\n";
+  if (!options.junit.empty()) {
+    std::ostringstream junit;
+    reports::render_ladder_junit(ladder, junit);
+    suites::write_file(options.junit, junit.str());
+    std::cerr << "wrote " << options.junit << "\n";
+  }
+  return kPassed;
+}
+
 int report_run(const ReportOptions& options) {
+  // A survey or a ladder is told from a run by its schema.
+  if (reports::is_survey(options.run)) return report_survey(options);
+  if (reports::is_ladder(options.run)) return report_ladder(options);
   const auto report = reports::read_run_report(options.run);
   reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
   const fs::path json =
@@ -144,6 +196,14 @@ int compare_surveys(const CompareOptions& options) {
 }
 
 int compare(const CompareOptions& options) {
+  for (const auto& path : {options.baseline, options.current}) {
+    if (reports::is_ladder(path)) {
+      throw Refusal(fmt::format(
+          "{} is a ladder: a ladder compares two builds itself (loiter ladder --baseline FILE "
+          "--candidate FILE); compare takes two runs or two surveys",
+          path));
+    }
+  }
   // A survey (survey.json, or a directory holding it) is told from a run by its schema.
   const bool baseline_survey = reports::is_survey(options.baseline);
   const bool current_survey = reports::is_survey(options.current);

@@ -18,6 +18,8 @@
 #include "loiter/clients/time_scale.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/reports/json.hpp"
+#include "loiter/reports/ladder_render.hpp"
+#include "loiter/reports/survey_json.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 #include "loiter/suites/runner/target_choice.hpp"
 #include "loiter/testing/wait.hpp"
@@ -357,6 +359,56 @@ TEST(CliCompare, RefusesASurveyAgainstARun) {
                 tmp.path() / "rs"),
             2);
   EXPECT_THAT(read_text(tmp.path() / "rs"), HasSubstr("survey.json is a survey"));
+}
+
+// report renders a stored survey and a stored ladder again, each told by its schema: the
+// survey's table and survey.html (no JUnit: a survey judges nothing), the ladder's table,
+// ladder.html and JUnit; compare refuses a ladder, which compares builds itself.
+TEST(CliReport, RendersAStoredSurveyAndLadderAgain) {
+  TempDir tmp;
+  reports::Survey survey{.target = "mine", .endpoint = "127.0.0.1:8080", .protocol = "http1"};
+  survey.measures.push_back({.id = "header-silent",
+                             .title = "a silent connection",
+                             .kind = "silent",
+                             .from = "connect",
+                             .connections = 5,
+                             .agreed = 5,
+                             .seconds = reports::Spread{.min = 2, .median = 2.01, .max = 2.02},
+                             .ending = "close"});
+  fs::create_directories(tmp.path() / "survey");
+  write_file(tmp.path() / "survey" / "survey.json", reports::survey_text(survey));
+  EXPECT_EQ(run({LOITER_BINARY, "report", (tmp.path() / "survey").string()}, tmp.path() / "s"),
+            0)
+      << read_text(tmp.path() / "s");
+  EXPECT_THAT(read_text(tmp.path() / "s"), HasSubstr("a silent connection  2.01 s from connect"));
+  EXPECT_TRUE(fs::exists(tmp.path() / "survey" / "survey.html"));
+  EXPECT_EQ(run({LOITER_BINARY, "report", (tmp.path() / "survey").string(), "--junit",
+                 (tmp.path() / "s.xml").string()},
+                tmp.path() / "sj"),
+            2);
+  EXPECT_THAT(read_text(tmp.path() / "sj"), HasSubstr("a survey judges nothing"));
+
+  reports::Ladder ladder{.trial_seconds = 1, .trials = 1, .p99_bound_ms = 200};
+  ladder.sides.push_back({.role = "target", .target = "mine", .protocol = "http1"});
+  ladder.sides[0].steps.push_back({.kind = reports::StepKind::rate, .rate = 1000,
+                                   .connections = 8, .requested_rate = 1000,
+                                   .dispatched_rate = 1000, .succeeded_rate = 1000,
+                                   .within = true});
+  fs::create_directories(tmp.path() / "ladder");
+  write_file(tmp.path() / "ladder" / "ladder.json", reports::ladder_text(ladder));
+  EXPECT_EQ(run({LOITER_BINARY, "report", (tmp.path() / "ladder" / "ladder.json").string(),
+                 "--junit", (tmp.path() / "l.xml").string()},
+                tmp.path() / "l"),
+            0)
+      << read_text(tmp.path() / "l");
+  EXPECT_THAT(read_text(tmp.path() / "l"), HasSubstr("1,000/s"));
+  EXPECT_TRUE(fs::exists(tmp.path() / "ladder" / "ladder.html"));
+  EXPECT_THAT(read_text(tmp.path() / "l.xml"), HasSubstr("<testsuite"));
+  EXPECT_EQ(run({LOITER_BINARY, "compare", (tmp.path() / "ladder").string(),
+                 (tmp.path() / "ladder").string()},
+                tmp.path() / "lc"),
+            2);
+  EXPECT_THAT(read_text(tmp.path() / "lc"), HasSubstr("a ladder compares two builds itself"));
 }
 
 // An --json that can no longer be written at the end does not hide the verdict: the failing

@@ -18,5 +18,8 @@ Ladder ladder_from_json(const boost::json::value& document);
 // Reads a ladder.json, or the ladder.json of a directory. Throws std::runtime_error naming
 // the file and what is wrong.
 Ladder read_ladder(const std::filesystem::path& path);
+// Whether `path` is a ladder document (a ladder.json, or a directory holding one, of schema
+// loiter-ladder/...): what `loiter report` and `loiter compare` tell it by.
+bool is_ladder(const std::filesystem::path& path);
 
 }  // namespace loiter::reports
