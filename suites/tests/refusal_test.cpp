@@ -192,8 +192,8 @@ TEST(CliRefuses, DrivePauseOrPathForAKindThatTakesNone) {
   TempDir tmp;
   EXPECT_EQ(loiter(tmp, {"drive", "silent", "--connect", "127.0.0.1:9", "--pause", "1"}), 2);
   EXPECT_THAT(read_text(tmp.path() / "out"),
-              HasSubstr("--pause: silent does not take it (kinds that do: keepalive-partial, "
-                        "reader-pause, tls-late-head)"));
+              HasSubstr("--pause: silent does not take it (kinds that do: h3-idle, "
+                        "h3-initial-stall, keepalive-partial, reader-pause, tls-late-head)"));
   EXPECT_EQ(loiter(tmp, {"drive", "silent", "--connect", "127.0.0.1:9", "--path", "/x"}), 2);
   EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("--path: silent requests no path"));
   EXPECT_EQ(loiter(tmp, {"drive", "reader-pause", "--connect", "127.0.0.1:9", "--path", "x"}), 2);
