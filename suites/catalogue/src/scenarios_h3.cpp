@@ -6,6 +6,8 @@
 // connection's own origin, with a window on both sides; and the exchanges the server must
 // not cut (a window opened a little at a time, a long response, a stream). Skipped unless
 // the target speaks HTTP/3 ([h3]); every other family is skipped on a target that does.
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "loiter/clients/h3/stalls.hpp"
