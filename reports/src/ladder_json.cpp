@@ -60,21 +60,7 @@ namespace loiter::reports {
 boost::json::value to_json(const Ladder& ladder) { return described::write(ladder); }
 
 Ladder ladder_from_json(const boost::json::value& document) {
-  const auto* object = document.if_object();
-  const auto* schema = object ? object->if_contains("schema") : nullptr;
-  if (schema == nullptr || !schema->is_string()) {
-    throw std::runtime_error("ladder: missing key 'schema'");
-  }
-  if (schema->get_string() != kLadderSchema) {
-    throw std::runtime_error(
-        fmt::format("ladder: schema '{}' is not one this loiter reads ('{}')",
-                    std::string_view(schema->get_string()), kLadderSchema));
-  }
-  try {
-    return described::read<Ladder>(document);
-  } catch (const described::ReadError& e) {
-    throw std::runtime_error(fmt::format("ladder: {}", e.what()));
-  }
+  return described::read_document<Ladder>(document, "ladder", kLadderSchema);
 }
 
 std::string ladder_text(const Ladder& ladder) {

@@ -2,8 +2,6 @@
 // structs described, the codec (described_json.hpp) does the rest.
 #include "loiter/reports/survey_json.hpp"
 
-#include <fmt/format.h>
-
 #include <boost/describe/class.hpp>
 
 #include "loiter/reports/described_json.hpp"
@@ -25,20 +23,7 @@ BOOST_DESCRIBE_STRUCT(Survey, (),
 boost::json::value to_json(const Survey& survey) { return described::write(survey); }
 
 Survey survey_from_json(const boost::json::value& document) {
-  const auto* object = document.if_object();
-  const auto* schema = object ? object->if_contains("schema") : nullptr;
-  if (schema == nullptr || !schema->is_string()) {
-    throw std::runtime_error("survey: missing key 'schema'");
-  }
-  if (schema->get_string() != kSurveySchema) {
-    throw std::runtime_error(fmt::format("survey: schema '{}' is not one this loiter reads ('{}')",
-                                         std::string_view(schema->get_string()), kSurveySchema));
-  }
-  try {
-    return described::read<Survey>(document);
-  } catch (const described::ReadError& e) {
-    throw std::runtime_error(fmt::format("survey: {}", e.what()));
-  }
+  return described::read_document<Survey>(document, "survey", kSurveySchema);
 }
 
 }  // namespace loiter::reports

@@ -115,10 +115,18 @@ int report_matrix(const ReportOptions& options) {
   return kPassed;
 }
 
-// Where a stored document's page goes: --html, else `name` beside the document.
-fs::path page_of(const ReportOptions& options, const fs::path& document, std::string_view name) {
-  if (!options.html.empty()) return options.html;
-  return (fs::is_directory(document) ? document : document.parent_path()) / name;
+// A stored document's page rendered by `render` and written to --html, else to `name`
+// beside the document.
+template <class Document>
+void write_page(const ReportOptions& options, const Document& document, std::string_view name,
+                void (*render)(const Document&, std::ostream&)) {
+  const fs::path run(options.run);
+  const auto page = !options.html.empty() ? fs::path(options.html)
+                                          : (fs::is_directory(run) ? run : run.parent_path()) / name;
+  std::ostringstream html;
+  render(document, html);
+  suites::write_file(page, html.str());
+  std::cerr << "wrote " << page.string() << "\n";
 }
 
 // A stored survey rendered again: its table and survey.html. A survey judges nothing: no
@@ -129,11 +137,7 @@ int report_survey(const ReportOptions& options) {
   }
   const auto survey = reports::read_survey(options.run);
   reports::render_survey_console(survey, std::cout);
-  std::ostringstream html;
-  reports::render_survey_html(survey, html);
-  const auto page = page_of(options, options.run, "survey.html");
-  suites::write_file(page, html.str());
-  std::cerr << "wrote " << page.string() << "\n";
+  write_page(options, survey, "survey.html", &reports::render_survey_html);
   return kPassed;
 }
 
@@ -141,11 +145,7 @@ int report_survey(const ReportOptions& options) {
 int report_ladder(const ReportOptions& options) {
   const auto ladder = reports::read_ladder(options.run);
   reports::render_ladder_console(ladder, std::cout);
-  std::ostringstream html;
-  reports::render_ladder_html(ladder, html);
-  const auto page = page_of(options, options.run, "ladder.html");
-  suites::write_file(page, html.str());
-  std::cerr << "wrote " << page.string() << "\n";
+  write_page(options, ladder, "ladder.html", &reports::render_ladder_html);
   if (!options.junit.empty()) {
     std::ostringstream junit;
     reports::render_ladder_junit(ladder, junit);

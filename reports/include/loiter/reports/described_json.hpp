@@ -261,4 +261,25 @@ T read(const json::value& json) {
   }
 }
 
+// A whole document of schema `schema` ("loiter-survey/1"), called `what` ("survey") in what
+// it throws: std::runtime_error for another schema or none, or for what cannot be read
+// ("survey: measures[1]: missing key 'agreed'").
+template <class T>
+T read_document(const json::value& document, std::string_view what, std::string_view schema) {
+  const auto* object = document.if_object();
+  const auto* said = object ? object->if_contains("schema") : nullptr;
+  if (said == nullptr || !said->is_string()) {
+    throw std::runtime_error(std::string(what) + ": missing key 'schema'");
+  }
+  if (said->get_string() != schema) {
+    throw std::runtime_error(std::string(what) + ": schema '" + std::string(said->get_string()) +
+                             "' is not one this loiter reads ('" + std::string(schema) + "')");
+  }
+  try {
+    return read<T>(document);
+  } catch (const ReadError& e) {
+    throw std::runtime_error(std::string(what) + ": " + e.what());
+  }
+}
+
 }  // namespace loiter::reports::described
