@@ -165,6 +165,11 @@ TEST(Endings, HeldConnectionsClosedTogetherAreEachRecordedAtTheirTime) {
   // The span of the peer's closes as they went, not as scheduled: beside a busy loop its 200
   // timers fired later than 300 ms after their accepts, and each record must still show its
   // connection's close, not the patience's end.
+  // How late the client may hear the last of them: its own thread, handling 200 closes that
+  // came together, runs when the scheduler lets it (beside two busy loops it heard six of them
+  // 21 ms after the last close); a close heard at the patience's end, or at a later wake than
+  // the one its readiness caused, is seconds late, far past this.
+  const auto heard_within = scaled(1s);
   for (const auto& c : served) ASSERT_TRUE(c.acted.has_value());
   const auto [first, last] = std::ranges::minmax(
       served | std::views::transform([](const PeerConnection& c) { return *c.acted; }));
@@ -172,7 +177,7 @@ TEST(Endings, HeldConnectionsClosedTogetherAreEachRecordedAtTheirTime) {
     EXPECT_EQ(record.ending, Ending::close);
     const auto seen = record.connected() + record.ended_at;
     EXPECT_GE(seen, first - kTolerance);
-    EXPECT_LE(seen, last + kTolerance);
+    EXPECT_LE(seen, last + heard_within);
   }
 }
 
