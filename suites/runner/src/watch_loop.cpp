@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "loiter/fixtures/os/fd.hpp"
+#include "loiter/fixtures/os/harness_error.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 
