@@ -126,6 +126,12 @@ constexpr ClientKind with_path(std::string_view name) {
   return kind<Options, spawn, Takes<Options>{.path = &Options::path}>(name);
 }
 
+// A kind that completes a TLS handshake, so runs only over TLS.
+constexpr ClientKind over_tls(ClientKind kind) {
+  kind.needs_tls = true;
+  return kind;
+}
+
 // HTTP/3 (QUIC v1 on UDP, its own TLS 1.3): the fleet's target is the server's UDP port and
 // its TLS is not used. A pause given is when the kind's probe goes (h3-idle, h3-initial-stall:
 // after the client's last packet); a path given is the one the kind stalls or waits on, else
@@ -193,11 +199,11 @@ std::span<const ClientKind> client_kinds() {
         tls_kind<spawn_tls_record_header>(kTlsRecordHeader),
         tls_kind<spawn_tls_half_hello>(kTlsHalfHello),
         tls_kind<spawn_tls_hello_trickle>(kTlsHelloTrickle),
-        tls_kind<spawn_tls_handshake_silent>(kTlsHandshakeSilent),
+        over_tls(tls_kind<spawn_tls_handshake_silent>(kTlsHandshakeSilent)),
         // The handshake begun `pause` after connect, then half a head (over TLS).
-        kind<TlsStallOptions, spawn_tls_late_head,
-             Takes<TlsStallOptions>{.pause = &TlsStallOptions::delay,
-                                    .path = &TlsStallOptions::path}>(kTlsLateHead),
+        over_tls(kind<TlsStallOptions, spawn_tls_late_head,
+                      Takes<TlsStallOptions>{.pause = &TlsStallOptions::delay,
+                                             .path = &TlsStallOptions::path}>(kTlsLateHead)),
         // HTTP/2 with prior knowledge (h2c), or over TLS with ALPN h2.
         h2_kind<spawn_h2_partial_preface>(kH2PartialPreface),
         h2_kind<spawn_h2_no_settings_ack>(kH2NoSettingsAck),

@@ -12,6 +12,7 @@
 #include "loiter/clients/http1/keepalive_partial.hpp"
 #include "loiter/clients/http1/requests.hpp"
 #include "loiter/clients/http1/silent.hpp"
+#include "loiter/clients/tls/tls_stall.hpp"
 #include "peer.hpp"
 
 namespace loiter::clients {
@@ -60,6 +61,14 @@ TEST(Kinds, SayWhichSettingsTheyTake) {
   EXPECT_EQ(takes("h3-window-trickle"), "i/");
   EXPECT_EQ(takes("h3-stream"), "/");
   EXPECT_EQ(takes("h3-control-close"), "");
+}
+
+// The two kinds that complete a handshake, and only they, need the fleet's TLS.
+TEST(Kinds, OnlyTheHandshakingKindsNeedTls) {
+  for (const auto& kind : client_kinds()) {
+    EXPECT_EQ(kind.needs_tls, kind.name == kTlsHandshakeSilent || kind.name == kTlsLateHead)
+        << kind.name;
+  }
 }
 
 // The HTTP/3 kinds, and only they, speak QUIC: the fleet's TLS is not theirs.

@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 #include "loiter/clients/kinds.hpp"
-#include "loiter/clients/tls/tls_stall.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/session.hpp"
 
@@ -22,8 +21,7 @@ DriveKindInfo info_of(const clients::ClientKind& kind) {
           .paced = kind.paced,
           .pauses = kind.pauses,
           .has_path = kind.has_path,
-          .handshakes =
-              kind.name == clients::kTlsHandshakeSilent || kind.name == clients::kTlsLateHead,
+          .handshakes = kind.needs_tls,
           .quic = kind.quic};
 }
 

@@ -37,6 +37,7 @@ struct ClientKind {
   bool pauses = false;    // takes KindSettings::pause
   bool has_path = false;  // takes KindSettings::path
   bool quic = false;      // HTTP/3 over QUIC (UDP, its own TLS 1.3): the fleet's TLS unused
+  bool needs_tls = false;  // completes a TLS handshake: only with the fleet's TLS
 };
 
 // Every kind, by name.
