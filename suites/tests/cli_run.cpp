@@ -87,4 +87,11 @@ fs::path only_run_directory(const fs::path& root) {
   return found.front();
 }
 
+int loiter(const TempDir& tmp, std::vector<std::string> args) {
+  std::vector<std::string> argv{LOITER_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--runs", (tmp.path() / "runs").string()});
+  return run(argv, tmp.path() / "out", 60);
+}
+
 }  // namespace loiter::suites::testing

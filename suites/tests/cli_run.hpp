@@ -56,4 +56,7 @@ bool output_shows(const std::filesystem::path& path, std::string_view text,
 // The one run directory under `root`; throws unless there is exactly one.
 std::filesystem::path only_run_directory(const std::filesystem::path& root);
 
+// `loiter ARGS... --runs TMP/runs`, bounded at 60 s; the exit status, its output in TMP/out.
+int loiter(const TempDir& tmp, std::vector<std::string> args);
+
 }  // namespace loiter::suites::testing
