@@ -46,17 +46,14 @@ class ReadError : public std::invalid_argument {
   const std::string& path() const { return path_; }
   const std::string& problem() const { return problem_; }
   // The same problem one step further out: under member `key`, or at index `i` of an array.
-  ReadError under(std::string_view key) const {
-    return {std::string(key) + (path_.empty() || path_.front() == '[' ? "" : ".") + path_,
-            problem_};
-  }
-  ReadError at(std::size_t i) const {
-    return {"[" + std::to_string(i) + "]" +
-                (path_.empty() || path_.front() == '[' ? "" : ".") + path_,
-            problem_};
-  }
+  ReadError under(std::string_view key) const { return {joined(std::string(key)), problem_}; }
+  ReadError at(std::size_t i) const { return {joined("[" + std::to_string(i) + "]"), problem_}; }
 
  private:
+  // `outer` then this path: "sides" and "[0].steps" make "sides[0].steps".
+  std::string joined(std::string outer) const {
+    return outer + (path_.empty() || path_.front() == '[' ? "" : ".") + path_;
+  }
   std::string path_, problem_;
 };
 
