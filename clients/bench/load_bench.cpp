@@ -107,7 +107,8 @@ void print_json(const LoadOptions& o, const LoadResult& r, const Figures& f) {
       latency_json(r.from_intended), latency_json(r.from_sent), us(r.max_send_lag),
       r.max_sends_in_one_ms, r.connections_opened, f.elapsed_s, f.requests_per_s,
       f.cpu_us_per_request, r.keeping_up() ? "true" : "false", r.aborted, r.fresh_closed,
-      r.server_closed, r.replaced, f.max_rss_kib, r.stopped_early, o.h2, counts_json(r.goaways));
+      r.server_closed, r.replaced, f.max_rss_kib, r.stopped_early,
+      o.protocol == clients::LoadProtocol::h2, counts_json(r.goaways));
 }
 
 void print_latency(std::string_view name, const LatencyHistogram& h) {
@@ -134,8 +135,9 @@ void print_text(const LoadOptions& o, const LoadResult& r, const Figures& f, boo
   fmt::print("send lag      max {:.3f} ms; max sends in one ms {}\n", us(r.max_send_lag) / 1e3,
              r.max_sends_in_one_ms);
   fmt::print("connections   {} opened (reconnects included){}\n", r.connections_opened,
-             o.h2 ? ", HTTP/2" : "");
-  if (o.h2) fmt::print("goaways       {}\n", counts_json(r.goaways));
+             o.protocol == clients::LoadProtocol::h2 ? ", HTTP/2" : "");
+  if (o.protocol == clients::LoadProtocol::h2)
+    fmt::print("goaways       {}\n", counts_json(r.goaways));
   if (o.churn.any()) {
     fmt::print("churn         {} aborted, {} fresh closed, {} server closed, {} replaced\n",
                r.aborted, r.fresh_closed, r.server_closed, r.replaced);
@@ -170,7 +172,7 @@ int run(const CliOptions& cli) {
           std::chrono::duration<double, std::milli>(cli.tick_ms)),
       .churn = cli.churn,
       .stop_early = [] { return interrupted != 0; },
-      .h2 = cli.h2};
+      .protocol = cli.h2 ? clients::LoadProtocol::h2 : clients::LoadProtocol::http1};
   require_loopback(options.server);
   require_fd_room(options.connections);
   // Only this thread touches the context (no posts from elsewhere, no signal sets): it may

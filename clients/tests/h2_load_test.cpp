@@ -1,4 +1,4 @@
-// The open-loop generator over HTTP/2 (LoadOptions::h2): the same schedule as HTTP/1.1 with
+// The open-loop generator over HTTP/2 (LoadProtocol::h2): the same schedule as HTTP/1.1 with
 // each request a stream, within the server's MAX_CONCURRENT_STREAMS; resets counted as
 // errors; a GOAWAY counted, the streams above its last_stream_id sent again elsewhere; the
 // abort churn's RST_STREAM; and a TLS server that does not choose "h2".
@@ -31,7 +31,7 @@ LoadOptions h2_options(tcp::endpoint server, double rate, Duration duration) {
           .connections = 4,
           .request_timeout = scaled(1s),
           .start = Clock::now() + kLoadLead,
-          .h2 = true};
+          .protocol = LoadProtocol::h2};
 }
 
 std::uint64_t h2_total_errors(const LoadResult& r) {

@@ -25,7 +25,7 @@ LoadOptions failing_options(tcp::endpoint server, bool h2) {
           .connections = 2,
           .start = Clock::now() + kLoadLead,
           .send_grace = 100ms,
-          .h2 = h2};
+          .protocol = h2 ? LoadProtocol::h2 : LoadProtocol::http1};
 }
 
 std::uint64_t errors_named(const LoadResult& r, const std::string& name) {

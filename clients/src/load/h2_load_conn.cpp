@@ -1,8 +1,8 @@
-// The HTTP/2 generator's connections: opening one (its source address, a non-blocking
-// connect, the TLS handshake offering only ALPN "h2", the session's preface), reading with
-// one big buffer into nghttp2, writing the frames of many streams in one send, and its end:
-// lost (its unfinished streams fail, or go again after a GOAWAY), or retired by the client
-// once a draining connection's streams are over, a pool connection then opened anew.
+// The HTTP/2 exchange's connections: once the engine has opened one (through TLS with ALPN
+// "h2"), the session's preface; reading with one big buffer into nghttp2, writing the frames
+// of many streams in one send, and its end: lost (its unfinished streams fail, or go again
+// after a GOAWAY), or retired by the client once a draining connection's streams are over, a
+// pool connection then opened anew.
 #include <unistd.h>
 
 #include "h2_load_run.hpp"
@@ -12,49 +12,14 @@ namespace loiter::clients::load_detail {
 
 namespace {
 
-constexpr auto kH2ConnectRetry = 10ms;  // after a failed connect, before the next attempt
-constexpr int kH2ReadRounds = 64;       // a wake reads at most this many buffers a connection
+constexpr int kH2ReadRounds = 64;                 // a wake reads at most this many buffers
 constexpr std::size_t kH2SendChunk = 256 * 1024;  // frames gathered before one send
-
-const unsigned char kH2Alpn[] = {2, 'h', '2'};
-
-int h2_open_socket(H2Run& run, H2Conn& conn) {
-  const int fd = open_load_socket(run, run.stamped);
-  if (fd >= 0) run.owner_of(fd) = &conn;
-  return fd;
-}
-
-void h2_connect_failed(H2Run& run, H2Conn& conn, const char* kind) {
-  ++run.out.errors[kind];
-  h2_close(run, conn);
-  conn.retry_at = Clock::now() + kH2ConnectRetry;
-  run.next_retry = std::min(run.next_retry, conn.retry_at);
-}
-
-// Connected (and through TLS): the preface goes, and streams wait for the server's SETTINGS
-// (its MAX_CONCURRENT_STREAMS may be below nghttp2's assumption), by the same deadline.
-void h2_connected(H2Run& run, H2Conn& conn) {
-  if (conn.tls && tls_alpn(conn.tls.get()) != "h2") return h2_connect_failed(run, conn, "alpn");
-  if (!h2_start_session(run, conn)) return h2_connect_failed(run, conn, "session");
-  ++run.out.connections_opened;
-  conn.phase = H2Phase::settling;
-  conn.opened_streams = 0;
-  h2_mark_dirty(run, conn);
-  h2_on_ready(run, conn);  // the SETTINGS may be in already
-}
-
-void h2_on_connect_ready(H2Run& run, H2Conn& conn) {
-  const OpenStep step = open_step(run.options.tls, conn.fd, conn.tls, kH2Alpn);
-  if (step.state == Opening::failed) return h2_connect_failed(run, conn, step.failure);
-  if (step.state == Opening::open) return h2_connected(run, conn);
-  if (conn.tls) conn.phase = H2Phase::handshaking;  // within the same deadline
-}
 
 // Reads what has come (edge-triggered: until the socket has nothing more) into the session.
 void h2_read(H2Run& run, H2Conn& conn) {
   for (int round = 0; round < kH2ReadRounds && conn.session; ++round) {
     // Answers read at a later wake are timed by the kernel's receive time (that of the last
-    // segment this read took: see h2_load.cpp).
+    // segment this read took: see load_engine.cpp).
     const SocketIo read =
         read_some(conn.fd, conn.tls.get(), run.buffer.data(), run.buffer.size(), run.read_at);
     if (read.ec == asio::error::would_block) return;
@@ -78,13 +43,8 @@ void h2_mark_dirty(H2Run& run, H2Conn& conn) {
 }
 
 void h2_close(H2Run& run, H2Conn& conn) {
-  if (conn.fd >= 0) {
-    run.owner_of(conn.fd) = nullptr;
-    ::close(conn.fd);  // leaves the epoll set with it
-    conn.fd = -1;
-  }
   conn.session.reset();
-  conn.tls.reset();
+  run.close_link(conn);
   conn.out.clear();
   conn.out_sent = 0;
   conn.goaway = false;
@@ -115,8 +75,7 @@ void h2_lose(H2Run& run, H2Conn& conn, const char* kind) {
   }
   h2_close(run, conn);
   if (conn.fresh && conn.streams.empty()) return;
-  conn.retry_at = Clock::now();  // opened again (a fresh one for its stream not yet sent)
-  run.next_retry = std::min(run.next_retry, conn.retry_at);
+  run.reopen_at(conn, Clock::now());  // opened again (a fresh one for its stream not yet sent)
 }
 
 void h2_retire_if_done(H2Run& run, H2Conn& conn) {
@@ -126,16 +85,7 @@ void h2_retire_if_done(H2Run& run, H2Conn& conn) {
   if (conn.replacing) ++run.out.replaced;
   h2_close(run, conn);
   if (conn.fresh) return;
-  conn.retry_at = Clock::now();
-  run.next_retry = std::min(run.next_retry, conn.retry_at);
-}
-
-void h2_begin_connect(H2Run& run, H2Conn& conn) {
-  conn.retry_at = kNever;
-  conn.fd = h2_open_socket(run, conn);
-  if (conn.fd < 0) return h2_connect_failed(run, conn, "connect-failed");
-  conn.phase = H2Phase::connecting;
-  conn.deadline = Clock::now() + run.options.request_timeout;
+  run.reopen_at(conn, Clock::now());
 }
 
 void h2_open_fresh(H2Run& run, H2Stream& stream) {
@@ -156,26 +106,37 @@ void h2_open_fresh(H2Run& run, H2Stream& stream) {
   stream.id = -1;
   stream.slot = 0;
   conn->streams.push_back(&stream);
-  h2_begin_connect(run, *conn);
+  run.open_link(*conn);
 }
 
-void h2_on_ready(H2Run& run, H2Conn& conn) {
-  switch (conn.phase) {
-    case H2Phase::closed:
-      return;
-    case H2Phase::connecting:
-    case H2Phase::handshaking:
-      return h2_on_connect_ready(run, conn);
-    default:
-      h2_read(run, conn);
-      if (conn.session) h2_mark_dirty(run, conn);  // pending output, acks, a retirement
-  }
+// Connected (and through TLS with "h2"): the preface goes, and streams wait for the server's
+// SETTINGS (its MAX_CONCURRENT_STREAMS may be below nghttp2's assumption), by the opening's
+// deadline.
+void H2Run::opened(Link& link) {
+  auto& conn = static_cast<H2Conn&>(link);
+  if (!h2_start_session(*this, conn)) return link_failed(conn, "session");
+  conn.phase = H2Phase::settling;
+  conn.opened_streams = 0;
+  h2_mark_dirty(*this, conn);
+  ready(conn);  // the SETTINGS may be in already
 }
 
-void h2_expire(H2Run& run, H2Conn& conn) {
-  if (conn.phase == H2Phase::handshaking) return h2_connect_failed(run, conn, "handshake-failed");
-  if (conn.phase == H2Phase::settling) return h2_connect_failed(run, conn, "no-settings");
-  h2_connect_failed(run, conn, "connect-failed");
+void H2Run::ready(Link& link) {
+  auto& conn = static_cast<H2Conn&>(link);
+  if (conn.phase == H2Phase::closed) return;
+  h2_read(*this, conn);
+  if (conn.session) h2_mark_dirty(*this, conn);  // pending output, acks, a retirement
+}
+
+void H2Run::open_failed(Link& link) {
+  auto& conn = static_cast<H2Conn&>(link);
+  h2_close(*this, conn);
+  reopen_at(conn, Clock::now() + kConnectRetry);
+}
+
+void H2Run::expired(Link& link) {
+  link_failed(link, static_cast<H2Conn&>(link).phase == H2Phase::settling ? "no-settings"
+                                                                          : "connect-failed");
 }
 
 void h2_flush(H2Run& run, H2Conn& conn) {

@@ -1,9 +1,8 @@
-// The HTTP/2 generator's state (h2_load.cpp paces it, h2_load_conn.cpp connects, reads and
-// writes, h2_load_session.cpp speaks HTTP/2 through nghttp2's client session): its
-// connections, the streams taken from the timeline, and what it shares with the HTTP/1.1
-// generator: the schedule (load_schedule.hpp) and the sockets' opening, reads and writes
-// (load_socket.hpp). Streams are pooled objects: nothing is allocated
-// per request once the run is warm.
+// The HTTP/2 exchange of the load engine (load_engine.hpp): its connections, each carrying
+// many streams, and the streams taken from the timeline (h2_load.cpp takes and watches them,
+// h2_load_conn.cpp reads and writes, h2_load_session.cpp speaks HTTP/2 through nghttp2's
+// client session). Streams are pooled objects: nothing is allocated per request once the run
+// is warm.
 #pragma once
 
 #include <nghttp2/nghttp2.h>
@@ -14,8 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "load_schedule.hpp"
-#include "transport/tls_session.hpp"
+#include "load_engine.hpp"
 
 namespace loiter::clients::load_detail {
 
@@ -37,12 +35,10 @@ struct H2Stream {
 };
 
 enum class H2Phase {
-  closed,       // no socket
-  connecting,   // a non-blocking connect under way
-  handshaking,  // the TLS handshake under way
-  settling,     // the preface sent: awaiting the server's SETTINGS before any stream
-  ready,        // takes streams up to the server's MAX_CONCURRENT_STREAMS
-  draining,     // takes no more (GOAWAY, replace_every, fresh): closed when its streams end
+  closed,    // no open link (none, or one being opened)
+  settling,  // the preface sent: awaiting the server's SETTINGS before any stream
+  ready,     // takes streams up to the server's MAX_CONCURRENT_STREAMS
+  draining,  // takes no more (GOAWAY, replace_every, fresh): closed when its streams end
 };
 
 struct NgSessionFree {
@@ -51,10 +47,8 @@ struct NgSessionFree {
 
 struct H2Run;
 
-struct H2Conn {
+struct H2Conn : Link {
   H2Run* run = nullptr;
-  int fd = -1;
-  TlsSession tls;
   std::unique_ptr<nghttp2_session, NgSessionFree> session;
   H2Phase phase = H2Phase::closed;
   bool fresh = false;              // a fresh-churn connection, for one stream
@@ -64,29 +58,41 @@ struct H2Conn {
   bool dirty = false;              // frames to flush at the end of this wake
   std::size_t opened_streams = 0;  // on this socket (replace_every)
   std::vector<H2Stream*> streams;  // open on this socket (or pending, fresh)
-  Clock::time_point deadline = kNever, retry_at = kNever;  // connecting, settling; reconnect
-  std::string out;  // serialized frames the socket has not taken yet
+  std::string out;                 // serialized frames the socket has not taken yet
   std::size_t out_sent = 0;
 };
 
-struct H2Run : Schedule {
+// The engine with the HTTP/2 pool (one io_context thread: no locks).
+struct H2Run : Engine {
   H2Run(Executor executor, const LoadOptions& o, LoadResult& result);
-  ~H2Run();
+  ~H2Run() override;
   H2Run(const H2Run&) = delete;
   H2Run& operator=(const H2Run&) = delete;
 
+  // The exchange (h2_load.cpp, h2_load_conn.cpp).
+  void open_pool() override;
+  void opened(Link& link) override;
+  void ready(Link& link) override;
+  void open_failed(Link& link) override;
+  void expired(Link& link) override;
+  void watch(Clock::time_point now) override;
+  void dispatch(Clock::time_point now) override;
+  void flush() override;
+  std::size_t in_flight() const override { return live; }
+  bool starved(bool) const override { return no_slot; }
+  bool opening() const override;
+  void close_all() override;
+
   bool churn = false;
-  bool stamped = false;                        // answers carry the kernel's receive time
   std::vector<std::unique_ptr<H2Conn>> conns;  // the pool
   std::vector<std::unique_ptr<H2Conn>> fresh;  // fresh-churn connections (reused objects)
-  std::vector<H2Conn*> by_fd;
   std::vector<std::unique_ptr<H2Stream>> stream_store;
   std::vector<H2Stream*> spare;  // streams free for the next request
   std::deque<H2Stream*> again;   // dispatched streams to go again (above a GOAWAY's last id)
   std::vector<H2Conn*> dirty;    // connections with frames to write this wake
   std::size_t live = 0;          // streams taken and not yet over
   std::size_t cursor = 0;        // round robin over the pool
-  bool starved = false;          // a due request found no stream slot this wake
+  bool no_slot = false;          // a request found no stream slot this wake
   Clock::time_point read_at{};   // when the bytes being handled were read
 
   // The request's header fields (nghttp2 copies nothing: the strings live here).
@@ -96,20 +102,13 @@ struct H2Run : Schedule {
   nghttp2_option* session_option = nullptr;
   std::array<char, 64 * 1024> buffer;
 
-  H2Conn*& owner_of(int fd) {
-    if (static_cast<std::size_t>(fd) >= by_fd.size()) by_fd.resize(fd + 64, nullptr);
-    return by_fd[static_cast<std::size_t>(fd)];
-  }
   H2Stream* new_stream(const Ticket& ticket, RequestKind kind);
   // The stream is over: off its connection and back among the spare ones.
   void drop_stream(H2Stream& stream);
 };
 
 // The connections (h2_load_conn.cpp).
-void h2_begin_connect(H2Run& run, H2Conn& conn);
-void h2_on_ready(H2Run& run, H2Conn& conn);  // readiness: the step its phase waits for
-void h2_expire(H2Run& run, H2Conn& conn);    // connecting or settling past its deadline
-void h2_flush(H2Run& run, H2Conn& conn);     // writes what the session has to send
+void h2_flush(H2Run& run, H2Conn& conn);  // writes what the session has to send
 void h2_mark_dirty(H2Run& run, H2Conn& conn);
 // The connection ends: its unfinished streams count `kind` (or go again after a GOAWAY).
 void h2_lose(H2Run& run, H2Conn& conn, const char* kind);

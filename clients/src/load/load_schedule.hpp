@@ -1,8 +1,8 @@
-// What both open-loop generators (HTTP/1.1 in load.cpp, HTTP/2 in h2_load.cpp) share: the
-// timeline (which request is due when, this shard's share of it, stop_early), the burst cap,
-// the tick's grid, the tallies kept while they run (load_tally.cpp) and their two wakes (the
-// pacer timer, and a readiness wait on the generator's own epoll set while answers must be
-// heard at once). A generator's state derives from Schedule and adds its connections.
+// The load engine's schedule (load_engine.hpp), the same whatever the protocol: the timeline
+// (which request is due when, this shard's share of it, stop_early), the burst cap, the
+// tick's grid, the tallies kept while it runs (load_tally.cpp) and the state of its two wakes
+// (the pacer timer, and a readiness wait on the engine's own epoll set while answers must be
+// heard at once).
 #pragma once
 
 #include <algorithm>
@@ -100,58 +100,10 @@ struct Schedule {
   }
 };
 
-// The pacer's wait, armed for `at` (kNever: none); `wake` runs when it fires.
-template <typename Self, typename Wake>
-void arm_pacer(const std::shared_ptr<Self>& self, Clock::time_point at, Wake wake) {
-  Schedule& run = *self;
-  if (at == run.pacer_at) return;  // the pending wait stands
-  run.pacer_at = at;
-  const auto generation = ++run.pacer_generation;
-  if (at == kNever) {
-    run.pacer.cancel();
-    return;
-  }
-  run.pacer.expires_at(at);
-  run.pacer.async_wait([self, generation, wake](const boost::system::error_code&) {
-    if (generation != self->pacer_generation) return;
-    self->pacer_at = kNever;
-    wake(self);
-  });
-}
-
-// Asio watches the epoll set (one registration) only while answers must be heard at once.
-template <typename Self, typename Wake>
-void hear_answers(const std::shared_ptr<Self>& self, bool hear, Wake wake) {
-  Schedule& run = *self;
-  if (!hear) {
-    if (!run.waker.is_open()) return;
-    ++run.waker_generation;
-    run.waker_waiting = false;
-    run.waker.release();
-    return;
-  }
-  if (!run.waker.is_open()) {
-    boost::system::error_code ignored;
-    run.waker.assign(run.epoll_fd, ignored);
-  }
-  if (run.waker_waiting) return;
-  run.waker_waiting = true;
-  const auto generation = ++run.waker_generation;
-  run.waker.async_wait(Descriptor::wait_read,
-                       [self, generation, wake](const boost::system::error_code& ec) {
-                         if (generation != self->waker_generation) return;
-                         self->waker_waiting = false;
-                         if (!ec) wake(self);
-                       });
-}
-
 // The tallies (load_tally.cpp).
 void note_sent(Schedule& run, const Ticket& ticket, Clock::time_point sent);
 void note_response(Schedule& run, const Ticket& ticket, Clock::time_point sent,
                    Clock::time_point answered, unsigned status);
 void finish(Schedule& run);
-
-// The HTTP/2 generator (h2_load.cpp), spawn_load's when LoadOptions::h2.
-void spawn_h2_load(asio::io_context& io, const LoadOptions& options, LoadResult& out);
 
 }  // namespace loiter::clients::load_detail

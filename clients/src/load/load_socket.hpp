@@ -1,9 +1,8 @@
-// What the generators' connections share beneath their protocol (HTTP/1.1's load_conn.cpp
-// and load_exchange.cpp, HTTP/2's h2_load_conn.cpp): a connection's opening (the end of its
-// non-blocking connect, then over TLS the handshake, offering ALPN when asked) one step at a
-// time, its reads (timed by the kernel's receive time in cleartext) and writes, and the name
-// a failed read or write is counted under. One machine, so an opening or an error counts the
-// same whichever protocol runs on the connection.
+// What the load engine's links stand on (load_engine.hpp): a socket's opening (the end of
+// its non-blocking connect, then over TLS the handshake, offering ALPN when asked) one step
+// at a time, its reads (timed by the kernel's receive time in cleartext) and writes, and the
+// name a failed read or write is counted under. One machine, so an opening or an error counts
+// the same whichever protocol runs on the connection.
 #pragma once
 
 #include <cstddef>

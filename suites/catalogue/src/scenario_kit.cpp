@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "loiter/clients/transport/buffers.hpp"
+#include "loiter/suites/catalogue/target_clients.hpp"
 
 namespace loiter::suites::kit {
 
@@ -25,7 +26,7 @@ clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock
           .allowed_remote = context.allowed_remote,
           .tls = context.tls,
           .share = share,
-          .h2 = context.target.h2.has_value()};  // streams on the pool, over h2c or TLS
+          .protocol = load_protocol(context.target)};
 }
 
 clients::FleetSpec fleet_for(const DriveContext& context) {

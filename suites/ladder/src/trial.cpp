@@ -13,6 +13,7 @@
 #include "loiter/clients/load/load.hpp"
 #include "loiter/clients/transport/targets.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
+#include "loiter/suites/catalogue/target_clients.hpp"
 #include "loiter/suites/runner/session.hpp"
 
 namespace loiter::suites::ladder {
@@ -52,12 +53,6 @@ void pin_this_thread(const std::vector<int>& cpus) {
   if (const int error = ::pthread_setaffinity_np(::pthread_self(), sizeof set, &set); error != 0) {
     throw std::runtime_error("could not pin loiter's load thread to its CPUs");
   }
-}
-
-clients::TlsClient tls_client(const fixtures::Target& target) {
-  if (!target.tls) return nullptr;
-  return clients::make_tls_client(
-      {.alpn = target.tls->alpn, .server_name = target.tls->server_name});
 }
 
 double in_ms(clients::Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
@@ -129,7 +124,7 @@ TrialOutcome run_trial(const TrialPlan& plan) {
       .source_block = block,
       .tls = tls_client(target),
       .stop_early = plan.cancelled,
-      .h2 = target.h2.has_value()};
+      .protocol = load_protocol(target)};
   const auto server_cpus = fixtures::cpu_affinity(server.pid()).size();
   const auto before = probe.sample();
   session.begin_sampling();

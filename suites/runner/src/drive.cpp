@@ -15,6 +15,7 @@
 
 #include "loiter/clients/transport/share.hpp"
 #include "loiter/clients/transport/targets.hpp"
+#include "loiter/suites/catalogue/target_clients.hpp"
 #include "loiter/suites/runner/client_lines.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/quiet_threads.hpp"
@@ -241,13 +242,6 @@ std::size_t parts_for(const Expectations& expected, const ScenarioParameters& pa
   }
   if (parts <= 1) clients::require_fd_room(needed);  // regular traffic beyond one process
   return parts;
-}
-
-// The target's TLS as the clients speak it; null for a cleartext target.
-clients::TlsClient tls_client(const fixtures::Target& target) {
-  if (!target.tls) return nullptr;
-  return clients::make_tls_client(
-      {.alpn = target.tls->alpn, .server_name = target.tls->server_name});
 }
 
 // Shard k of K > 1 connects from sources of its own (127.<k+1>.0.2 on), as it would from a

@@ -10,7 +10,8 @@
 // kernel's receive timestamp (cleartext; over TLS answers are read as they come).
 // With tls, each pool connection makes its TLS handshake at every (re)connect, bounded by
 // request_timeout, before it takes requests again; latency stays from the intended send time.
-// With h2 (LoadOptions::h2), the same schedule runs as HTTP/2 streams over the pool.
+// With LoadProtocol::h2 the same schedule runs as HTTP/2 streams over the pool: one engine,
+// the protocol its exchange (clients/src/load/load_engine.hpp).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,11 @@ namespace loiter::clients {
 // The kind of request `index` under `churn` (pure: the generator and its tests agree).
 enum class RequestKind { pooled, fresh, server_close, abort };
 RequestKind request_kind(const Churn& churn, std::uint64_t index);
+
+// What the requests go as: HTTP/1.1 (cleartext or over TLS), HTTP/2 (h2c with prior
+// knowledge, or ALPN "h2" over TLS), or HTTP/3, whose exchange the engine does not have yet
+// (spawn_load refuses it).
+enum class LoadProtocol { http1, h2, h3 };
 
 struct LoadOptions {
   tcp::endpoint server;
@@ -74,7 +80,7 @@ struct LoadOptions {
   // still runs to its answer or its timeout) and the result says so. The user's Ctrl-C in a
   // soak; empty: the schedule runs to its end.
   std::function<bool()> stop_early;
-  // HTTP/2 instead of HTTP/1.1: each request is a stream, multiplexed on the `connections`
+  // LoadProtocol::h2: each request is a stream, multiplexed on the `connections`
   // connections (cleartext: h2c with prior knowledge; over tls the session offers only ALPN
   // "h2", and a server that does not choose it fails each connect as error "alpn"). The
   // same schedule, pacing, tallies and result. A connection takes streams once the server's
@@ -94,13 +100,13 @@ struct LoadOptions {
   // opening streams on a connection after N and closes it (a FIN, no GOAWAY) once they ended;
   // `server_close` streams go as pooled ones (HTTP/2 has no "Connection: close"), and
   // LoadResult::server_closed counts the connections the server ended with a GOAWAY.
-  bool h2 = false;
+  LoadProtocol protocol = LoadProtocol::http1;
 };
 
 // Spawns the generator on `io`; `out` is complete once io has run (the generator stops by
 // itself: the schedule ends at start + duration, outstanding requests get request_timeout).
 // Throws std::invalid_argument for a non-loopback server (unless allowed), a negative rate,
-// an empty pool, or churn shares outside [0, 1] or adding up to more than 1.
+// an empty pool, churn shares outside [0, 1] or adding up to more than 1, or HTTP/3.
 void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& out);
 
 }  // namespace loiter::clients

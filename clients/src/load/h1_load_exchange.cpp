@@ -6,7 +6,7 @@
 #include <boost/beast/http/error.hpp>
 #include <cstring>
 
-#include "load_run.hpp"
+#include "h1_load_run.hpp"
 #include "load_socket.hpp"
 
 namespace loiter::clients::load_detail {
@@ -16,13 +16,13 @@ namespace {
 using boost::system::error_code;
 
 // Reads into the connection's buffer; `at` is when those bytes arrived.
-SocketIo read_more(Conn& conn, Clock::time_point& at) {
+SocketIo read_more(H1Conn& conn, Clock::time_point& at) {
   return read_some(conn.fd, conn.tls.get(), conn.buffer.data() + conn.filled,
                    conn.buffer.size() - conn.filled, at);
 }
 
 // A failed request: counted by kind, its connection closed.
-void note_error(Run& run, Conn& conn, const char* kind) {
+void note_error(H1Run& run, H1Conn& conn, const char* kind) {
   ++run.out.errors[kind];
   ++run.second_of(conn.ticket->due).failed;
   close_conn(run, conn);
@@ -30,7 +30,7 @@ void note_error(Run& run, Conn& conn, const char* kind) {
 }
 
 // Puts what the buffer holds into the parser; keeps what it did not consume.
-error_code parse_buffered(Conn& conn) {
+error_code parse_buffered(H1Conn& conn) {
   error_code ec;
   auto& parser = *conn.parser;
   const std::size_t used = parser.put(asio::buffer(conn.buffer.data(), conn.filled), ec);
@@ -45,7 +45,7 @@ error_code parse_buffered(Conn& conn) {
 
 // After a whole answer (not server_close): what the request's kind does with its
 // connection. `server_ended`: the answer ran to the server's close.
-void after_answer(Run& run, Conn& conn, bool server_ended, bool keep_alive) {
+void after_answer(H1Run& run, H1Conn& conn, bool server_ended, bool keep_alive) {
   if (conn.kind == RequestKind::fresh) {
     if (!server_ended) ++run.out.fresh_closed;
     close_conn(run, conn);
@@ -62,7 +62,7 @@ void after_answer(Run& run, Conn& conn, bool server_ended, bool keep_alive) {
 // an answer that says "Connection: close" is followed by the server's FIN, awaited by the
 // deadline (bytes past the answer are dropped); one that keeps the connection (HTTP/1.1's
 // default) is closed by the client at once and counted as nothing.
-void answered(Run& run, Conn& conn, Clock::time_point at, bool at_eof) {
+void answered(H1Run& run, H1Conn& conn, Clock::time_point at, bool at_eof) {
   const auto now = Clock::now();
   note_response(run, *conn.ticket, conn.sent, std::clamp(at, conn.sent, now),
                 conn.parser->status());
@@ -76,13 +76,13 @@ void answered(Run& run, Conn& conn, Clock::time_point at, bool at_eof) {
     close_conn(run, conn);
     return release(run, conn);
   }
-  conn.phase = Phase::closing;
+  conn.phase = H1Phase::closing;
   conn.filled = 0;
   on_ready(run, conn);  // the FIN may be in already
 }
 
 // Reads until the answer is whole, the socket has nothing more for now, or it fails.
-void read_answer(Run& run, Conn& conn) {
+void read_answer(H1Run& run, H1Conn& conn) {
   Clock::time_point at = conn.sent;
   for (;;) {  // bounded by what has arrived: each turn consumes bytes or returns
     if (conn.filled > 0) {
@@ -104,7 +104,7 @@ void read_answer(Run& run, Conn& conn) {
 
 // abort: once the first bytes of the answer are in (all of it, maybe), the client resets
 // the connection. No byte before an error or the deadline: the request failed.
-void abort_once_answered(Run& run, Conn& conn) {
+void abort_once_answered(H1Run& run, H1Conn& conn) {
   Clock::time_point at;
   const SocketIo read = read_more(conn, at);
   if (read.ec == asio::error::would_block) return;
@@ -115,7 +115,7 @@ void abort_once_answered(Run& run, Conn& conn) {
 }
 
 // server_close, answered: reads (and drops) until the server's FIN.
-void await_server_close(Run& run, Conn& conn) {
+void await_server_close(H1Run& run, H1Conn& conn) {
   for (;;) {  // bounded by what has arrived
     Clock::time_point at;
     conn.filled = 0;
@@ -129,11 +129,11 @@ void await_server_close(Run& run, Conn& conn) {
 }
 
 // The request was written whole: the answer is awaited.
-void written(Run& run, Conn& conn) {
+void written(H1Run& run, H1Conn& conn) {
   note_sent(run, *conn.ticket, conn.sent);
   conn.parser.emplace();
   if (run.head) conn.parser->skip(true);
-  conn.phase = conn.kind == RequestKind::abort ? Phase::aborting : Phase::reading;
+  conn.phase = conn.kind == RequestKind::abort ? H1Phase::aborting : H1Phase::reading;
   if (conn.stirred) {  // it had news while idle: the server's FIN, maybe
     conn.stirred = false;
     on_ready(run, conn);
@@ -142,7 +142,7 @@ void written(Run& run, Conn& conn) {
 
 // Writes what the socket takes now; the rest when it is writable again. Over TLS the whole
 // request goes in one SSL_write (one record, as a rule). Not written: not dispatched.
-void write_more(Run& run, Conn& conn) {
+void write_more(H1Run& run, H1Conn& conn) {
   const std::string& request = run.request_for(conn.kind);
   const SocketIo sent = send_some(conn.fd, conn.tls.get(), request.data() + conn.written,
                                   request.size() - conn.written);
@@ -158,64 +158,57 @@ void write_more(Run& run, Conn& conn) {
 
 }  // namespace
 
-void start_exchange(Run& run, Conn& conn) {
+void start_exchange(H1Run& run, H1Conn& conn) {
   conn.sent = Clock::now();
   conn.deadline = conn.sent + run.options.request_timeout;
   conn.written = 0;
-  conn.phase = Phase::writing;
+  conn.phase = H1Phase::writing;
   write_more(run, conn);
 }
 
-void on_ready(Run& run, Conn& conn) {
+void on_ready(H1Run& run, H1Conn& conn) {
   switch (conn.phase) {
-    case Phase::connecting:
-    case Phase::handshaking:
-      return on_connect_ready(run, conn);
-    case Phase::writing:
+    case H1Phase::writing:
       return write_more(run, conn);
-    case Phase::reading:
+    case H1Phase::reading:
       return read_answer(run, conn);
-    case Phase::aborting:
+    case H1Phase::aborting:
       return abort_once_answered(run, conn);
-    case Phase::closing:
+    case H1Phase::closing:
       return await_server_close(run, conn);
-    case Phase::idle:
+    case H1Phase::idle:
       conn.stirred = true;  // looked at when it is next used
       return;
-    case Phase::closed:
+    case H1Phase::closed:
       return;
   }
 }
 
-void expire(Run& run, Conn& conn) {
+void expire(H1Run& run, H1Conn& conn) {
   switch (conn.phase) {
-    case Phase::connecting:
-      return connect_failed(run, conn, "connect-failed");
-    case Phase::handshaking:
-      return connect_failed(run, conn, "handshake-failed");
-    case Phase::writing:
+    case H1Phase::writing:
       ++run.out.errors["timeout"];
       close_conn(run, conn);
       return release(run, conn);
-    case Phase::reading:
-    case Phase::aborting:
+    case H1Phase::reading:
+    case H1Phase::aborting:
       return note_error(run, conn, "timeout");
-    case Phase::closing:
+    case H1Phase::closing:
       close_conn(run, conn);
       return release(run, conn);
-    case Phase::idle:
-    case Phase::closed:
+    case H1Phase::idle:
+    case H1Phase::closed:
       return;
   }
 }
 
-void release(Run& run, Conn& conn) {
+void release(H1Run& run, H1Conn& conn) {
   conn.ticket.reset();
   conn.deadline = kNever;
   conn.retry_at = kNever;
   conn.parser.reset();
   if (conn.parked) unpark(run, conn);
-  conn.phase = conn.fd >= 0 ? Phase::idle : Phase::closed;
+  conn.phase = conn.state == LinkState::open ? H1Phase::idle : H1Phase::closed;
   --run.busy;
   run.free.push_back(&conn);
 }
