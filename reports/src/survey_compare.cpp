@@ -166,8 +166,8 @@ void add_warnings(const Survey& b, const Survey& c, SurveyComparison& result) {
     }
   };
   differ("are of different targets", b.target, c.target);
-  differ("spoke different protocols", b.protocol + (b.tls ? " over TLS" : ""),
-         c.protocol + (c.tls ? " over TLS" : ""));
+  differ("spoke different protocols", std::string(to_string(b.protocol)) + (b.tls ? " over TLS" : ""),
+         std::string(to_string(c.protocol)) + (c.tls ? " over TLS" : ""));
   differ("were made by different loiter versions", b.loiter_version, c.loiter_version);
   if (b.interrupted) result.warnings.push_back("the baseline survey was interrupted: partial");
   if (c.interrupted) result.warnings.push_back("the current survey was interrupted: partial");

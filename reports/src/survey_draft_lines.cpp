@@ -80,13 +80,14 @@ std::string toml_string(std::string_view text) {
 std::string top_comment(const Drafting& d) {
   const auto& s = d.survey;
   const auto& from = d.head.original ? d.head.source : s.target;
-  const auto at = from == s.endpoint ? s.protocol : fmt::format("{}, {}", s.endpoint, s.protocol);
+  const auto protocol = std::string(to_string(s.protocol));
+  const auto at = from == s.endpoint ? protocol : fmt::format("{}, {}", s.endpoint, protocol);
   return wrapped_comment(fmt::format(
              "Drafted by loiter survey on {} from {} ({}): [deadlines]{} hold what this server "
              "was measured to do.{} Measured is not promised: keep a value only once the "
              "server's configuration says it, since loiter check judges the server against it.",
              d.date, from, at,
-             s.tls || d.head.h2 || s.protocol == "h2"
+             s.tls || d.head.h2 || s.protocol == SurveyProtocol::h2
                  ? ", [promises] and the measured keys of [tls] and [h2]"
                  : " and [promises]",
              s.interrupted

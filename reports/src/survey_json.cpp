@@ -6,6 +6,10 @@
 
 #include "loiter/reports/described_json.hpp"
 
+template <>
+struct loiter::reports::described::Codec<loiter::reports::SurveyProtocol>
+    : EnumWords<SurveyProtocol, kSurveyProtocols> {};
+
 namespace loiter::reports {
 
 BOOST_DESCRIBE_STRUCT(Spread, (), (min, median, max))

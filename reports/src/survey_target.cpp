@@ -132,7 +132,7 @@ std::string connect_only_file(const Drafting& d) {
       out += fmt::format("server_name = {}\n", draft::toml_string(d.head.server_name));
     out += draft::keyed_lines(d, "tls");
   }
-  if (d.head.h2 || d.survey.protocol == "h2") out += "\n[h2]\n" + draft::keyed_lines(d, "h2");
+  if (d.head.h2 || d.survey.protocol == SurveyProtocol::h2) out += "\n[h2]\n" + draft::keyed_lines(d, "h2");
   return out;
 }
 
@@ -145,7 +145,7 @@ std::string drafted_seconds(double median, double slack) {
 }
 
 std::string draft_target(const Survey& survey, const DraftHead& head) {
-  const bool h2 = head.h2 || survey.protocol == "h2";
+  const bool h2 = head.h2 || survey.protocol == SurveyProtocol::h2;
   std::string date = head.date.empty() ? survey.started.substr(0, 10) : head.date;
   Drafting d{
       .survey = survey, .head = head, .date = date, .keys = draft::draft_keys(survey, date, h2)};

@@ -10,10 +10,15 @@ namespace loiter::reports::survey_words {
 namespace {
 
 std::string protocol_text(const Survey& survey) {
-  if (survey.protocol == "http1") return "HTTP/1.1";
-  if (survey.protocol == "tls") return "HTTP/1.1 over TLS";
-  if (survey.protocol == "h2") return survey.tls ? "HTTP/2 over TLS (h2)" : "HTTP/2 (h2c)";
-  return survey.protocol;
+  switch (survey.protocol) {
+    case SurveyProtocol::http1:
+      return "HTTP/1.1";
+    case SurveyProtocol::tls:
+      return "HTTP/1.1 over TLS";
+    case SurveyProtocol::h2:
+      return survey.tls ? "HTTP/2 over TLS (h2)" : "HTTP/2 (h2c)";
+  }
+  return std::string(to_string(survey.protocol));
 }
 
 std::string seconds_text(double seconds) { return plain_number(seconds, 4) + " s"; }

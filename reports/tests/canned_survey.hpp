@@ -41,11 +41,11 @@ inline SurveyMeasure not_measured(std::string id, std::string why) {
   return {.id = std::move(id), .title = "not measured", .not_measured = std::move(why)};
 }
 
-inline Survey empty_survey(std::string protocol = "http1", bool tls = false) {
+inline Survey empty_survey(SurveyProtocol protocol = SurveyProtocol::http1, bool tls = false) {
   return {.loiter_version = "0.1.0",
           .target = "nginx",
           .endpoint = "127.0.0.1:8080",
-          .protocol = std::move(protocol),
+          .protocol = protocol,
           .tls = tls,
           .started = "2026-12-03T11:00:00Z",
           .duration = 90,
@@ -58,8 +58,8 @@ inline Survey empty_survey(std::string protocol = "http1", bool tls = false) {
 // head 3 s (408), body 4.37 s (close, reset between reads), idle 5 s, a second head from its
 // first byte, send 6 s (between writes), handshake 1.5 s, header from the handshake, preface
 // 2.5 s, GOAWAY before the idle close.
-inline Survey everything(std::string protocol = "http1", bool tls = false) {
-  Survey s = empty_survey(std::move(protocol), tls);
+inline Survey everything(SurveyProtocol protocol = SurveyProtocol::http1, bool tls = false) {
+  Survey s = empty_survey(protocol, tls);
   s.measures = {
       timed("header-silent", "a silent connection", 3.0),
       timed("header-partial", "a partial head", 3.004, "408+close"),

@@ -23,7 +23,7 @@ Survey sample_survey() {
   Survey survey{.loiter_version = "0.1.0",
                 .target = "nginx-tls",
                 .endpoint = "127.0.0.1:8443",
-                .protocol = "tls",
+                .protocol = SurveyProtocol::tls,
                 .tls = true,
                 .started = "2026-12-03T11:00:00Z",
                 .duration = 412.5,

@@ -30,7 +30,7 @@ std::size_t regressions(const SurveyComparison& c) {
 }
 
 TEST(SurveyCompare, TheSameSurveyTwiceIsNoRegression) {
-  const auto survey = canned::everything("h2", true);
+  const auto survey = canned::everything(SurveyProtocol::h2, true);
   const auto c = compare_surveys(survey, survey);
   EXPECT_FALSE(c.regressed);
   EXPECT_EQ(c.shared_measures, survey.measures.size());
@@ -158,7 +158,7 @@ TEST(SurveyCompare, AnEndingThatLostIts408Regresses) {
 }
 
 TEST(SurveyCompare, ClockOriginsThatLetAStallLastLongerRegress) {
-  const auto baseline = canned::everything("h2", true);
+  const auto baseline = canned::everything(SurveyProtocol::h2, true);
   auto current = baseline;
   canned::measure(current, "next-head").runs_from = "never";
   canned::measure(current, "idle-reused").runs_from = "connect";
@@ -191,7 +191,7 @@ TEST(SurveyCompare, MeasuresInOneSurveyOnlyAreShownNotCompared) {
 
 TEST(SurveyCompare, DifferentTargetsAndProtocolsAreWarnings) {
   const auto baseline = canned::everything();
-  auto current = canned::everything("http1", true);
+  auto current = canned::everything(SurveyProtocol::http1, true);
   current.target = "caddy";
   const auto c = compare_surveys(baseline, current);
   EXPECT_FALSE(c.same_target);

@@ -61,7 +61,7 @@ TEST(SurveyTarget, ConnectOnlyTlsH2FileHoldsTheirTablesAndMeasuredKeys) {
   auto head = connect_head();
   head.alpn = {"h2"};
   head.server_name = "mine.test";
-  const auto text = draft_target(canned::everything("h2", true), head);
+  const auto text = draft_target(canned::everything(SurveyProtocol::h2, true), head);
   EXPECT_THAT(text, HasSubstr("[tls]\nalpn = [\"h2\"]\nserver_name = \"mine.test\"\n"));
   EXPECT_THAT(text, HasSubstr("\nhandshake = 1.5\n"));
   EXPECT_THAT(text, HasSubstr("\nheader_from = \"handshake\"\n"));
@@ -213,7 +213,7 @@ preface = "2s"
 [h2.flood]
 frames = 100
 )";
-  const auto draft = draft_target(canned::everything("h2", true), file_head(text));
+  const auto draft = draft_target(canned::everything(SurveyProtocol::h2, true), file_head(text));
   EXPECT_THAT(draft, HasSubstr("[tls]\nalpn = [\"h2\"]\n# measured 2026-12-03 (tls-header-from)"));
   EXPECT_THAT(draft, HasSubstr("\nheader_from = \"handshake\"\n# measured 2026-12-03 "
                                "(tls-handshake), 5/5 connections: 1.50 s"));

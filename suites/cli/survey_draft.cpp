@@ -25,7 +25,7 @@ std::string draft_target_text(const reports::Survey& survey,
   head.name = "mine";
   head.description = "surveyed at " + survey.endpoint + " on " + survey.started;
   head.source = survey.endpoint;
-  head.h2 = survey.protocol == "h2";
+  head.h2 = survey.protocol == reports::SurveyProtocol::h2;
   head.paths = std::move(paths);
   return reports::draft_target(survey, head);
 }

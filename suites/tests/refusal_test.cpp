@@ -236,7 +236,7 @@ TEST(CliCompare, RefusesASurveyAgainstARun) {
 // ladder.html and JUnit; compare refuses a ladder, which compares builds itself.
 TEST(CliReport, RendersAStoredSurveyAndLadderAgain) {
   TempDir tmp;
-  reports::Survey survey{.target = "mine", .endpoint = "127.0.0.1:8080", .protocol = "http1"};
+  reports::Survey survey{.target = "mine", .endpoint = "127.0.0.1:8080", .protocol = reports::SurveyProtocol::http1};
   survey.measures.push_back({.id = "header-silent",
                              .title = "a silent connection",
                              .kind = "silent",

@@ -101,7 +101,7 @@ TEST(SurveyTargetRoundTrip, UnmeasuredKeysKeepTheirValueAndOpenOnesGoUnlessUsed)
 
 // A TLS h2 file: [tls] and [h2]'s measured keys replaced, alpn and [h2.flood] kept.
 TEST(SurveyTargetRoundTrip, NginxH2FileReadsBackItsTlsAndH2Keys) {
-  const auto t = drafted("nginx-h2", reports::canned::everything("h2", true));
+  const auto t = drafted("nginx-h2", reports::canned::everything(reports::SurveyProtocol::h2, true));
   ASSERT_TRUE(t.tls.has_value());
   EXPECT_THAT(t.tls->handshake, Optional(seconds(1.5)));
   EXPECT_EQ(t.tls->header_from, fixtures::HeaderFrom::handshake);
@@ -115,7 +115,7 @@ TEST(SurveyTargetRoundTrip, NginxH2FileReadsBackItsTlsAndH2Keys) {
 
 // An h2c file whose idle close came without a GOAWAY says so.
 TEST(SurveyTargetRoundTrip, ReferenceH2cFileReadsBackNoGoaway) {
-  auto survey = reports::canned::everything("h2");
+  auto survey = reports::canned::everything(reports::SurveyProtocol::h2);
   reports::canned::measure(survey, "h2-idle").runs_from = "none";
   const auto t = drafted("reference-h2c", survey);
   ASSERT_TRUE(t.h2.has_value());
@@ -125,7 +125,7 @@ TEST(SurveyTargetRoundTrip, ReferenceH2cFileReadsBackNoGoaway) {
 
 // A connect-only file has no command: given one, loiter's reader takes the rest as drafted.
 TEST(SurveyTargetRoundTrip, ConnectOnlyFileReadsBackWithACommandAdded) {
-  const auto draft = reports::draft_target(reports::canned::everything("http1", true),
+  const auto draft = reports::draft_target(reports::canned::everything(reports::SurveyProtocol::http1, true),
                                            {.date = "2026-12-03",
                                             .name = "mine",
                                             .description = "mine at 127.0.0.1:8443",

@@ -135,7 +135,9 @@ reports::Survey run_survey(const SurveyRequest& request) {
   reports::Survey survey{.loiter_version = request.loiter_version,
                          .target = request.target,
                          .endpoint = endpoint.to_string(),
-                         .protocol = request.h2 ? "h2" : (request.tls ? "tls" : "http1"),
+                         .protocol = request.h2    ? reports::SurveyProtocol::h2
+                                     : request.tls ? reports::SurveyProtocol::tls
+                                                   : reports::SurveyProtocol::http1,
                          .tls = request.tls,
                          .started = request.started,
                          .connections = request.connections,

@@ -80,7 +80,7 @@ testing::AssertionResult near(const SurveyMeasure& m, double seconds) {
 TEST(SurveyReference, FindsEveryDeclaredDeadlineAndAnswer) {
   const auto survey = survey_of({});
   SCOPED_TRACE(described(survey));
-  EXPECT_EQ(survey.protocol, "http1");
+  EXPECT_EQ(survey.protocol, reports::SurveyProtocol::http1);
   EXPECT_TRUE(near(measure(survey, "header-silent"), 1.0));
   EXPECT_TRUE(near(measure(survey, "header-partial"), 1.0));
   EXPECT_EQ(measure(survey, "header-partial").ending, "408+close");
@@ -102,7 +102,7 @@ TEST(SurveyReference, FindsEveryDeclaredDeadlineAndAnswer) {
 TEST(SurveyReference, FindsTheHandshakeDeadlineAndWhereTheHeaderDeadlineRunsFrom) {
   const auto survey = survey_of({}, Over::tls);
   SCOPED_TRACE(described(survey));
-  EXPECT_EQ(survey.protocol, "tls");
+  EXPECT_EQ(survey.protocol, reports::SurveyProtocol::tls);
   EXPECT_TRUE(near(measure(survey, "tls-handshake"), 1.0));
   EXPECT_EQ(measure(survey, "tls-hello-trickle").extends, false);
   EXPECT_EQ(measure(survey, "tls-header-from").runs_from, "connect");
@@ -115,7 +115,7 @@ TEST(SurveyReference, FindsTheHandshakeDeadlineAndWhereTheHeaderDeadlineRunsFrom
 TEST(SurveyReference, FindsTheHttp2Deadlines) {
   const auto survey = survey_of({}, Over::h2c);
   SCOPED_TRACE(described(survey));
-  EXPECT_EQ(survey.protocol, "h2");
+  EXPECT_EQ(survey.protocol, reports::SurveyProtocol::h2);
   EXPECT_TRUE(near(measure(survey, "h2-preface"), 1.0));
   EXPECT_TRUE(near(measure(survey, "h2-headers-no-end"), 1.0));
   EXPECT_TRUE(near(measure(survey, "h2-idle"), 1.0));

@@ -4,6 +4,7 @@
 // (--write) and the comparison of two surveys (`loiter compare`). Nothing here measures.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -13,6 +14,13 @@
 namespace loiter::reports {
 
 inline constexpr std::string_view kSurveySchema = "loiter-survey/1";
+
+// What the survey spoke: HTTP/1.1 in cleartext or over TLS, or HTTP/2 (h2c, or h2 over TLS:
+// Survey::tls says which). In survey.json by its word: "http1", "tls", "h2".
+enum class SurveyProtocol { http1, tls, h2 };
+inline constexpr std::array kSurveyProtocols{SurveyProtocol::http1, SurveyProtocol::tls,
+                                             SurveyProtocol::h2};
+std::string_view to_string(SurveyProtocol protocol);
 
 // A measured time over the probe's connections that agreed, seconds.
 struct Spread {
@@ -100,7 +108,7 @@ struct Survey {
   std::string loiter_version;
   std::string target;       // the target's name, or the --connect endpoint's text
   std::string endpoint;     // "127.0.0.1:8080"
-  std::string protocol;     // "http1", "tls" or "h2" (h2c or h2 over TLS: see `tls`)
+  SurveyProtocol protocol = SurveyProtocol::http1;
   bool tls = false;
   std::string started;      // UTC, "2026-12-03T11:00:00Z"
   double duration = 0;      // seconds the whole survey took
