@@ -5,15 +5,8 @@
 namespace loiter::reports {
 
 std::string_view to_string(SurveyProtocol protocol) {
-  switch (protocol) {
-    case SurveyProtocol::http1:
-      return "http1";
-    case SurveyProtocol::tls:
-      return "tls";
-    case SurveyProtocol::h2:
-      return "h2";
-  }
-  return "?";
+  constexpr std::array<std::string_view, kSurveyProtocols.size()> kWords{"http1", "tls", "h2"};
+  return kWords[static_cast<std::size_t>(protocol)];  // in the enum's order
 }
 
 const SurveyMeasure* find_measure(const Survey& survey, std::string_view id) {

@@ -59,13 +59,13 @@ struct H1Run : Engine {
   H1Run& operator=(const H1Run&) = delete;
 
   // The exchange (h1_load.cpp, h1_load_conn.cpp, h1_load_exchange.cpp).
-  void open_pool() override;
-  void opened(Link& link) override;
-  void ready(Link& link) override;
-  void open_failed(Link& link) override;
-  void expired(Link& link) override;
-  void watch(Clock::time_point now) override;
-  void dispatch(Clock::time_point now) override;
+  void open_pool() override;                   // every connection, each free for a request
+  void opened(Link& link) override;            // its request goes, or it waits idle for one
+  void ready(Link& link) override;             // the write, the answer, the FIN its phase waits for
+  void open_failed(Link& link) override;       // its request, if any, waits for a retry
+  void expired(Link& link) override;           // the request failed: "timeout"
+  void watch(Clock::time_point now) override;  // requests' deadlines, connect retries
+  void dispatch(Clock::time_point now) override;  // a due request to each free connection
   std::size_t in_flight() const override { return busy; }
   // Every connection carries a request: the next due one waits for the first free.
   bool starved(bool due) const override { return due && free.empty(); }

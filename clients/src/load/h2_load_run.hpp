@@ -69,15 +69,15 @@ struct H2Run : Engine {
   H2Run(const H2Run&) = delete;
   H2Run& operator=(const H2Run&) = delete;
 
-  // The exchange (h2_load.cpp, h2_load_conn.cpp).
-  void open_pool() override;
-  void opened(Link& link) override;
-  void ready(Link& link) override;
-  void open_failed(Link& link) override;
-  void expired(Link& link) override;
-  void watch(Clock::time_point now) override;
-  void dispatch(Clock::time_point now) override;
-  void flush() override;
+  // The exchange (h2_load.cpp, h2_load_conn.cpp, h2_load_session.cpp).
+  void open_pool() override;              // every connection, taking streams once SETTINGS came
+  void opened(Link& link) override;       // the preface and SETTINGS go, the server's awaited
+  void ready(Link& link) override;        // what came read into the session
+  void open_failed(Link& link) override;  // opened again a little later
+  void expired(Link& link) override;      // SETTINGS never came: "no-settings"
+  void watch(Clock::time_point now) override;     // streams' deadlines, reconnects
+  void dispatch(Clock::time_point now) override;  // streams turned back, then the due ones
+  void flush() override;  // every touched connection's frames in one send each
   std::size_t in_flight() const override { return live; }
   bool starved(bool) const override { return no_slot; }
   bool opening() const override;
