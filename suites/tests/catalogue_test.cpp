@@ -55,18 +55,19 @@ TEST(CatalogueData, DataFileMatchesTheCatalogue) {
     EXPECT_EQ(entries[i].id, scenario.id);
     EXPECT_EQ(entries[i].family, scenario.family) << scenario.id;
     if (scenario.family == "h3") {  // HTTP/3 alone: every other family is skipped there
-      EXPECT_EQ(entries[i].protocol, "h3") << scenario.id;
+      EXPECT_EQ(entries[i].protocol, ScenarioProtocol::h3) << scenario.id;
       continue;
     }
     const bool h2 = scenario.family == "h2" || scenario.family == "flood";
     if (h2 || scenario.family == "tls") {
-      EXPECT_EQ(entries[i].protocol, h2 ? "h2" : "tls") << scenario.id;
+      EXPECT_EQ(entries[i].protocol, h2 ? ScenarioProtocol::h2 : ScenarioProtocol::tls) << scenario.id;
       continue;
     }
-    ASSERT_THAT(entries[i].protocol, AnyOf("http1", "any")) << scenario.id;
+    ASSERT_THAT(entries[i].protocol, AnyOf(ScenarioProtocol::http1, ScenarioProtocol::any))
+        << scenario.id;
     const auto need = scenario.unmet_need(h2c);
     const bool skipped_for_h2 = need && need->find("speaks HTTP/2") != std::string::npos;
-    EXPECT_EQ(skipped_for_h2, entries[i].protocol == "http1") << scenario.id;
+    EXPECT_EQ(skipped_for_h2, entries[i].protocol == ScenarioProtocol::http1) << scenario.id;
   }
   EXPECT_FALSE(runs_by_default("soak"));
   EXPECT_FALSE(runs_by_default("h2-rapid-reset"));

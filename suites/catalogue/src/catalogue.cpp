@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <iterator>
 #include <stdexcept>
 
@@ -19,7 +20,7 @@ namespace {
 Scenario over_http1(Scenario scenario) {
   const auto& entries = catalogue_entries();
   const auto entry = std::ranges::find(entries, scenario.id, &CatalogueEntry::id);
-  if (entry != entries.end() && entry->protocol == "any") {
+  if (entry != entries.end() && entry->protocol == ScenarioProtocol::any) {
     // Over HTTP/1.1 or HTTP/2 as the target speaks; an [h3] target speaks neither here.
     scenario.unmet_need = [own = std::move(scenario.unmet_need)](const fixtures::Target& target) {
       if (auto need = kit::need_not_h3(target)) return need;
@@ -95,16 +96,14 @@ std::vector<std::string_view> words_of(std::string_view line) {
 
 CatalogueEntry entry_of(std::string_view line) {
   const auto words = words_of(line);
-  if (words.size() != 4 ||
-      (words[2] != "http1" && words[2] != "tls" && words[2] != "h2" && words[2] != "h3" &&
-       words[2] != "any") ||
-      (words[3] != "default" && words[3] != "on-request")) {
+  const auto protocol = words.size() == 4 ? scenario_protocol_of(words[2]) : std::nullopt;
+  if (!protocol || (words[3] != "default" && words[3] != "on-request")) {
     throw std::logic_error(fmt::format(
         "catalogue.txt: not 'id family http1|tls|h2|h3|any default|on-request': '{}'", line));
   }
   return {.id = words[0],
           .family = words[1],
-          .protocol = words[2],
+          .protocol = *protocol,
           .by_default = words[3] == "default"};
 }
 
@@ -120,7 +119,19 @@ std::vector<const Scenario*> family_run(std::string_view family) {
   return by_default.empty() ? all : by_default;
 }
 
+constexpr std::array<std::string_view, 5> kProtocolWords{"http1", "tls", "h2", "h3", "any"};
+
 }  // namespace
+
+std::string_view to_string(ScenarioProtocol protocol) {
+  return kProtocolWords[static_cast<std::size_t>(protocol)];  // in the enum's order
+}
+
+std::optional<ScenarioProtocol> scenario_protocol_of(std::string_view word) {
+  const auto it = std::ranges::find(kProtocolWords, word);
+  if (it == kProtocolWords.end()) return std::nullopt;
+  return static_cast<ScenarioProtocol>(it - kProtocolWords.begin());
+}
 
 const std::vector<CatalogueEntry>& catalogue_entries() {
   static const std::vector<CatalogueEntry> entries = [] {
@@ -147,12 +158,12 @@ std::optional<std::string> protocol_unmet(std::string_view id, const fixtures::T
   const auto& entries = catalogue_entries();
   const auto entry = std::ranges::find(entries, id, &CatalogueEntry::id);
   if (entry == entries.end()) return std::nullopt;
-  if (entry->protocol == "h3") return kit::need_h3(target);
+  if (entry->protocol == ScenarioProtocol::h3) return kit::need_h3(target);
   if (auto need = kit::need_not_h3(target)) return need;
-  if (entry->protocol == "h2") return kit::need_h2(target);
-  if (entry->protocol == "any") return std::nullopt;  // the scenario speaks the target's
+  if (entry->protocol == ScenarioProtocol::h2) return kit::need_h2(target);
+  if (entry->protocol == ScenarioProtocol::any) return std::nullopt;  // speaks the target's
   if (auto need = kit::need_http1(target)) return need;
-  return entry->protocol == "tls" ? kit::need_tls(target) : std::nullopt;
+  return entry->protocol == ScenarioProtocol::tls ? kit::need_tls(target) : std::nullopt;
 }
 
 std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& ids,

@@ -29,11 +29,19 @@ reports::RunReport run_head(std::string loiter_version, std::string address,
 
 namespace {
 
-std::string protocol_name(std::string_view protocol) {
-  if (protocol == "h2") return "HTTP/2";
-  if (protocol == "h3") return "HTTP/3";
-  if (protocol == "any") return "HTTP/1.1 or HTTP/2";
-  if (protocol == "tls") return "HTTP/1.1 over TLS";
+std::string protocol_name(ScenarioProtocol protocol) {
+  switch (protocol) {
+    case ScenarioProtocol::h2:
+      return "HTTP/2";
+    case ScenarioProtocol::h3:
+      return "HTTP/3";
+    case ScenarioProtocol::any:
+      return "HTTP/1.1 or HTTP/2";
+    case ScenarioProtocol::tls:
+      return "HTTP/1.1 over TLS";
+    case ScenarioProtocol::http1:
+      break;
+  }
   return "HTTP/1.1";
 }
 

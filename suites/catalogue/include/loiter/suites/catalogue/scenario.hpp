@@ -103,12 +103,18 @@ inline const clients::Churn kSoakChurn{
 // One line of the catalogue's data file (suites/catalogue/catalogue.txt, embedded), which
 // CMake reads too (cmake/LoiterCatalogue.cmake): what each scenario is and whether it runs
 // by default. The test Catalogue.DataFileMatchesTheCatalogue holds it to catalogue().
+// What a scenario speaks (the data file's third column, by its word): "http1" (over TLS
+// too), "tls" (over TLS only), "h2", "h3", or "any" (HTTP/1.1 or HTTP/2, as the target
+// speaks).
+enum class ScenarioProtocol { http1, tls, h2, h3, any };
+std::string_view to_string(ScenarioProtocol protocol);
+// The protocol a data-file word names; nullopt for another word.
+std::optional<ScenarioProtocol> scenario_protocol_of(std::string_view word);
+
 struct CatalogueEntry {
   std::string_view id;
   std::string_view family;
-  // "http1" (over TLS too), "tls" (over TLS only), "h2" or "any" (HTTP/1.1 or HTTP/2, as the
-  // target speaks)
-  std::string_view protocol;
+  ScenarioProtocol protocol = ScenarioProtocol::http1;
   bool by_default = true;  // false: "on-request", only run when named
 };
 
