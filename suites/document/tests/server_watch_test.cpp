@@ -155,7 +155,7 @@ TEST(ServerWatch, ABadLineIsNamedByFileAndLine) {
                                                                 << "\n";
   EXPECT_THAT([&] { read_server_watch(scratch.dir); },
               ::testing::ThrowsMessage<std::runtime_error>(
-                  HasSubstr("samples.jsonl:2: sample: processes is missing")));
+                  HasSubstr("samples.jsonl:2: sample: missing key 'processes'")));
   std::ofstream(scratch.dir / kWatchHeaderFile) << R"({"pid": 1})";
   EXPECT_THAT([&] { read_server_watch(scratch.dir); },
               ::testing::ThrowsMessage<std::runtime_error>(
