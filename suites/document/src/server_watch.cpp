@@ -14,11 +14,13 @@
 #include <utility>
 
 #include "loiter/suites/document/raw_json.hpp"
+#include "watch_file.hpp"
 
 namespace loiter::suites {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
+namespace described = reports::described;
 using std::chrono::system_clock;
 
 namespace {
@@ -45,26 +47,29 @@ fixtures::Fd open_new(const fs::path& path, int flags) {
   return fd;
 }
 
-// "{"key": value, ...}" one key a line; unix times in fixed notation, not 1.76E9.
+// "{"key": value, ...}" one key a line, as the codec writes each value but the unix times
+// (the only doubles), which are in fixed notation with microseconds, not 1.76E9.
 std::string header_text(const ServerWatch& h, bool ended) {
-  const auto optional = [](const auto& v) { return v ? json::serialize(json::value(*v)) : "null"; };
-  const std::vector<std::pair<const char*, std::string>> fields{
-      {"loiter_version", json::serialize(json::value(h.loiter_version))},
-      {"pid", std::to_string(h.pid)},
-      {"port", optional(h.port)},
-      {"host", h.host.empty() ? "null" : json::serialize(json::value(h.host))},
-      {"target", optional(h.target)},
-      {"started", json::serialize(json::value(rfc3339_ms(h.started)))},
-      {"started_unix", fmt::format("{:.6f}", unix_seconds(h.started))},
-      {"ended", ended ? json::serialize(json::value(rfc3339_ms(h.ended))) : "null"},
-      {"ended_unix", ended ? fmt::format("{:.6f}", unix_seconds(h.ended)) : "null"},
-      {"ended_by", ended ? json::serialize(json::value(to_string(h.ended_by))) : "null"},
-      {"period_ms", std::to_string(h.period.count())},
-      {"samples", json::serialize(json::value(kWatchSamplesFile))},
-      {"unit", "\"unix: seconds since 1970-01-01 UTC, the wall clock; rss in KiB\""}};
+  const auto header = described::write(watch_file::Header{
+      .loiter_version = h.loiter_version,
+      .pid = h.pid,
+      .port = h.port,
+      .host = h.host.empty() ? std::nullopt : std::optional(h.host),
+      .target = h.target,
+      .started = rfc3339_ms(h.started),
+      .started_unix = {unix_seconds(h.started)},
+      .ended = ended ? std::optional(rfc3339_ms(h.ended)) : std::nullopt,
+      .ended_unix =
+          ended ? std::optional(described::AsDouble{unix_seconds(h.ended)}) : std::nullopt,
+      .ended_by = ended ? std::optional(h.ended_by) : std::nullopt,
+      .period_ms = h.period.count(),
+      .samples = kWatchSamplesFile,
+      .unit = "unix: seconds since 1970-01-01 UTC, the wall clock; rss in KiB"});
   std::string text = "{";
-  for (const auto& [key, value] : fields) {
-    text += fmt::format("{}\n  \"{}\": {}", text.size() > 1 ? "," : "", key, value);
+  for (const auto& [key, value] : header.as_object()) {
+    text += fmt::format(
+        "{}\n  {}: {}", text.size() > 1 ? "," : "", json::serialize(key),
+        value.is_double() ? fmt::format("{:.6f}", value.get_double()) : json::serialize(value));
   }
   return text + "\n}\n";
 }

@@ -1,5 +1,5 @@
-// A server watch's directory read back: observe.json, then samples.jsonl line by line (a
-// torn last line left out and said so).
+// A server watch's directory read back: observe.json (its form in watch_file.hpp, read by the
+// codec), then samples.jsonl line by line (a torn last line left out and said so).
 #include <fmt/format.h>
 
 #include <boost/json.hpp>
@@ -10,11 +10,13 @@
 
 #include "loiter/suites/document/raw_json.hpp"
 #include "loiter/suites/document/server_watch.hpp"
+#include "watch_file.hpp"
 
 namespace loiter::suites {
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
+namespace described = reports::described;
 using std::chrono::system_clock;
 
 namespace {
@@ -34,27 +36,6 @@ std::string whole_file(const fs::path& path) {
   return text.str();
 }
 
-// The header's field `key`; `what` names the file in errors.
-const json::value& header_field(const json::object& header, std::string_view key,
-                                const std::string& what) {
-  const auto* value = header.if_contains(key);
-  if (value == nullptr) throw std::runtime_error(fmt::format("{}: \"{}\" is missing", what, key));
-  return *value;
-}
-
-double number_at(const json::value& value, std::string_view key, const std::string& what) {
-  if (!value.is_number())
-    throw std::runtime_error(fmt::format("{}: \"{}\" is not a number", what, key));
-  return value.to_number<double>();
-}
-
-std::string text_or_empty(const json::value& value, std::string_view key, const std::string& what) {
-  if (value.is_null()) return {};
-  if (!value.is_string())
-    throw std::runtime_error(fmt::format("{}: \"{}\" is not a string", what, key));
-  return std::string(value.get_string());
-}
-
 ServerWatch read_header(const fs::path& path) {
   const auto what = path.string();
   json::value parsed;
@@ -63,29 +44,25 @@ ServerWatch read_header(const fs::path& path) {
   } catch (const std::system_error& e) {
     throw std::runtime_error(fmt::format("{}: not JSON: {}", what, e.what()));
   }
-  if (!parsed.is_object()) throw std::runtime_error(fmt::format("{}: not a JSON object", what));
-  const auto& h = parsed.get_object();
-  ServerWatch watch;
-  watch.loiter_version =
-      text_or_empty(header_field(h, "loiter_version", what), "loiter_version", what);
-  watch.pid = static_cast<long>(number_at(header_field(h, "pid", what), "pid", what));
-  if (const auto& port = header_field(h, "port", what); !port.is_null())
-    watch.port = static_cast<unsigned short>(number_at(port, "port", what));
-  watch.host = text_or_empty(header_field(h, "host", what), "host", what);
-  if (const auto& target = header_field(h, "target", what); !target.is_null())
-    watch.target = text_or_empty(target, "target", what);
-  watch.started = from_unix(number_at(header_field(h, "started_unix", what), "started_unix", what));
-  watch.period = std::chrono::milliseconds(
-      static_cast<long long>(number_at(header_field(h, "period_ms", what), "period_ms", what)));
-  if (const auto& ended = header_field(h, "ended_unix", what); !ended.is_null()) {
-    watch.ended = from_unix(number_at(ended, "ended_unix", what));
-    const auto text = text_or_empty(header_field(h, "ended_by", what), "ended_by", what);
-    const auto ending = watch_ending_of(text);
-    if (!ending) {
-      throw std::runtime_error(fmt::format(
-          "{}: \"ended_by\" is \"{}\", not duration, interrupt or server-exited", what, text));
+  watch_file::Header header;
+  try {
+    header = described::read<watch_file::Header>(parsed);
+  } catch (const described::ReadError& e) {
+    throw std::runtime_error(fmt::format("{}: {}", what, e.what()));
+  }
+  ServerWatch watch{.loiter_version = header.loiter_version,
+                    .pid = header.pid,
+                    .port = header.port,
+                    .host = header.host.value_or(""),
+                    .target = header.target,
+                    .started = from_unix(header.started_unix.value),
+                    .period = std::chrono::milliseconds(header.period_ms)};
+  if (header.ended_unix) {
+    if (!header.ended_by) {
+      throw std::runtime_error(fmt::format("{}: \"ended_unix\" without \"ended_by\"", what));
     }
-    watch.ended_by = *ending;
+    watch.ended = from_unix(header.ended_unix->value);
+    watch.ended_by = *header.ended_by;
   }
   return watch;
 }

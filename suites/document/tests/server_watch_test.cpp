@@ -155,11 +155,11 @@ TEST(ServerWatch, ABadLineIsNamedByFileAndLine) {
                                                                 << "\n";
   EXPECT_THAT([&] { read_server_watch(scratch.dir); },
               ::testing::ThrowsMessage<std::runtime_error>(
-                  HasSubstr("samples.jsonl:2: sample: processes is missing")));
+                  HasSubstr("samples.jsonl:2: sample: missing key 'processes'")));
   std::ofstream(scratch.dir / kWatchHeaderFile) << R"({"pid": 1})";
   EXPECT_THAT([&] { read_server_watch(scratch.dir); },
               ::testing::ThrowsMessage<std::runtime_error>(
-                  HasSubstr("observe.json: \"loiter_version\" is missing")));
+                  HasSubstr("observe.json: missing key 'loiter_version'")));
 }
 
 // An end the reader does not know is an error naming it, not a watch that seems unfinished.
@@ -176,9 +176,10 @@ TEST(ServerWatch, AnEndOfAnotherNameIsRefused) {
   ASSERT_NE(at, std::string::npos) << text;
   text.replace(at, 11, "\"timeout\"");
   std::ofstream(scratch.dir / kWatchHeaderFile) << text;
-  EXPECT_THAT([&] { read_server_watch(scratch.dir); },
-              ::testing::ThrowsMessage<std::runtime_error>(HasSubstr(
-                  "\"ended_by\" is \"timeout\", not duration, interrupt or server-exited")));
+  EXPECT_THAT(
+      [&] { read_server_watch(scratch.dir); },
+      ::testing::ThrowsMessage<std::runtime_error>(HasSubstr(
+          "key 'ended_by' is 'timeout', not one of 'duration', 'interrupt', 'server-exited'")));
 }
 
 // A directory that holds anything, or a file, is refused; a missing or empty one is used.

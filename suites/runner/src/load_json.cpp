@@ -1,62 +1,84 @@
 // The regular traffic's result as JSON and back (a shard's load.json), and the merge of two
-// shards' results.
+// shards' results. The file's form is a described struct (LoadFile) the codec writes:
+// times as integer nanoseconds (moments on the run's origin), histograms as their parts.
 #include "loiter/suites/runner/load_json.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/describe/class.hpp>
 #include <boost/json.hpp>
 #include <stdexcept>
 #include <string>
 
+#include "loiter/reports/described_json.hpp"
+
 namespace loiter::suites {
 
 namespace json = boost::json;
+namespace described = reports::described;
 
 namespace {
 
 using clients::Duration;
 using clients::LatencyHistogram;
 
+// A latency histogram as load.json keeps it: LatencyHistogram::Parts, in ns; buckets as
+// [index, count].
+struct HistogramFile {
+  std::uint64_t highest_ns = 0;
+  std::vector<std::pair<std::size_t, std::uint64_t>> buckets;
+  std::uint64_t clamped = 0, min_ns = 0, max_ns = 0;
+  described::AsDouble sum_ns;
+};
+BOOST_DESCRIBE_STRUCT(HistogramFile, (), (highest_ns, buckets, clamped, min_ns, max_ns, sum_ns))
+
+struct LoadSecondFile {
+  std::uint64_t requested = 0, dispatched = 0, succeeded = 0, failed = 0;
+  HistogramFile latency;
+};
+BOOST_DESCRIBE_STRUCT(LoadSecondFile, (), (requested, dispatched, succeeded, failed, latency))
+
+struct LoadFile {
+  std::uint64_t requested = 0, dispatched = 0, succeeded = 0, aborted = 0, fresh_closed = 0,
+                server_closed = 0, replaced = 0;
+  std::map<unsigned, std::uint64_t> non_2xx;
+  std::map<std::string, std::uint64_t> errors;
+  std::optional<std::map<std::string, std::uint64_t>> goaways;  // older files lack it
+  HistogramFile from_intended, from_sent;
+  std::int64_t max_send_lag_ns = 0;
+  std::uint64_t max_sends_in_one_ms = 0, connections_opened = 0;
+  std::int64_t started_ns = 0, ended_ns = 0;  // on the run's origin
+  std::vector<LoadSecondFile> seconds;
+  std::int64_t scheduled_ns = 0;
+  bool stopped_early = false;
+  HistogramFile first_window, last_window;
+};
+BOOST_DESCRIBE_STRUCT(LoadFile, (),
+                      (requested, dispatched, succeeded, aborted, fresh_closed, server_closed,
+                       replaced, non_2xx, errors, goaways, from_intended, from_sent,
+                       max_send_lag_ns, max_sends_in_one_ms, connections_opened, started_ns,
+                       ended_ns, seconds, scheduled_ns, stopped_early, first_window, last_window))
+
 std::int64_t ns(Duration d) { return static_cast<std::int64_t>(d.count()); }
 
-json::value histogram_to_json(const LatencyHistogram& h) {
-  const auto parts = h.parts();
-  json::array buckets;
-  for (const auto& [index, count] : parts.buckets) buckets.push_back(json::array{index, count});
-  return json::object{{"highest_ns", parts.highest}, {"buckets", std::move(buckets)},
-                      {"clamped", parts.clamped},    {"min_ns", parts.min},
-                      {"max_ns", parts.max},         {"sum_ns", parts.sum}};
+HistogramFile histogram_file(const LatencyHistogram& h) {
+  auto parts = h.parts();
+  return {.highest_ns = parts.highest,
+          .buckets = std::move(parts.buckets),
+          .clamped = parts.clamped,
+          .min_ns = parts.min,
+          .max_ns = parts.max,
+          .sum_ns = {parts.sum}};
 }
 
-LatencyHistogram histogram_from(const json::value& v) {
-  const auto& o = v.as_object();
-  LatencyHistogram::Parts parts{.highest = json::value_to<std::uint64_t>(o.at("highest_ns")),
-                                .buckets = {},
-                                .clamped = json::value_to<std::uint64_t>(o.at("clamped")),
-                                .min = json::value_to<std::uint64_t>(o.at("min_ns")),
-                                .max = json::value_to<std::uint64_t>(o.at("max_ns")),
-                                .sum = json::value_to<double>(o.at("sum_ns"))};
-  for (const auto& b : o.at("buckets").as_array()) {
-    parts.buckets.emplace_back(json::value_to<std::size_t>(b.at(0)),
-                               json::value_to<std::uint64_t>(b.at(1)));
-  }
-  return LatencyHistogram::from_parts(parts);
-}
-
-template <typename Key>
-json::object counts_to_json(const std::map<Key, std::uint64_t>& counts) {
-  json::object o;
-  for (const auto& [key, count] : counts) o[fmt::format("{}", key)] = count;
-  return o;
-}
-
-json::value second_to_json(const clients::LoadSecond& s) {
-  return json::object{{"requested", s.requested},
-                      {"dispatched", s.dispatched},
-                      {"succeeded", s.succeeded},
-                      {"failed", s.failed},
-                      {"latency", histogram_to_json(s.latency)}};
+LatencyHistogram histogram_of(HistogramFile file) {
+  return LatencyHistogram::from_parts({.highest = file.highest_ns,
+                                       .buckets = std::move(file.buckets),
+                                       .clamped = file.clamped,
+                                       .min = file.min_ns,
+                                       .max = file.max_ns,
+                                       .sum = file.sum_ns.value});
 }
 
 // p50/p99/max of a second, read from its histogram.
@@ -66,89 +88,79 @@ void summarize(clients::LoadSecond& s) {
   s.max = s.latency.max();
 }
 
-clients::LoadSecond second_from(const json::value& v) {
-  const auto& o = v.as_object();
-  clients::LoadSecond s{.requested = json::value_to<std::uint64_t>(o.at("requested")),
-                        .dispatched = json::value_to<std::uint64_t>(o.at("dispatched")),
-                        .succeeded = json::value_to<std::uint64_t>(o.at("succeeded")),
-                        .failed = json::value_to<std::uint64_t>(o.at("failed")),
-                        .latency = histogram_from(o.at("latency"))};
-  summarize(s);
-  return s;
-}
-
 }  // namespace
 
 json::value load_to_json(const clients::LoadResult& r, clients::Clock::time_point origin) {
-  json::array seconds;
-  for (const auto& s : r.seconds) seconds.push_back(second_to_json(s));
-  return json::object{{"requested", r.requested},
-                      {"dispatched", r.dispatched},
-                      {"succeeded", r.succeeded},
-                      {"aborted", r.aborted},
-                      {"fresh_closed", r.fresh_closed},
-                      {"server_closed", r.server_closed},
-                      {"replaced", r.replaced},
-                      {"non_2xx", counts_to_json(r.non_2xx)},
-                      {"errors", counts_to_json(r.errors)},
-                      {"goaways", counts_to_json(r.goaways)},
-                      {"from_intended", histogram_to_json(r.from_intended)},
-                      {"from_sent", histogram_to_json(r.from_sent)},
-                      {"max_send_lag_ns", ns(r.max_send_lag)},
-                      {"max_sends_in_one_ms", r.max_sends_in_one_ms},
-                      {"connections_opened", r.connections_opened},
-                      {"started_ns", ns(r.started - origin)},
-                      {"ended_ns", ns(r.ended - origin)},
-                      {"seconds", std::move(seconds)},
-                      {"scheduled_ns", ns(r.scheduled)},
-                      {"stopped_early", r.stopped_early},
-                      {"first_window", histogram_to_json(r.first_window)},
-                      {"last_window", histogram_to_json(r.last_window)}};
+  LoadFile file{.requested = r.requested,
+                .dispatched = r.dispatched,
+                .succeeded = r.succeeded,
+                .aborted = r.aborted,
+                .fresh_closed = r.fresh_closed,
+                .server_closed = r.server_closed,
+                .replaced = r.replaced,
+                .non_2xx = r.non_2xx,
+                .errors = r.errors,
+                .goaways = r.goaways,
+                .from_intended = histogram_file(r.from_intended),
+                .from_sent = histogram_file(r.from_sent),
+                .max_send_lag_ns = ns(r.max_send_lag),
+                .max_sends_in_one_ms = r.max_sends_in_one_ms,
+                .connections_opened = r.connections_opened,
+                .started_ns = ns(r.started - origin),
+                .ended_ns = ns(r.ended - origin),
+                .seconds = {},
+                .scheduled_ns = ns(r.scheduled),
+                .stopped_early = r.stopped_early,
+                .first_window = histogram_file(r.first_window),
+                .last_window = histogram_file(r.last_window)};
+  for (const auto& s : r.seconds) {
+    file.seconds.push_back({.requested = s.requested,
+                            .dispatched = s.dispatched,
+                            .succeeded = s.succeeded,
+                            .failed = s.failed,
+                            .latency = histogram_file(s.latency)});
+  }
+  return described::write(file);
 }
 
 clients::LoadResult load_from_json(const json::value& v, clients::Clock::time_point origin) {
+  LoadFile file;
   try {
-    const auto& o = v.as_object();
-    const auto count = [&](const char* key) { return json::value_to<std::uint64_t>(o.at(key)); };
-    const auto span = [&](const char* key) {
-      return Duration(json::value_to<std::int64_t>(o.at(key)));
-    };
-    clients::LoadResult r;
-    r.requested = count("requested");
-    r.dispatched = count("dispatched");
-    r.succeeded = count("succeeded");
-    r.aborted = count("aborted");
-    r.fresh_closed = count("fresh_closed");
-    r.server_closed = count("server_closed");
-    r.replaced = count("replaced");
-    for (const auto& [status, n] : o.at("non_2xx").as_object()) {
-      r.non_2xx[static_cast<unsigned>(std::stoul(std::string(status)))] =
-          json::value_to<std::uint64_t>(n);
-    }
-    for (const auto& [error, n] : o.at("errors").as_object()) {
-      r.errors[std::string(error)] = json::value_to<std::uint64_t>(n);
-    }
-    if (const auto* goaways = o.if_contains("goaways")) {  // HTTP/2 load only; older files lack it
-      for (const auto& [code, n] : goaways->as_object()) {
-        r.goaways[std::string(code)] = json::value_to<std::uint64_t>(n);
-      }
-    }
-    r.from_intended = histogram_from(o.at("from_intended"));
-    r.from_sent = histogram_from(o.at("from_sent"));
-    r.max_send_lag = span("max_send_lag_ns");
-    r.max_sends_in_one_ms = count("max_sends_in_one_ms");
-    r.connections_opened = count("connections_opened");
-    r.started = origin + span("started_ns");
-    r.ended = origin + span("ended_ns");
-    for (const auto& s : o.at("seconds").as_array()) r.seconds.push_back(second_from(s));
-    r.scheduled = span("scheduled_ns");
-    r.stopped_early = o.at("stopped_early").as_bool();
-    r.first_window = histogram_from(o.at("first_window"));
-    r.last_window = histogram_from(o.at("last_window"));
-    return r;
-  } catch (const std::exception& e) {
+    file = described::read<LoadFile>(v);
+  } catch (const std::exception& e) {  // a ReadError, or a bucket that is no [index, count]
     throw std::invalid_argument(fmt::format("a load result cannot be read: {}", e.what()));
   }
+  clients::LoadResult r{.requested = file.requested,
+                        .dispatched = file.dispatched,
+                        .succeeded = file.succeeded,
+                        .aborted = file.aborted,
+                        .fresh_closed = file.fresh_closed,
+                        .server_closed = file.server_closed,
+                        .replaced = file.replaced,
+                        .goaways = file.goaways.value_or(std::map<std::string, std::uint64_t>{}),
+                        .non_2xx = std::move(file.non_2xx),
+                        .errors = std::move(file.errors),
+                        .from_intended = histogram_of(std::move(file.from_intended)),
+                        .from_sent = histogram_of(std::move(file.from_sent)),
+                        .max_send_lag = Duration(file.max_send_lag_ns),
+                        .max_sends_in_one_ms = file.max_sends_in_one_ms,
+                        .connections_opened = file.connections_opened,
+                        .started = origin + Duration(file.started_ns),
+                        .ended = origin + Duration(file.ended_ns),
+                        .seconds = {},
+                        .scheduled = Duration(file.scheduled_ns),
+                        .stopped_early = file.stopped_early,
+                        .first_window = histogram_of(std::move(file.first_window)),
+                        .last_window = histogram_of(std::move(file.last_window))};
+  for (auto& s : file.seconds) {
+    r.seconds.push_back({.requested = s.requested,
+                         .dispatched = s.dispatched,
+                         .succeeded = s.succeeded,
+                         .failed = s.failed,
+                         .latency = histogram_of(std::move(s.latency))});
+    summarize(r.seconds.back());
+  }
+  return r;
 }
 
 void merge_load(clients::LoadResult& sum, const clients::LoadResult& part) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <boost/describe/class.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -32,13 +33,26 @@ BOOST_DESCRIBE_STRUCT(H3Record, (),
                        last_sent, close, stateless_reset, stream_ends, probes, remembered,
                        pings_sent, datagrams_sent, datagrams_received, bytes_sent, bytes_received,
                        unvalidated_received, unvalidated_sent))
-// All but its kind and connect_start (on the scenario's origin), and its errno (which older
-// records lack): record_json.cpp writes and reads those itself.
+// All but its kind and connect_start (on the scenario's origin: RecordHead, before it), and
+// its ending_label and errno (after it; "errno" is a macro's name, no member's): record_json.cpp
+// writes those around it.
 BOOST_DESCRIBE_STRUCT(ConnectionRecord, (),
                       (source, connect_took, sends, requests, first_byte, bytes_received, responses,
                        progress, pause, tls, h2, h3, ending, ended_at, client_closed, error))
 
 }  // namespace loiter::clients
+
+namespace loiter::suites::record_file {
+
+// A record's first keys: its kind, and its connect_start on the scenario's origin (none: its
+// slot never came).
+struct RecordHead {
+  std::string kind;
+  std::optional<clients::Duration> connect_start;
+};
+BOOST_DESCRIBE_STRUCT(RecordHead, (), (kind, connect_start))
+
+}  // namespace loiter::suites::record_file
 
 namespace loiter::reports::described {
 

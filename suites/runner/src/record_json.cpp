@@ -10,7 +10,6 @@
 #include <set>
 #include <stdexcept>
 
-#include "loiter/suites/judge/in_units.hpp"
 #include "record_described.hpp"
 
 namespace loiter::suites {
@@ -19,10 +18,12 @@ namespace json = boost::json;
 namespace described = reports::described;
 
 json::value record_to_json(const clients::ConnectionRecord& r, clients::Clock::time_point origin) {
-  json::object out{{"kind", r.kind},
-                   {"connect_start", r.connect_start == clients::Clock::time_point{}
-                                         ? json::value(nullptr)  // its slot never came
-                                         : json::value(in_seconds(r.connect_start - origin))}};
+  const bool started = r.connect_start != clients::Clock::time_point{};
+  auto out = described::write(record_file::RecordHead{
+                                  .kind = std::string(r.kind),
+                                  .connect_start = started ? std::optional(r.connect_start - origin)
+                                                           : std::nullopt})
+                 .as_object();
   auto rest = described::write(r);
   for (auto& [key, value] : rest.as_object()) out.emplace(key, std::move(value));
   out["ending_label"] = clients::ending_label(r);
@@ -43,13 +44,13 @@ std::string_view interned_kind(std::string_view kind) {
 }
 
 clients::ConnectionRecord record_from(const json::object& o, clients::Clock::time_point origin) {
+  const auto head = described::read<record_file::RecordHead>(o);
   auto r = described::read<clients::ConnectionRecord>(o);
-  r.kind = interned_kind(o.at("kind").as_string());
-  const auto& start = o.at("connect_start");
-  if (!start.is_null()) {  // else: its slot never came
-    r.connect_start = origin + described::read<clients::Duration>(start);
+  r.kind = interned_kind(head.kind);
+  if (head.connect_start) r.connect_start = origin + *head.connect_start;
+  if (const auto* number = o.if_contains("errno")) {  // older records lack it
+    r.error_number = described::read<int>(*number);
   }
-  if (const auto* number = o.if_contains("errno")) r.error_number = json::value_to<int>(*number);
   return r;
 }
 

@@ -3,11 +3,12 @@
 // into whole fleets in index order.
 #include "loiter/suites/runner/record_json.hpp"
 
-#include <cerrno>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cerrno>
+
+#include "golden.hpp"
 #include "loiter/suites/runner/client_lines.hpp"
 
 namespace loiter::suites {
@@ -55,18 +56,18 @@ clients::ConnectionRecord every_field(clients::Clock::time_point origin) {
                              .version = "TLSv1.3",
                              .alpn = "http/1.1",
                              .alert = std::nullopt};
-  r.h2 = clients::H2Record{.server_settings = 401'007ns,
-                           .settings_ack = 402'009ns,
-                           .goaway = clients::H2Goaway{.at = 4'000'000'027ns,
-                                                       .last_stream = 3,
-                                                       .code = 11,
-                                                       .frames_sent = 1'001},
-                           .resets = {{.at = 3'100'000'029ns, .stream = 5, .code = 8}},
-                           .reset_count = 17,
-                           .frames_sent = 1'003,
-                           .frames_received = 9,
-                           .window_updates = 4,
-                           .latencies = {12'000'003ns, 250'000'001ns}};
+  r.h2 = clients::H2Record{
+      .server_settings = 401'007ns,
+      .settings_ack = 402'009ns,
+      .goaway =
+          clients::H2Goaway{
+              .at = 4'000'000'027ns, .last_stream = 3, .code = 11, .frames_sent = 1'001},
+      .resets = {{.at = 3'100'000'029ns, .stream = 5, .code = 8}},
+      .reset_count = 17,
+      .frames_sent = 1'003,
+      .frames_received = 9,
+      .window_updates = 4,
+      .latencies = {12'000'003ns, 250'000'001ns}};
   r.ending = clients::Ending::client_close;
   r.ended_at = 5'000'000'021ns;
   r.client_closed = 4'999'999'999ns;
@@ -133,6 +134,16 @@ TEST(RecordJson, EveryFieldSurvivesTheTripToTextAndBack) {
   EXPECT_EQ(r.error, sent.error);
   EXPECT_EQ(r.error_number, sent.error_number);
   EXPECT_EQ(clients::ending_label(r), clients::ending_label(sent));
+}
+
+// Every field's line is what loiter has always written (tests/golden), and the line read
+// back writes the same bytes.
+TEST(RecordJson, EveryFieldsLineIsWrittenAsEver) {
+  const auto origin = clients::Clock::now();
+  const auto line = record_line(2, 41, every_field(origin), origin);
+  EXPECT_EQ(line, reports::testing::golden_or_update("every-field.jsonl", line));
+  const auto back = parsed_record(reports::testing::read_golden("every-field.jsonl"), origin);
+  EXPECT_EQ(record_line(back.fleet, back.index, back.record, origin), line);
 }
 
 TEST(RecordJson, ARecordWhoseSlotNeverCameStaysWithoutAConnectStart) {

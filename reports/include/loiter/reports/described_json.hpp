@@ -2,7 +2,8 @@
 // under its own name, in the order the description lists them; durations as seconds (a
 // double), other numbers as people read them (a whole one as an integer, NaN and infinity as
 // null), an empty optional (or Boxed) as null, vectors as arrays, a map of strings as an
-// object. What a member needs beyond that is a Codec specialization: an enum's words
+// object (a map of whole numbers as an object keyed by their digits), a path as its text. What
+// a member needs beyond that is a Codec specialization: an enum's words
 // (EnumWords), a pair written as [at, bytes]. Reading is the inverse: an optional or a vector
 // a document lacks reads empty (documents from before it existed), any other member missing,
 // or one of the wrong type, throws ReadError naming where it is ("sides[0].steps[2]: missing
@@ -12,9 +13,11 @@
 #include <boost/describe/members.hpp>
 #include <boost/json.hpp>
 #include <boost/mp11/algorithm.hpp>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -34,6 +37,11 @@ struct Codec;
 // Specialize as true for a described struct written as an array of its members, in order.
 template <class T>
 inline constexpr bool kAsArray = false;
+
+// Specialize as true for a described struct whose empty optionals are left out of its object,
+// not written null (files that always left them out: a sample without TCP states).
+template <class T>
+inline constexpr bool kLeavesOutNone = false;
 
 // What cannot be read, and where: `path` from the document's top ("sides[0].steps[2]"),
 // `problem` in words ("missing key 'rate'"); what() joins them.
@@ -79,6 +87,29 @@ json::value write(const T& value);
 template <class T>
 T read(const json::value& json);
 
+// A double written as Boost.JSON writes any double (1E0, 4E2, 5E-2), never as the whole
+// number it may be: the files that said their numbers so before this codec (shard.json,
+// load.json) keep their bytes, and a plan's hash with them.
+struct AsDouble {
+  double value = 0;
+};
+template <>
+struct Codec<AsDouble> {
+  static json::value write(const AsDouble& number) { return number.value; }
+  static AsDouble read(const json::value& json) { return {described::read<double>(json)}; }
+};
+
+// A path as its text.
+template <>
+struct Codec<std::filesystem::path> {
+  static json::value write(const std::filesystem::path& path) {
+    return json::string(path.string());
+  }
+  static std::filesystem::path read(const json::value& json) {
+    return described::read<std::string>(json);
+  }
+};
+
 namespace detail {
 
 template <class T>
@@ -95,6 +126,13 @@ template <class T>
 inline constexpr bool kIsTextMap = false;
 template <class T>
 inline constexpr bool kIsTextMap<std::map<std::string, T>> = true;
+
+// A map keyed by whole numbers (HTTP statuses): an object keyed by their digits, in order.
+template <class T>
+inline constexpr bool kIsNumberMap = false;
+template <class K, class T>
+requires std::is_integral_v<K>
+inline constexpr bool kIsNumberMap<std::map<K, T>> = true;
 
 // std::optional, or anything as it (clients::Boxed): a value, or none.
 template <class T>
@@ -142,6 +180,10 @@ json::value write(const T& value) {
     json::object out;
     for (const auto& [key, item] : value) out[key] = write(item);
     return out;
+  } else if constexpr (detail::kIsNumberMap<T>) {
+    json::object out;
+    for (const auto& [key, item] : value) out[std::to_string(key)] = write(item);
+    return out;
   } else if constexpr (std::is_floating_point_v<T>) {
     if (!std::isfinite(value)) return nullptr;  // JSON has no NaN or infinity
     if (std::trunc(value) == value && std::fabs(value) < 9.0e15) {
@@ -155,8 +197,13 @@ json::value write(const T& value) {
     return out;
   } else if constexpr (detail::Described<T>) {
     json::object out;
-    boost::mp11::mp_for_each<detail::Members<T>>(
-        [&](auto member) { out[member.name] = write(value.*member.pointer); });
+    boost::mp11::mp_for_each<detail::Members<T>>([&](auto member) {
+      const auto& item = value.*member.pointer;
+      if constexpr (kLeavesOutNone<T> && detail::Optional<std::remove_cvref_t<decltype(item)>>) {
+        if (!item.has_value()) return;
+      }
+      out[member.name] = write(item);
+    });
     return out;
   } else {
     return json::value_from(value);
@@ -192,6 +239,22 @@ T read(const json::value& json) {
     for (const auto& [key, item] : json.get_object()) {
       try {
         out[std::string(key)] = read<typename T::mapped_type>(item);
+      } catch (const ReadError& e) {
+        throw e.under("'" + std::string(key) + "'");
+      }
+    }
+    return out;
+  } else if constexpr (detail::kIsNumberMap<T>) {
+    if (!json.is_object()) throw ReadError("", "must be an object");
+    T out;
+    for (const auto& [key, item] : json.get_object()) {
+      try {
+        typename T::key_type number{};
+        const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), number);
+        if (error != std::errc() || end != key.data() + key.size()) {
+          throw ReadError("", "a key that is not a whole number");
+        }
+        out[number] = read<typename T::mapped_type>(item);
       } catch (const ReadError& e) {
         throw e.under("'" + std::string(key) + "'");
       }
@@ -249,8 +312,8 @@ T read(const json::value& json) {
     boost::system::error_code error;
     const auto n = json.is_number() ? json.to_number<T>(error) : T{};
     if (!json.is_number() || error) {
-      throw ReadError("", std::is_signed_v<T> ? "must be a whole number"
-                                              : "must be a whole number, 0 or more");
+      throw ReadError(
+          "", std::is_signed_v<T> ? "must be a whole number" : "must be a whole number, 0 or more");
     }
     return n;
   } else {
