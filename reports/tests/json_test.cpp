@@ -95,6 +95,15 @@ TEST(Json, ReportTextMatchesGolden) {
   EXPECT_EQ(text, testing::golden_or_update("report.json", text));
 }
 
+// A loiter-run/3 document as this loiter writes it (the golden file) reads back as the report
+// it was written from, and is written again byte for byte.
+TEST(Json, ReadsTheGoldenDocumentBackAndWritesItAgainTheSame) {
+  const auto stored = testing::read_golden("report.json");
+  const auto back = run_report_from_json(boost::json::parse(stored));
+  EXPECT_EQ(back, testing::sample_report());
+  EXPECT_EQ(run_report_text(back), stored);
+}
+
 TEST(Json, WritesUnmeasuredFiguresAsNull) {
   const auto text = boost::json::serialize(to_json(testing::sample_report()));
   EXPECT_THAT(text, ::testing::HasSubstr(R"("name":"min","value":null)"));
@@ -183,7 +192,68 @@ TEST(Json, NamesAFindingThatIsNotAnObject) {
   document.at("scenarios").at(1).as_object()["findings"] = boost::json::array{"a sentence"};
   EXPECT_THAT([&] { run_report_from_json(document); },
               ::testing::ThrowsMessage<std::runtime_error>(
-                  ::testing::HasSubstr("silent-again: finding: not a JSON object")));
+                  ::testing::HasSubstr("scenarios[1].findings[0]: must be an object")));
+}
+
+// A loiter-run/2 finding is a sentence; anything else there is named by its place.
+TEST(Json, NamesALoiterRun2FindingThatIsNotASentence) {
+  auto document = to_json(testing::sample_report());
+  document.as_object()["schema"] = "loiter-run/2";
+  EXPECT_THAT([&] { run_report_from_json(document); },
+              ::testing::ThrowsMessage<std::runtime_error>(
+                  ::testing::HasSubstr("report: scenarios[1].findings[0]: must be a string")));
+}
+
+// What is wrong inside a finding or a plot is said with the key and the place it is in.
+TEST(Json, NamesWhereAFindingOrAMarkIsMalformed) {
+  const auto malformed = [](auto change) {
+    auto document = to_json(testing::sample_report());
+    change(document);
+    try {
+      run_report_from_json(document);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  EXPECT_EQ(
+      malformed([](auto& d) { d.at("scenarios").at(1).at("findings").at(0).at("class") = "x"; }),
+      "report: scenarios[1].findings[0]: key 'class' is 'x', not one of 'deadline', "
+      "'resources', 'answer', 'capacity', 'infrastructure'");
+  EXPECT_EQ(malformed([](auto& d) {
+              d.at("scenarios").at(1).at("findings").at(0).as_object()["failures"] = {{"503", -1}};
+            }),
+            "report: scenarios[1].findings[0].failures.'503': must be a whole number, 0 or more");
+  EXPECT_EQ(malformed([](auto& d) {
+              d.at("scenarios").at(1).at("findings").at(0).as_object()["code"] = "from-the-future";
+              d.at("scenarios").at(1).at("findings").at(0).as_object().erase("text");
+            }),
+            "report: scenarios[1].findings[0]: missing key 'text'");
+  EXPECT_EQ(malformed([](auto& d) {
+              d.at("scenarios").at(0).at("plots").at(0).at("marks").at(1).at("axis") = "z";
+            }),
+            "report: scenarios[0].plots[0].marks[1]: key 'axis' is 'z', not 'x' or 'y'");
+  EXPECT_EQ(malformed([](auto& d) {
+              d.at("scenarios").at(0).at("plots").at(0).at("series").at(0).at("points").at(1) =
+                  boost::json::array{0.1, nullptr};
+            }),
+            "report: scenarios[0].plots[0].series[0].points[1][1]: must be a number");
+  EXPECT_EQ(
+      malformed([](auto& d) {
+        d.at("scenarios").at(1).at("figures").at(0).at("values").at(0).as_object().erase("name");
+      }),
+      "report: scenarios[1].figures[0].values[0]: missing key 'name'");
+}
+
+// A connect limit a newer loiter names reads as none: the sentence leaves it out.
+TEST(Json, ReadsAConnectLimitItDoesNotKnowAsNone) {
+  auto report = testing::sample_report();
+  report.scenarios[1].findings[0].limit = ConnectLimit::server;
+  auto document = to_json(report);
+  auto& finding = document.at("scenarios").at(1).at("findings").at(0).as_object();
+  EXPECT_EQ(finding.at("limit"), "server");
+  finding["limit"] = "client-memory";
+  EXPECT_EQ(run_report_from_json(document).scenarios[1].findings[0].limit, ConnectLimit::none);
 }
 
 TEST(Json, RejectsAnotherSchemaByName) {
@@ -205,7 +275,8 @@ TEST(Json, NamesAMalformedPlot) {
   auto& plot = document.at("scenarios").at(0).at("plots").at(0).as_object();
   plot["style"] = "pie";
   EXPECT_THAT([&] { run_report_from_json(document); },
-              ::testing::ThrowsMessage<std::runtime_error>(::testing::HasSubstr("plot 'fds'")));
+              ::testing::ThrowsMessage<std::runtime_error>(::testing::HasSubstr(
+                  "scenarios[0].plots[0]: key 'style' is 'pie', not one of 'line', 'step'")));
 }
 
 // A target that was not run keeps why, with no scenarios; a document written before the

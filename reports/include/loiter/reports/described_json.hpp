@@ -2,12 +2,14 @@
 // under its own name, in the order the description lists them; durations as seconds (a
 // double), other numbers as people read them (a whole one as an integer, NaN and infinity as
 // null), an empty optional (or Boxed) as null, vectors as arrays, a map of strings as an
-// object (a map of whole numbers as an object keyed by their digits), a path as its text. What
-// a member needs beyond that is a Codec specialization: an enum's words
-// (EnumWords), a pair written as [at, bytes]. Reading is the inverse: an optional or a vector
-// a document lacks reads empty (documents from before it existed), any other member missing,
-// or one of the wrong type, throws ReadError naming where it is ("sides[0].steps[2]: missing
-// key 'rate'").
+// object (a map of whole numbers as an object keyed by their digits), a path as its text.
+// What a member needs beyond that is a Codec specialization: an enum's words (EnumWords), a
+// pair written as [at, bytes]; a member written only when set (kWhenSet, or every optional
+// of a struct that kLeavesOutNone) or under another key (kKey) is named so, and a struct with
+// a key of its own has an Amend. Reading is the inverse: an optional or a vector a document
+// lacks reads empty (documents from before it existed), any other member missing, or one of
+// the wrong type, throws ReadError naming where it is ("sides[0].steps[2]: missing key
+// 'rate'").
 #pragma once
 
 #include <boost/describe/members.hpp>
@@ -22,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -42,6 +45,29 @@ inline constexpr bool kAsArray = false;
 // not written null (files that always left them out: a sample without TCP states).
 template <class T>
 inline constexpr bool kLeavesOutNone = false;
+
+// Members of a described struct written only when set: left out while they hold their
+// type's empty value (T{}: "", [], null, false, an enum's first), read as it when absent.
+// Specialize as a tuple of member pointers: std::tuple(&Finding::since, &Finding::limit).
+template <class T>
+inline constexpr auto kWhenSet = std::tuple();
+
+// Members of a described struct always written that documents from before them lack: read
+// as their empty value when absent. A tuple of member pointers, as kWhenSet.
+template <class T>
+inline constexpr auto kAddedLater = std::tuple();
+
+// The key of a member whose name is not its key: specialize for its pointer,
+// kKey<&Finding::klass> = "class".
+template <auto kMember>
+inline constexpr const char* kKey = nullptr;
+
+// Specialize for a described struct that is a little more than its members, with either or
+// both of `static void write(const T&, json::object&)`: what is written after its members
+// (a key said from them), and `static void read(const json::object&, T&)`: what is checked
+// or completed once they are read. A ReadError either throws is said where the struct is.
+template <class T>
+struct Amend;
 
 // What cannot be read, and where: `path` from the document's top ("sides[0].steps[2]"),
 // `problem` in words ("missing key 'rate'"); what() joins them.
@@ -148,6 +174,28 @@ concept Described = boost::describe::has_describe_members<T>::value;
 template <class T>
 using Members = boost::describe::describe_members<T, boost::describe::mod_public>;
 
+// Whether `kMember` is one of `members` (kWhenSet, kAddedLater): pointers to any members.
+template <auto kMember, class Tuple>
+constexpr bool listed(const Tuple& members) {
+  return std::apply(
+      [](auto... listed_member) {
+        return (false || ... || [&] {
+          if constexpr (std::is_same_v<decltype(listed_member), decltype(kMember)>) {
+            return listed_member == kMember;
+          } else {
+            return false;
+          }
+        }());
+      },
+      members);
+}
+
+// A member's key: kKey, else its name.
+template <auto kMember>
+constexpr const char* key_of(const char* name) {
+  return kKey<kMember> != nullptr ? kKey<kMember> : name;
+}
+
 // A member whose value is a struct of its own (or an optional one): what is wrong inside it
 // is said under its name, not as its key's problem.
 template <class T>
@@ -198,12 +246,18 @@ json::value write(const T& value) {
   } else if constexpr (detail::Described<T>) {
     json::object out;
     boost::mp11::mp_for_each<detail::Members<T>>([&](auto member) {
-      const auto& item = value.*member.pointer;
-      if constexpr (kLeavesOutNone<T> && detail::Optional<std::remove_cvref_t<decltype(item)>>) {
+      constexpr auto kPointer = decltype(member)::pointer;
+      const auto& item = value.*kPointer;
+      using Item = std::remove_cvref_t<decltype(item)>;
+      if constexpr (kLeavesOutNone<T> && detail::Optional<Item>) {
         if (!item.has_value()) return;
       }
-      out[member.name] = write(item);
+      if constexpr (detail::listed<kPointer>(kWhenSet<T>)) {
+        if (item == Item{}) return;
+      }
+      out[detail::key_of<kPointer>(member.name)] = write(item);
     });
+    if constexpr (requires { Amend<T>::write(value, out); }) Amend<T>::write(value, out);
     return out;
   } else {
     return json::value_from(value);
@@ -281,22 +335,29 @@ T read(const json::value& json) {
     T out{};
     const auto& object = json.get_object();
     boost::mp11::mp_for_each<detail::Members<T>>([&](auto member) {
-      using Member = std::remove_cvref_t<decltype(out.*member.pointer)>;
-      const auto* field = object.if_contains(member.name);
+      constexpr auto kPointer = decltype(member)::pointer;
+      using Member = std::remove_cvref_t<decltype(out.*kPointer)>;
+      const std::string_view key = detail::key_of<kPointer>(member.name);
+      const auto* field = object.if_contains(key);
       if (field == nullptr) {
-        if constexpr (detail::Optional<Member> || detail::kIsVector<Member>) return;
-        throw ReadError("", std::string("missing key '") + member.name + "'");
+        if constexpr (detail::Optional<Member> || detail::kIsVector<Member> ||
+                      detail::listed<kPointer>(kWhenSet<T>) ||
+                      detail::listed<kPointer>(kAddedLater<T>)) {
+          return;
+        }
+        throw ReadError("", "missing key '" + std::string(key) + "'");
       }
       try {
-        out.*member.pointer = read<Member>(*field);
+        out.*kPointer = read<Member>(*field);
       } catch (const ReadError& e) {
         // The member's own value names its key; what is wrong inside a struct is under it.
         if (e.path().empty() && !detail::nests<Member>()) {
-          throw ReadError("", std::string("key '") + member.name + "' " + e.problem());
+          throw ReadError("", "key '" + std::string(key) + "' " + e.problem());
         }
-        throw e.under(member.name);
+        throw e.under(key);
       }
     });
+    if constexpr (requires { Amend<T>::read(object, out); }) Amend<T>::read(object, out);
     return out;
   } else if constexpr (std::is_same_v<T, std::string>) {
     if (!json.is_string()) throw ReadError("", "must be a string");
