@@ -96,10 +96,10 @@ std::string testsuite(const MatrixRun& run) {
 
 }  // namespace
 
-std::string junit_xml(const std::vector<MatrixRun>& runs) {
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
-  for (const auto& run : runs) out += testsuite(run);
-  return out + "</testsuites>\n";
+void render_junit(const std::vector<MatrixRun>& runs, std::ostream& out) {
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+  for (const auto& run : runs) out << testsuite(run);
+  out << "</testsuites>\n";
 }
 
 std::string xml_escape(std::string_view text) {

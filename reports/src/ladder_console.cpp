@@ -127,7 +127,7 @@ void comparison_section(const Ladder& ladder, std::ostream& out) {
 
 }  // namespace ladder_console
 
-void render_ladder_console(const Ladder& ladder, std::ostream& out) {
+void render_console(const Ladder& ladder, std::ostream& out) {
   namespace words = ladder_words;
   fmt::print(out, "{} ({})\n{}\n", words::title(ladder), ladder.started, words::settings(ladder));
   for (const auto& side : ladder.sides) {

@@ -169,7 +169,7 @@ void problems_and_interruption(const Ladder& ladder, std::ostream& out) {
 
 }  // namespace ladder_html
 
-void render_ladder_html(const Ladder& ladder, std::ostream& out) {
+void render_html(const Ladder& ladder, std::ostream& out) {
   using namespace ladder_html;
   const auto title = escape_html(words::title(ladder));
   fmt::print(out,

@@ -123,7 +123,7 @@ std::string comparison_suite(const Ladder& ladder) {
 
 }  // namespace ladder_junit
 
-void render_ladder_junit(const Ladder& ladder, std::ostream& out) {
+void render_junit(const Ladder& ladder, std::ostream& out) {
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
   if (!ladder.comparison.empty()) out << ladder_junit::comparison_suite(ladder);
   for (const auto& side : ladder.sides) out << ladder_junit::side_suite(side, ladder);

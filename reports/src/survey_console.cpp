@@ -59,7 +59,7 @@ void lines_under(const SurveyMeasure& m, std::ostream& out) {
 
 }  // namespace
 
-void render_survey_console(const Survey& survey, std::ostream& out) {
+void render_console(const Survey& survey, std::ostream& out) {
   fmt::print(out, "{} ({}): {}\n\n", survey_words::title(survey), survey.started,
              survey_words::settings(survey));
   std::vector<TableRow> rows;

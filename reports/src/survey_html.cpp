@@ -90,7 +90,7 @@ void problems_and_interruption(const Survey& survey, std::ostream& out) {
 
 }  // namespace
 
-void render_survey_html(const Survey& survey, std::ostream& out) {
+void render_html(const Survey& survey, std::ostream& out) {
   const auto title = escape_html(words::title(survey));
   fmt::print(out,
              "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -15,6 +15,12 @@
 namespace loiter::reports {
 namespace {
 
+std::string junit_xml(const std::vector<MatrixRun>& runs) {
+  std::ostringstream out;
+  render_junit(runs, out);
+  return out.str();
+}
+
 using boost::property_tree::ptree;
 using ::testing::HasSubstr;
 

@@ -17,7 +17,7 @@ using ::testing::Not;
 
 std::string ladder_console(const Ladder& ladder) {
   std::ostringstream out;
-  render_ladder_console(ladder, out);
+  render_console(ladder, out);
   return out.str();
 }
 

@@ -17,7 +17,7 @@ using ::testing::Not;
 
 std::string ladder_page(const Ladder& ladder) {
   std::ostringstream out;
-  render_ladder_html(ladder, out);
+  render_html(ladder, out);
   return out.str();
 }
 

@@ -19,7 +19,7 @@ using ::testing::HasSubstr;
 
 ptree ladder_junit_tree(const Ladder& ladder) {
   std::ostringstream xml;
-  render_ladder_junit(ladder, xml);
+  render_junit(ladder, xml);
   std::istringstream in(xml.str());
   ptree tree;
   boost::property_tree::read_xml(in, tree);

@@ -16,7 +16,7 @@ using ::testing::HasSubstr;
 
 std::string console(const Survey& survey) {
   std::ostringstream out;
-  render_survey_console(survey, out);
+  render_console(survey, out);
   return out.str();
 }
 

@@ -16,7 +16,7 @@ using ::testing::Not;
 
 std::string survey_page(const Survey& survey = testing::sample_survey()) {
   std::ostringstream out;
-  render_survey_html(survey, out);
+  render_html(survey, out);
   return out.str();
 }
 

@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "loiter/reports/rendered.hpp"
 #include "loiter/reports/console.hpp"
 #include "loiter/reports/json.hpp"
 #include "loiter/reports/junit.hpp"
@@ -42,7 +43,8 @@ int finish_run(const reports::RunReport& report, const suites::RunDirectory& dir
   }
   if (!extra.junit.empty()) {
     attempt([&] {
-      suites::write_file(extra.junit, reports::junit_xml({{report, directory.path()}}));
+      const std::vector<reports::MatrixRun> runs{{report, directory.path()}};
+      suites::write_file(extra.junit, reports::rendered(runs, reports::Format::junit));
     });
   }
   std::cerr << "run directory: " << directory.path().string() << "\n";

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "exit_codes.hpp"
+#include "loiter/reports/rendered.hpp"
 #include "loiter/reports/ladder_render.hpp"
 #include "loiter/suites/document/report.hpp"
 #include "loiter/suites/document/run_directory.hpp"
@@ -233,19 +234,14 @@ int run_ladder_command(const LadderOptions& options) {
   request.told = [](std::string_view line) { std::cerr << line << "\n"; };
   suites::install_interrupt_handlers();
   const auto ladder = suites::ladder::run_ladder(request);
-  reports::render_ladder_console(ladder, std::cout);
+  reports::render_console(ladder, std::cout);
   const auto json = reports::ladder_text(ladder);
   suites::write_file(directory->path() / "ladder.json", json);
-  {
-    std::ostringstream html;
-    reports::render_ladder_html(ladder, html);
-    suites::write_file(directory->path() / "ladder.html", html.str());
-  }
+  suites::write_file(directory->path() / "ladder.html",
+                     reports::rendered(ladder, reports::Format::html));
   if (!options.json_path.empty()) suites::write_file(options.json_path, json);
   if (!options.junit_path.empty()) {
-    std::ostringstream junit;
-    reports::render_ladder_junit(ladder, junit);
-    suites::write_file(options.junit_path, junit.str());
+    suites::write_file(options.junit_path, reports::rendered(ladder, reports::Format::junit));
   }
   std::cout << fmt::format("run directory: {}\n", directory->path().string());
   if (ladder.interrupted) return kInterrupted;

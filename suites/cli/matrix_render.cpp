@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "loiter/reports/rendered.hpp"
 #include "loiter/reports/json.hpp"
 #include "loiter/reports/junit.hpp"
 #include "loiter/reports/matrix.hpp"
@@ -55,7 +56,7 @@ std::vector<reports::MatrixRun> read_runs(const std::vector<fs::path>& run_direc
 std::string matrix_junit(const std::vector<fs::path>& run_directories) {
   auto runs = read_runs(run_directories);
   for (auto& run : runs) run.directory = fs::absolute(run.directory);  // as check writes it
-  return reports::junit_xml(runs);
+  return reports::rendered(runs, reports::Format::junit);
 }
 
 std::string render_matrix(const std::vector<fs::path>& run_directories, const fs::path& html_path) {

@@ -18,6 +18,7 @@
 #include "loiter/reports/ladder_render.hpp"
 #include "loiter/reports/survey_compare.hpp"
 #include "loiter/reports/survey_json.hpp"
+#include "loiter/reports/rendered.hpp"
 #include "loiter/reports/survey_render.hpp"
 #include "loiter/suites/document/run_directory.hpp"
 #include "matrix_render.hpp"
@@ -115,41 +116,24 @@ int report_matrix(const ReportOptions& options) {
   return kPassed;
 }
 
-// A stored document's page rendered by `render` and written to --html, else to `name`
-// beside the document.
+// A stored survey or ladder rendered again, as its command rendered it: its console text,
+// its page (to --html, else `page` beside the document) and, with --junit, its JUnit; a
+// survey judges nothing, so it has none and --junit is refused.
 template <class Document>
-void write_page(const ReportOptions& options, const Document& document, std::string_view name,
-                void (*render)(const Document&, std::ostream&)) {
-  const fs::path run(options.run);
-  const auto page = !options.html.empty() ? fs::path(options.html)
-                                          : (fs::is_directory(run) ? run : run.parent_path()) / name;
-  std::ostringstream html;
-  render(document, html);
-  suites::write_file(page, html.str());
-  std::cerr << "wrote " << page.string() << "\n";
-}
-
-// A stored survey rendered again: its table and survey.html. A survey judges nothing: no
-// JUnit.
-int report_survey(const ReportOptions& options) {
-  if (!options.junit.empty()) {
+int report_stored(const ReportOptions& options, const Document& document, std::string_view page) {
+  using reports::Format;
+  constexpr bool kJudges = requires(std::ostream& out) { reports::render_junit(document, out); };
+  if (!kJudges && !options.junit.empty()) {
     throw Refusal("--junit: a survey judges nothing, so it has no test report; give a run");
   }
-  const auto survey = reports::read_survey(options.run);
-  reports::render_survey_console(survey, std::cout);
-  write_page(options, survey, "survey.html", &reports::render_survey_html);
-  return kPassed;
-}
-
-// A stored ladder rendered again: its table, ladder.html and, with --junit, its JUnit.
-int report_ladder(const ReportOptions& options) {
-  const auto ladder = reports::read_ladder(options.run);
-  reports::render_ladder_console(ladder, std::cout);
-  write_page(options, ladder, "ladder.html", &reports::render_ladder_html);
-  if (!options.junit.empty()) {
-    std::ostringstream junit;
-    reports::render_ladder_junit(ladder, junit);
-    suites::write_file(options.junit, junit.str());
+  std::cout << reports::rendered(document, Format::console);
+  const fs::path run(options.run);
+  const auto html = !options.html.empty() ? fs::path(options.html)
+                                          : (fs::is_directory(run) ? run : run.parent_path()) / page;
+  suites::write_file(html, reports::rendered(document, Format::html));
+  std::cerr << "wrote " << html.string() << "\n";
+  if (kJudges && !options.junit.empty()) {
+    suites::write_file(options.junit, reports::rendered(document, Format::junit));
     std::cerr << "wrote " << options.junit << "\n";
   }
   return kPassed;
@@ -157,8 +141,15 @@ int report_ladder(const ReportOptions& options) {
 
 int report_run(const ReportOptions& options) {
   // A survey or a ladder is told from a run by its schema.
-  if (reports::is_survey(options.run)) return report_survey(options);
-  if (reports::is_ladder(options.run)) return report_ladder(options);
+  if (reports::is_survey(options.run)) {
+    if (!options.junit.empty()) {  // before reading: the refusal does not depend on the file
+      throw Refusal("--junit: a survey judges nothing, so it has no test report; give a run");
+    }
+    return report_stored(options, reports::read_survey(options.run), "survey.html");
+  }
+  if (reports::is_ladder(options.run)) {
+    return report_stored(options, reports::read_ladder(options.run), "ladder.html");
+  }
   const auto report = reports::read_run_report(options.run);
   reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
   const fs::path json =
@@ -168,8 +159,8 @@ int report_run(const ReportOptions& options) {
   suites::write_html(html, report);
   std::cerr << "wrote " << html.string() << "\n";
   if (!options.junit.empty()) {
-    suites::write_file(options.junit,
-                       reports::junit_xml({{report, fs::absolute(json.parent_path())}}));
+    const std::vector<reports::MatrixRun> runs{{report, fs::absolute(json.parent_path())}};
+    suites::write_file(options.junit, reports::rendered(runs, reports::Format::junit));
     std::cerr << "wrote " << options.junit << "\n";
   }
   return kPassed;

@@ -12,6 +12,7 @@
 #include "exit_codes.hpp"
 #include "loiter/fixtures/os/loopback.hpp"
 #include "loiter/fixtures/target/target.hpp"
+#include "loiter/reports/rendered.hpp"
 #include "loiter/reports/survey_json.hpp"
 #include "loiter/reports/survey_render.hpp"
 #include "loiter/suites/catalogue/timing.hpp"
@@ -223,13 +224,10 @@ int run_survey_command(const SurveyOptions& options) {
   }
   const auto survey = suites::survey_server(
       with_options(request.value_or(suites::SurveyRequest{}), options), server);
-  render_survey_console(survey, std::cout);
+  render_console(survey, std::cout);
   suites::write_file(directory->path() / "survey.json", reports::survey_text(survey));
-  {
-    std::ostringstream html;
-    reports::render_survey_html(survey, html);
-    suites::write_file(directory->path() / "survey.html", html.str());
-  }
+  suites::write_file(directory->path() / "survey.html",
+                     reports::rendered(survey, reports::Format::html));
   if (!options.json_path.empty())
     suites::write_file(options.json_path, reports::survey_text(survey));
   if (!options.write_path.empty()) {

@@ -4,6 +4,7 @@
 // only RunReports, so a stored run renders the same XML again. The shape: reports/JUNIT.md.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,8 +13,9 @@
 
 namespace loiter::reports {
 
-// One <testsuites> document with a <testsuite> per run, in the order given.
-std::string junit_xml(const std::vector<MatrixRun>& runs);
+// One <testsuites> document with a <testsuite> per run, in the order given (one run: the
+// run's own JUnit, as `loiter check --junit` writes it).
+void render_junit(const std::vector<MatrixRun>& runs, std::ostream& out);
 
 // `text` as XML character data or an attribute value (escape_markup): &, <, >, " and '
 // escaped; tab, newline and carriage return as character references; other control

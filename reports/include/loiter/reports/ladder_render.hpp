@@ -18,17 +18,17 @@ std::string ladder_text(const Ladder& ladder);
 // pinning), then per side its steps in aligned columns with a mark (within, client limit,
 // server limit, over p99) and a step's note under it, and its knee; for a comparison the
 // paired figures with each pair's change; then problems and "interrupted: partial". No colour.
-void render_ladder_console(const Ladder& ladder, std::ostream& out);
+void render_console(const Ladder& ladder, std::ostream& out);
 
 // One self-contained page (inline CSS and SVG, no script, nothing fetched): the rate steps
 // per side (requested, dispatched, 2xx; client-limited steps marked), p99 per step against
 // the bound, saturation (2xx/s against connections), then the step tables, the knees and a
 // comparison's paired figures with worse in red and better in green.
-void render_ladder_html(const Ladder& ladder, std::ostream& out);
+void render_html(const Ladder& ladder, std::ostream& out);
 
 // JUnit XML (reports/JUNIT.md, "loiter ladder"): a testsuite per side with a testcase per
 // step, never failing (a client-limited step skipped); for a comparison, first a testsuite
 // with a testcase per paired figure, failing when the candidate is worse.
-void render_ladder_junit(const Ladder& ladder, std::ostream& out);
+void render_junit(const Ladder& ladder, std::ostream& out);
 
 }  // namespace loiter::reports
