@@ -15,18 +15,12 @@ namespace loiter::clients::testing {
 
 using boost::system::error_code;
 
-LoadPeer::LoadPeer(LoadPeerScript script)
-    : script_(std::move(script)),
-      acceptor_(io_, tcp::endpoint(asio::ip::address_v4::loopback(), 0)),
-      endpoint_(acceptor_.local_endpoint()) {
+LoadPeer::LoadPeer(LoadPeerScript script) : script_(std::move(script)) {
   asio::co_spawn(io_, accept_loop(), asio::detached);
-  thread_ = std::thread([this] { io_.run(); });
+  start();
 }
 
-LoadPeer::~LoadPeer() {
-  io_.stop();
-  thread_.join();
-}
+LoadPeer::~LoadPeer() { stop(); }
 
 awaitable<void> LoadPeer::accept_loop() {
   for (;;) {  // ends when the peer's io_context stops
