@@ -14,20 +14,13 @@ struct H2FloodPeer::Served {
 };
 
 H2FloodPeer::H2FloodPeer(FloodPeerScript script) : script_(script) {
-  asio::co_spawn(io_, accept_loop(), asio::detached);
-  start();
+  start([this](tcp::socket socket) {
+    const std::size_t index = record({.accepted = Clock::now()});
+    asio::co_spawn(io_, serve(std::make_shared<Served>(std::move(socket), index)), asio::detached);
+  });
 }
 
 H2FloodPeer::~H2FloodPeer() { stop(); }
-
-awaitable<void> H2FloodPeer::accept_loop() {
-  for (;;) {  // ends when the peer's io_context stops
-    auto [ec, socket] = co_await acceptor_.async_accept(as_values);
-    if (ec) co_return;
-    const std::size_t index = record({.accepted = Clock::now()});
-    asio::co_spawn(io_, serve(std::make_shared<Served>(std::move(socket), index)), asio::detached);
-  }
-}
 
 awaitable<void> H2FloodPeer::serve(std::shared_ptr<Served> served) {
   using boost::system::error_code;

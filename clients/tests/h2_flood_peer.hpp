@@ -39,7 +39,6 @@ class H2FloodPeer : public RecordingPeer<FloodPeerConnection> {
 
  private:
   struct Served;
-  awaitable<void> accept_loop();
   awaitable<void> serve(std::shared_ptr<Served> served);
 
   FloodPeerScript script_;

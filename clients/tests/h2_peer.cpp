@@ -41,22 +41,15 @@ struct H2Peer::Served {
 };
 
 H2Peer::H2Peer(H2PeerScript script) : script_(script) {
-  asio::co_spawn(io_, accept_loop(), asio::detached);
-  start();
-}
-
-H2Peer::~H2Peer() { stop(); }
-
-awaitable<void> H2Peer::accept_loop() {
-  for (;;) {  // ends when the peer's io_context stops
-    auto [ec, socket] = co_await acceptor_.async_accept(as_values);
-    if (ec) co_return;
+  start([this](tcp::socket socket) {
     const std::size_t index = record({.accepted = Clock::now()});
     auto served = std::make_shared<Served>(std::move(socket), index);
     asio::co_spawn(io_, read_loop(served), asio::detached);
     if (script_.close_after) asio::co_spawn(io_, closer(served), asio::detached);
-  }
+  });
 }
+
+H2Peer::~H2Peer() { stop(); }
 
 awaitable<void> H2Peer::read_loop(std::shared_ptr<Served> served) {
   std::array<char, 16 * 1024> buffer;

@@ -50,7 +50,6 @@ class H2Peer : public RecordingPeer<H2PeerConnection> {
 
  private:
   struct Served;
-  awaitable<void> accept_loop();
   awaitable<void> read_loop(std::shared_ptr<Served> served);
   awaitable<void> closer(std::shared_ptr<Served> served);
   awaitable<void> on_frame(Served& served, const h2::Frame& frame);

@@ -16,20 +16,13 @@ namespace loiter::clients::testing {
 using boost::system::error_code;
 
 LoadPeer::LoadPeer(LoadPeerScript script) : script_(std::move(script)) {
-  asio::co_spawn(io_, accept_loop(), asio::detached);
-  start();
+  start([this](tcp::socket socket) {
+    ++accepted_;
+    asio::co_spawn(io_, serve(std::make_shared<tcp::socket>(std::move(socket))), asio::detached);
+  });
 }
 
 LoadPeer::~LoadPeer() { stop(); }
-
-awaitable<void> LoadPeer::accept_loop() {
-  for (;;) {  // ends when the peer's io_context stops
-    auto [ec, socket] = co_await acceptor_.async_accept(as_values);
-    if (ec) co_return;
-    ++accepted_;
-    asio::co_spawn(io_, serve(std::make_shared<tcp::socket>(std::move(socket))), asio::detached);
-  }
-}
 
 namespace {
 

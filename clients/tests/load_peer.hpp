@@ -48,7 +48,6 @@ class LoadPeer : public LoopbackPeer {
   bool wait_for_client_ends(std::uint64_t n, Duration within);
 
  private:
-  awaitable<void> accept_loop();
   awaitable<void> serve(std::shared_ptr<tcp::socket> connection);
   void note_client_end(const boost::system::error_code& ec);
 

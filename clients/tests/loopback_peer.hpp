@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -34,8 +35,13 @@ class LoopbackPeer {
         endpoint_(acceptor_.local_endpoint()) {}
   ~LoopbackPeer() { stop(); }
 
-  // Runs the io_context on the peer's thread; a peer calls it once its accepting is set up.
-  void start() {
+  // Starts the peer's thread: there it accepts each connection, once `accept_after` has
+  // passed (until then the listen backlog holds them: the client's connect completes), and
+  // hands it to `accepted`, until the io_context stops. A peer calls it last in its
+  // constructor.
+  void start(std::function<void(tcp::socket)> accepted,
+             std::chrono::milliseconds accept_after = {}) {
+    asio::co_spawn(io_, accept_each(std::move(accepted), accept_after), asio::detached);
     thread_ = std::thread([this] { io_.run(); });
   }
   // Stops the io_context and joins the thread. A peer's destructor calls it first, so that
@@ -50,6 +56,19 @@ class LoopbackPeer {
   tcp::acceptor acceptor_;
 
  private:
+  awaitable<void> accept_each(std::function<void(tcp::socket)> accepted,
+                              std::chrono::milliseconds accept_after) {
+    if (accept_after > accept_after.zero()) {
+      asio::steady_timer timer(io_, accept_after);
+      co_await timer.async_wait(as_values);
+    }
+    for (;;) {  // ends when the io_context stops
+      auto [ec, socket] = co_await acceptor_.async_accept(as_values);
+      if (ec) co_return;
+      accepted(std::move(socket));
+    }
+  }
+
   tcp::endpoint endpoint_;
   std::thread thread_;
 };

@@ -21,24 +21,17 @@ std::string PeerConnection::received() const {
 }
 
 Peer::Peer(PeerScript script) : script_(std::move(script)) {
-  asio::co_spawn(io_, accept_loop(), asio::detached);
-  start();
+  start(
+      [this](tcp::socket socket) {
+        const std::size_t index = record({.accepted = Clock::now()});
+        auto served = std::make_shared<Served>(std::move(socket), index);
+        asio::co_spawn(io_, read_loop(served), asio::detached);
+        asio::co_spawn(io_, act(served), asio::detached);
+      },
+      script_.accept_after);
 }
 
 Peer::~Peer() { stop(); }
-
-awaitable<void> Peer::accept_loop() {
-  asio::steady_timer timer(io_, script_.accept_after);
-  co_await timer.async_wait(as_values);
-  for (;;) {  // ends when the peer's io_context stops
-    auto [ec, socket] = co_await acceptor_.async_accept(as_values);
-    if (ec) co_return;
-    const std::size_t index = record({.accepted = Clock::now()});
-    auto served = std::make_shared<Served>(std::move(socket), index);
-    asio::co_spawn(io_, read_loop(served), asio::detached);
-    asio::co_spawn(io_, act(served), asio::detached);
-  }
-}
 
 awaitable<void> Peer::read_loop(std::shared_ptr<Served> served) {
   std::array<char, 64 * 1024> buffer;

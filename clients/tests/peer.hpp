@@ -56,7 +56,6 @@ class Peer : public RecordingPeer<PeerConnection> {
 
  private:
   struct Served;
-  awaitable<void> accept_loop();
   awaitable<void> read_loop(std::shared_ptr<Served> served);
   awaitable<void> act(std::shared_ptr<Served> served);
 

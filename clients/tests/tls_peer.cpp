@@ -73,19 +73,12 @@ struct TlsPeer::Served {
 TlsPeer::TlsPeer(TlsPeerScript script) : script_(script) {
   use_throwaway_certificate(context_);
   SSL_CTX_set_alpn_select_cb(context_.native_handle(), select_alpn, &script_.alert);
-  accept_next();
-  start();
+  start([this](tcp::socket socket) {
+    serve(std::make_shared<Served>(std::move(socket), context_, record({})));
+  });
 }
 
 TlsPeer::~TlsPeer() { stop(); }
-
-void TlsPeer::accept_next() {
-  acceptor_.async_accept([this](const error_code& ec, tcp::socket socket) {
-    if (ec) return;
-    serve(std::make_shared<Served>(std::move(socket), context_, record({})));
-    accept_next();
-  });
-}
 
 void TlsPeer::serve(std::shared_ptr<Served> served) {
   if (script_.close_after) {

@@ -63,7 +63,6 @@ class TlsPeer : public RecordingPeer<TlsPeerConnection> {
 
  private:
   struct Served;
-  void accept_next();
   void serve(std::shared_ptr<Served> served);
   void read_raw(std::shared_ptr<Served> served);
   void read_requests(std::shared_ptr<Served> served);
