@@ -43,8 +43,8 @@ awaitable<void> headers_no_end_connection(Shared<H2Options> options, Slot slot) 
     connection.speak_h2(/*answer_control=*/false);
     h2::Encoder encoder;
     h2::Frames open_block;
-    open_block.add(h2::request(encoder, *options, 1, "GET", options->path, /*end_stream=*/true,
-                               {}, /*end_headers=*/false));
+    open_block.add(h2::request(encoder, *options, 1, "GET", options->path, /*end_stream=*/true, {},
+                               /*end_headers=*/false));
     co_await h2::send_frames(connection, slot.record, open_block, until);
   }
   Connection::hold_until_closed(std::move(connection), until);
@@ -62,9 +62,7 @@ awaitable<void> data_trickle_connection(Shared<H2Options> options, Slot slot) {
                          {{"content-length", fmt::format("{}", length)}}));
   const bool sent = co_await h2::send_frames(connection, slot.record, frames, until);
   if (sent && length > 1) {
-    const Schedule schedule{.connected = connection.connected(),
-                            .interval = options->interval,
-                            .phase = spread_phase(slot.index)};
+    const auto schedule = follow_up_schedule(connection, options->interval, slot);
     auto& h2 = *slot.record.h2;
     // One DATA frame of one byte each step; never the last byte, never END_STREAM.
     co_await trickle_pieces(

@@ -39,9 +39,7 @@ awaitable<void> window_trickle_connection(Shared<H2Options> options, Slot slot) 
   if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
   const auto until = connection.connected() + options->fleet.patience;
   const bool sent = co_await ask_shut(connection, *options, slot.record, until);
-  const Schedule schedule{.connected = connection.connected(),
-                          .interval = options->interval,
-                          .phase = spread_phase(slot.index)};
+  const auto schedule = follow_up_schedule(connection, options->interval, slot);
   const auto increment = static_cast<std::uint32_t>(options->window_increment);
   // Each step opens the window a little until the response is whole: bounded by `until`.
   for (std::size_t k = 0; sent; ++k) {

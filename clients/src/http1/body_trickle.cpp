@@ -15,9 +15,7 @@ awaitable<void> send_trickled_body(Connection& connection, const BodyTrickleOpti
           {.method = "POST", .path = options.path, .host = options.host, .content_length = length}),
       until, /*completes_request=*/length == 0);
   if (!sent) co_return;
-  const Schedule schedule{.connected = connection.connected(),
-                          .interval = options.interval,
-                          .phase = spread_phase(slot.index)};
+  const auto schedule = follow_up_schedule(connection, options.interval, slot);
   co_await trickle(
       connection, schedule, length, [length](std::size_t k) { return body_byte(length, k); }, until,
       /*completes_request=*/true);

@@ -11,9 +11,7 @@ awaitable<void> send_header_lines(Connection& connection, const HeaderLinesOptio
                                   const Slot& slot, Clock::time_point until) {
   const auto start = request_start({.path = options.path, .host = options.host});
   if (!co_await connection.send(start, until)) co_return;
-  const Schedule schedule{.connected = connection.connected(),
-                          .interval = options.interval,
-                          .phase = spread_phase(slot.index)};
+  const auto schedule = follow_up_schedule(connection, options.interval, slot);
   co_await trickle_pieces(
       connection, schedule, options.max_lines,
       [](std::size_t k) { return numbered_header_line(k + 1); }, until,

@@ -13,9 +13,7 @@ awaitable<void> send_trickled_head(Connection& connection, const HeaderTrickleOp
   const auto line = partial_head(shape, StallPoint::request_line);
   const auto lines = header_lines(shape);
   if (!co_await connection.send(line, until)) co_return;
-  const Schedule schedule{.connected = connection.connected(),
-                          .interval = options.interval,
-                          .phase = spread_phase(slot.index)};
+  const auto schedule = follow_up_schedule(connection, options.interval, slot);
   co_await trickle(
       connection, schedule, options.max_bytes,
       [&lines](std::size_t k) { return header_trickle_byte(lines, k); }, until,

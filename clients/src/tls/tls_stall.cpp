@@ -63,9 +63,7 @@ awaitable<void> tls_hello_trickle_connection(Shared<TlsStallOptions> options, Sl
   // The first byte at once, then bytes 1 … size-2 on the schedule: never the whole hello.
   const bool sent = co_await connection.send(hello.substr(0, 1), until);
   if (sent && hello.size() > 2) {
-    const Schedule schedule{.connected = connection.connected(),
-                            .interval = options->interval,
-                            .phase = spread_phase(slot.index)};
+    const auto schedule = follow_up_schedule(connection, options->interval, slot);
     co_await trickle(
         connection, schedule, hello.size() - 2, [hello](std::size_t k) { return hello[k + 1]; },
         until, /*completes_request=*/false);

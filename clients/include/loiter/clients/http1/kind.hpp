@@ -48,6 +48,14 @@ Connection connection_for(Executor executor, const Options& options, const Slot&
   return Connection(executor, slot.record, kind, options.fleet.hold_after_close);
 }
 
+// The timeline of a connection's follow-up steps: every `interval` from its own connect, at
+// its slot's spread phase (Schedule).
+inline Schedule follow_up_schedule(const Connection& connection, Duration interval,
+                                   const Slot& slot) {
+  return {
+      .connected = connection.connected(), .interval = interval, .phase = spread_phase(slot.index)};
+}
+
 // Spawns options.fleet.count connections of one kind on `io` (this process's share of them),
 // each the coroutine connection(Shared<Options>, Slot); run `io` to fill `out`. Refuses what
 // require_spawnable refuses.
