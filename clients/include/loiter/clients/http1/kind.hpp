@@ -77,27 +77,39 @@ template <typename Options>
 using HoldingSteps = awaitable<void> (*)(Connection& connection, const Options& options,
                                          const Slot& slot, Clock::time_point until);
 
-// One connection of a kind that holds: recorded as `kind`, connected at its slot, then its
+// A kind's connect, by default at its slot (connect_at_slot); the h2 kinds' also starts
+// speaking h2 (h2::connect_h2).
+struct ConnectAtSlot {
+  template <typename Options>
+  awaitable<bool> operator()(Connection& connection, const Options& options,
+                             const Slot& slot) const {
+    return connect_at_slot(connection, options, slot);
+  }
+};
+
+// One connection of a kind that holds: recorded as `kind`, connected by `connect`, then its
 // `steps`, then held (outside any coroutine frame) until the server ends it or its patience
 // runs out.
-template <typename Options>
+template <typename Options, typename Connect>
 awaitable<void> steps_then_hold(Shared<Options> options, Slot slot, std::string_view kind,
-                                HoldingSteps<Options> steps) {
+                                HoldingSteps<Options> steps, Connect connect) {
   auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kind);
-  if (!co_await connection.connect(plan_for(*options, slot))) co_return;
+  if (!co_await connect(connection, *options, slot)) co_return;
   const auto until = connection.connected() + options->fleet.patience;
   co_await steps(connection, *options, slot, until);
   Connection::hold_until_closed(std::move(connection), until);
 }
 
-// spawn_kind for a kind that holds: each connection is steps_then_hold(…, kind, steps).
-template <typename Options>
+// spawn_kind for a kind that holds: each connection is steps_then_hold(…, kind, steps,
+// connect).
+template <typename Options, typename Connect = ConnectAtSlot>
 void spawn_holding_kind(asio::io_context& io, const Options& options, std::string_view kind,
-                        HoldingSteps<Options> steps, std::vector<ConnectionRecord>& out) {
+                        HoldingSteps<Options> steps, std::vector<ConnectionRecord>& out,
+                        Connect connect = {}) {
   spawn_kind(
       io, options,
-      [kind, steps](Shared<Options> shared, Slot slot) {
-        return steps_then_hold(std::move(shared), slot, kind, steps);
+      [kind, steps, connect](Shared<Options> shared, Slot slot) {
+        return steps_then_hold(std::move(shared), slot, kind, steps, connect);
       },
       out);
 }
