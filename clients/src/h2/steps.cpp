@@ -29,15 +29,17 @@ awaitable<bool> connect_h2(Connection& connection, const H2Options& options, con
   const bool connected = co_await connect_at_slot(connection, options, slot);
   if (!connected) co_return false;
   connection.speak_h2(answer_control);
-  const auto& tls = slot.record.tls;
-  if (tls && tls->alpn != "h2") {
-    slot.record.error = tls->alpn.empty()
-                            ? std::string("TLS: the server chose no ALPN protocol, not h2")
-                            : fmt::format("TLS: the server chose ALPN \"{}\", not h2", tls->alpn);
-    connection.close_first();
-    co_return false;
-  }
-  co_return true;
+  co_return alpn_chose_h2(connection, slot.record);
+}
+
+bool alpn_chose_h2(Connection& connection, ConnectionRecord& record) {
+  const auto& tls = record.tls;
+  if (!tls || tls->alpn == "h2") return true;
+  record.error = tls->alpn.empty()
+                     ? std::string("TLS: the server chose no ALPN protocol, not h2")
+                     : fmt::format("TLS: the server chose ALPN \"{}\", not h2", tls->alpn);
+  connection.close_first();
+  return false;
 }
 
 void spawn_h2_holding_kind(asio::io_context& io, const H2Options& options, std::string_view kind,
