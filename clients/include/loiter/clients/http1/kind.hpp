@@ -77,8 +77,8 @@ template <typename Options>
 using HoldingSteps = awaitable<void> (*)(Connection& connection, const Options& options,
                                          const Slot& slot, Clock::time_point until);
 
-// A kind's connect, by default at its slot (connect_at_slot); the h2 kinds' also starts
-// speaking h2 (h2::connect_h2).
+// A kind's connect, by default at its slot (connect_at_slot). The h2 kinds' also starts
+// speaking h2 (h2::connect_h2); the raw TLS stalls' starts no handshake.
 struct ConnectAtSlot {
   template <typename Options>
   awaitable<bool> operator()(Connection& connection, const Options& options,
