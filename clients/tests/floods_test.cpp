@@ -100,15 +100,21 @@ INSTANTIATE_TEST_SUITE_P(Floods, EveryFlood,
                            return name;
                          });
 
+// One flood by `spawn` of `frames` frames (within 300 ms) against a peer; `seen` is what the
+// peer saw of it once the client ended it.
+void flood_once(Spawn spawn, std::size_t frames, FloodPeerConnection& seen) {
+  H2FloodPeer peer({});
+  drive(spawn, FloodOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 300ms},
+                            .duration = 300ms,
+                            .frames = frames});
+  ASSERT_TRUE(peer.wait_for_client_ends(1, scaled(2s)));
+  seen = peer.connections().at(0);
+}
+
 // Rapid reset opens and cancels a new stream each pair: HEADERS and RST_STREAM alike.
 TEST(RapidReset, SendsAsManyResetsAsHeaders) {
-  H2FloodPeer peer({});
-  drive(spawn_h2_rapid_reset,
-        FloodOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 300ms},
-                     .duration = 300ms,
-                     .frames = 200});
-  ASSERT_TRUE(peer.wait_for_client_ends(1, scaled(2s)));
-  const auto seen = peer.connections().at(0);
+  FloodPeerConnection seen;
+  ASSERT_NO_FATAL_FAILURE(flood_once(spawn_h2_rapid_reset, 200, seen));
   EXPECT_EQ(seen.by_type[1], 100u);  // HEADERS
   EXPECT_EQ(seen.by_type[3], 100u);  // RST_STREAM
   EXPECT_TRUE(seen.preface);
@@ -116,13 +122,8 @@ TEST(RapidReset, SendsAsManyResetsAsHeaders) {
 
 // The continuation flood sends one HEADERS, then only CONTINUATION frames.
 TEST(ContinuationFlood, SendsOneHeadersThenContinuations) {
-  H2FloodPeer peer({});
-  drive(spawn_h2_continuation_flood,
-        FloodOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 300ms},
-                     .duration = 300ms,
-                     .frames = 300});
-  ASSERT_TRUE(peer.wait_for_client_ends(1, scaled(2s)));
-  const auto seen = peer.connections().at(0);
+  FloodPeerConnection seen;
+  ASSERT_NO_FATAL_FAILURE(flood_once(spawn_h2_continuation_flood, 300, seen));
   EXPECT_EQ(seen.by_type[1], 1u);    // HEADERS
   EXPECT_EQ(seen.by_type[9], 299u);  // CONTINUATION
 }

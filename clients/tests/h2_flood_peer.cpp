@@ -1,12 +1,9 @@
 #include "h2_flood_peer.hpp"
 
-#include <fmt/format.h>
-
 #include <boost/asio/write.hpp>
 
 #include "loiter/clients/h2/frames.hpp"
 #include "loiter/clients/h2/hpack.hpp"
-#include "loiter/testing/wait.hpp"
 
 namespace loiter::clients::testing {
 
@@ -16,59 +13,18 @@ struct H2FloodPeer::Served {
   std::size_t index;
 };
 
-H2FloodPeer::H2FloodPeer(FloodPeerScript script)
-    : script_(script),
-      acceptor_(io_, tcp::endpoint(asio::ip::address_v4::loopback(), 0)),
-      endpoint_(acceptor_.local_endpoint()) {
-  asio::co_spawn(io_, accept_loop(), asio::detached);
-  thread_ = std::thread([this] { io_.run(); });
-}
-
-H2FloodPeer::~H2FloodPeer() {
-  io_.stop();
-  thread_.join();
-}
-
-std::vector<FloodPeerConnection> H2FloodPeer::connections() const {
-  const std::lock_guard lock(mutex_);
-  return {seen_.begin(), seen_.end()};
-}
-
-::testing::AssertionResult H2FloodPeer::wait_for_client_ends(std::size_t count,
-                                                             Duration timeout) const {
-  std::size_t ended = 0;
-  auto result = loiter::testing::wait_for(
-      [&] {
-        ended = 0;
-        for (const auto& c : connections()) ended += c.client_ended;
-        return ended >= count;
-      },
-      fmt::format("{} client endings", count), timeout, std::chrono::milliseconds(1));
-  if (!result) result << ", saw " << ended;
-  return result;
-}
-
-awaitable<void> H2FloodPeer::accept_loop() {
-  for (;;) {  // ends when the peer's io_context stops
-    auto [ec, socket] = co_await acceptor_.async_accept(as_values);
-    if (ec) co_return;
-    std::size_t index = 0;
-    {
-      const std::lock_guard lock(mutex_);
-      index = seen_.size();
-      seen_.push_back({.accepted = Clock::now()});
-    }
+H2FloodPeer::H2FloodPeer(FloodPeerScript script) : script_(script) {
+  start([this](tcp::socket socket) {
+    const std::size_t index = record({.accepted = Clock::now()});
     asio::co_spawn(io_, serve(std::make_shared<Served>(std::move(socket), index)), asio::detached);
-  }
+  });
 }
+
+H2FloodPeer::~H2FloodPeer() { stop(); }
 
 awaitable<void> H2FloodPeer::serve(std::shared_ptr<Served> served) {
   using boost::system::error_code;
   auto& socket = served->socket;
-  const auto note = [&](auto change) {
-    const std::lock_guard lock(mutex_);
-    change(seen_[served->index]);
-  };
   co_await asio::async_write(socket, asio::buffer(h2::settings({})), as_values);
   std::array<char, 64 * 1024> buffer;
   std::string preface;
@@ -79,7 +35,7 @@ awaitable<void> H2FloodPeer::serve(std::shared_ptr<Served> served) {
   for (;;) {  // ends with the connection
     auto [ec, n] = co_await socket.async_read_some(asio::buffer(buffer), as_values);
     if (ec) {
-      note([](FloodPeerConnection& c) { c.client_ended = true; });
+      note(served->index, [](FloodPeerConnection& c) { c.client_ended = true; });
       co_return;
     }
     std::string_view bytes(buffer.data(), n);
@@ -87,7 +43,7 @@ awaitable<void> H2FloodPeer::serve(std::shared_ptr<Served> served) {
       const auto take = std::min(bytes.size(), h2::kPreface.size() - preface.size());
       preface += bytes.substr(0, take);
       bytes.remove_prefix(take);
-      note([&](FloodPeerConnection& c) {
+      note(served->index, [&](FloodPeerConnection& c) {
         c.preface = preface == h2::kPreface.substr(0, preface.size());
       });
     }
@@ -95,7 +51,7 @@ awaitable<void> H2FloodPeer::serve(std::shared_ptr<Served> served) {
     std::string reply;
     while (auto frame = reader.next()) {
       ++frames;
-      note([&](FloodPeerConnection& c) {
+      note(served->index, [&](FloodPeerConnection& c) {
         c.frames = frames;
         ++c.by_type[frame->type & 0xf];
         c.last_frame = Clock::now();
@@ -109,7 +65,7 @@ awaitable<void> H2FloodPeer::serve(std::shared_ptr<Served> served) {
       if (script_.goaway_after && !goaway_sent && frames >= *script_.goaway_after) {
         goaway_sent = true;
         reply += h2::goaway(0, script_.goaway_code);
-        note([&](FloodPeerConnection& c) { c.frames_at_goaway = frames; });
+        note(served->index, [&](FloodPeerConnection& c) { c.frames_at_goaway = frames; });
       }
     }
     if (!reply.empty()) co_await asio::async_write(socket, asio::buffer(reply), as_values);

@@ -5,16 +5,12 @@
 // scripts need.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
-#include <deque>
-#include <mutex>
 #include <optional>
-#include <thread>
 
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/transport/asio.hpp"
+#include "loopback_peer.hpp"
 
 namespace loiter::clients::testing {
 
@@ -36,30 +32,16 @@ struct FloodPeerConnection {
   bool client_ended = false;
 };
 
-class H2FloodPeer {
+class H2FloodPeer : public RecordingPeer<FloodPeerConnection> {
  public:
   explicit H2FloodPeer(FloodPeerScript script);
   ~H2FloodPeer();
-  H2FloodPeer(const H2FloodPeer&) = delete;
-  H2FloodPeer& operator=(const H2FloodPeer&) = delete;
-
-  tcp::endpoint endpoint() const { return endpoint_; }
-  std::vector<FloodPeerConnection> connections() const;  // a snapshot
-  // Waits (at most `timeout`) until `count` connections have been ended by the client.
-  ::testing::AssertionResult wait_for_client_ends(std::size_t count, Duration timeout) const;
 
  private:
   struct Served;
-  awaitable<void> accept_loop();
   awaitable<void> serve(std::shared_ptr<Served> served);
 
   FloodPeerScript script_;
-  asio::io_context io_;
-  tcp::acceptor acceptor_;
-  tcp::endpoint endpoint_;
-  mutable std::mutex mutex_;
-  std::deque<FloodPeerConnection> seen_;
-  std::thread thread_;
 };
 
 }  // namespace loiter::clients::testing

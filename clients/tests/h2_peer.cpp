@@ -40,39 +40,16 @@ struct H2Peer::Served {
   std::vector<Stream> streams;
 };
 
-H2Peer::H2Peer(H2PeerScript script)
-    : script_(script),
-      acceptor_(io_, tcp::endpoint(asio::ip::address_v4::loopback(), 0)),
-      endpoint_(acceptor_.local_endpoint()) {
-  asio::co_spawn(io_, accept_loop(), asio::detached);
-  thread_ = std::thread([this] { io_.run(); });
-}
-
-H2Peer::~H2Peer() {
-  io_.stop();
-  thread_.join();
-}
-
-std::vector<H2PeerConnection> H2Peer::connections() const {
-  const std::lock_guard lock(mutex_);
-  return {seen_.begin(), seen_.end()};
-}
-
-awaitable<void> H2Peer::accept_loop() {
-  for (;;) {  // ends when the peer's io_context stops
-    auto [ec, socket] = co_await acceptor_.async_accept(as_values);
-    if (ec) co_return;
-    std::size_t index = 0;
-    {
-      const std::lock_guard lock(mutex_);
-      index = seen_.size();
-      seen_.push_back({.accepted = Clock::now()});
-    }
+H2Peer::H2Peer(H2PeerScript script) : script_(script) {
+  start([this](tcp::socket socket) {
+    const std::size_t index = record({.accepted = Clock::now()});
     auto served = std::make_shared<Served>(std::move(socket), index);
     asio::co_spawn(io_, read_loop(served), asio::detached);
     if (script_.close_after) asio::co_spawn(io_, closer(served), asio::detached);
-  }
+  });
 }
+
+H2Peer::~H2Peer() { stop(); }
 
 awaitable<void> H2Peer::read_loop(std::shared_ptr<Served> served) {
   std::array<char, 16 * 1024> buffer;
@@ -97,9 +74,11 @@ awaitable<void> H2Peer::read_loop(std::shared_ptr<Served> served) {
         seen_[served->index].preface = served->preface;
       }
       if (!served->preface) continue;
-      std::string hello = script_.settings ? h2::settings({{h2::setting::max_concurrent_streams, 100}}) : "";
+      std::string hello =
+          script_.settings ? h2::settings({{h2::setting::max_concurrent_streams, 100}}) : "";
       if (script_.ping) hello += h2::ping(42);
-      if (!hello.empty()) co_await asio::async_write(served->socket, asio::buffer(hello), as_values);
+      if (!hello.empty())
+        co_await asio::async_write(served->socket, asio::buffer(hello), as_values);
     }
     served->reader.feed(rest);
     while (auto frame = served->reader.next()) {  // bounded by the bytes read
@@ -140,9 +119,9 @@ awaitable<void> H2Peer::on_frame(Served& served, const h2::Frame& frame) {
 // Sends what the windows allow of each stream's body; the last DATA ends its stream.
 awaitable<void> H2Peer::send_data(Served& served) {
   for (auto& s : served.streams) {
-    const auto allowed = std::min({s.window, served.connection_window,
-                                   static_cast<std::int64_t>(s.left),
-                                   static_cast<std::int64_t>(h2::kDefaultMaxFrame)});
+    const auto allowed =
+        std::min({s.window, served.connection_window, static_cast<std::int64_t>(s.left),
+                  static_cast<std::int64_t>(h2::kDefaultMaxFrame)});
     if (allowed <= 0) continue;
     const auto n = static_cast<std::size_t>(allowed);
     s.left -= n;

@@ -7,16 +7,14 @@
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "loiter/clients/h2/frames.hpp"
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/transport/asio.hpp"
+#include "loopback_peer.hpp"
 
 namespace loiter::clients::testing {
 
@@ -33,8 +31,8 @@ struct H2PeerScript {
 // What one accepted connection saw.
 struct H2PeerConnection {
   Clock::time_point accepted;
-  std::string raw;              // every byte, preface included
-  bool preface = false;         // the whole preface came
+  std::string raw;                // every byte, preface included
+  bool preface = false;           // the whole preface came
   std::vector<h2::Frame> frames;  // the client's frames after it
   std::vector<Clock::time_point> frame_at;
   std::vector<Clock::time_point> answered_at;  // each response's last DATA sent
@@ -45,31 +43,19 @@ struct H2PeerConnection {
   const h2::Frame* first(h2::Type type) const;
 };
 
-class H2Peer {
+class H2Peer : public RecordingPeer<H2PeerConnection> {
  public:
   explicit H2Peer(H2PeerScript script);
   ~H2Peer();
-  H2Peer(const H2Peer&) = delete;
-  H2Peer& operator=(const H2Peer&) = delete;
-
-  tcp::endpoint endpoint() const { return endpoint_; }
-  std::vector<H2PeerConnection> connections() const;  // a snapshot
 
  private:
   struct Served;
-  awaitable<void> accept_loop();
   awaitable<void> read_loop(std::shared_ptr<Served> served);
   awaitable<void> closer(std::shared_ptr<Served> served);
   awaitable<void> on_frame(Served& served, const h2::Frame& frame);
   awaitable<void> send_data(Served& served);
 
   H2PeerScript script_;
-  asio::io_context io_;
-  tcp::acceptor acceptor_;
-  tcp::endpoint endpoint_;
-  mutable std::mutex mutex_;
-  std::deque<H2PeerConnection> seen_;
-  std::thread thread_;
 };
 
 }  // namespace loiter::clients::testing

@@ -19,6 +19,15 @@ H2Options options_for(const H2Peer& peer) {
   return {.fleet = {.target = peer.endpoint(), .count = 1, .patience = scaled(2s)}};
 }
 
+// For the kinds that open a shut window: GET /large, its window opened 1024 bytes every 30 ms.
+H2Options window_trickle_options(const H2Peer& peer) {
+  auto options = options_for(peer);
+  options.large_path = "/large";
+  options.interval = 30ms;
+  options.window_increment = 1024;
+  return options;
+}
+
 // The value of `id` in a SETTINGS frame's payload.
 std::optional<std::uint32_t> setting_of(const h2::Frame* settings, std::uint16_t id) {
   if (settings == nullptr) return std::nullopt;
@@ -170,10 +179,7 @@ TEST(H2Stalls, ZeroWindowKeepsTheWindowShut) {
 // connection, until the response is whole, and no more.
 TEST(H2Stalls, WindowTrickleOpensTheWindowUntilTheResponseIsWhole) {
   H2Peer peer({.body = 3000, .close_after = 300ms});
-  auto options = options_for(peer);
-  options.large_path = "/large";
-  options.interval = 30ms;
-  options.window_increment = 1024;
+  auto options = window_trickle_options(peer);
   const auto record = drive(spawn_h2_window_trickle, options).at(0);
   const auto seen = peer.connections().at(0);
   ASSERT_EQ(record.responses.size(), 1u);
@@ -191,10 +197,7 @@ TEST(H2Stalls, WindowTrickleOpensTheWindowUntilTheResponseIsWhole) {
 // own and answered: every stream asked for is whole.
 TEST(H2Stalls, SlowReaderAsksBesideStreamsWhileItsWindowOpens) {
   H2Peer peer({.body = 3000, .close_after = 300ms});
-  auto options = options_for(peer);
-  options.large_path = "/large";
-  options.interval = 30ms;
-  options.window_increment = 1024;
+  auto options = window_trickle_options(peer);
   options.beside_every = 40ms;
   const auto record = drive(spawn_h2_slow_reader, options).at(0);
   const auto seen = peer.connections().at(0);

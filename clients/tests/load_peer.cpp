@@ -15,27 +15,14 @@ namespace loiter::clients::testing {
 
 using boost::system::error_code;
 
-LoadPeer::LoadPeer(LoadPeerScript script)
-    : script_(std::move(script)),
-      acceptor_(io_, tcp::endpoint(asio::ip::address_v4::loopback(), 0)),
-      endpoint_(acceptor_.local_endpoint()) {
-  asio::co_spawn(io_, accept_loop(), asio::detached);
-  thread_ = std::thread([this] { io_.run(); });
-}
-
-LoadPeer::~LoadPeer() {
-  io_.stop();
-  thread_.join();
-}
-
-awaitable<void> LoadPeer::accept_loop() {
-  for (;;) {  // ends when the peer's io_context stops
-    auto [ec, socket] = co_await acceptor_.async_accept(as_values);
-    if (ec) co_return;
+LoadPeer::LoadPeer(LoadPeerScript script) : script_(std::move(script)) {
+  start([this](tcp::socket socket) {
     ++accepted_;
     asio::co_spawn(io_, serve(std::make_shared<tcp::socket>(std::move(socket))), asio::detached);
-  }
+  });
 }
+
+LoadPeer::~LoadPeer() { stop(); }
 
 namespace {
 

@@ -14,10 +14,10 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/transport/asio.hpp"
+#include "loopback_peer.hpp"
 
 namespace loiter::clients::testing {
 
@@ -34,14 +34,11 @@ struct LoadPeerScript {
   bool honour_close = true;  // false: "Connection: close" is answered, the connection kept
 };
 
-class LoadPeer {
+class LoadPeer : public LoopbackPeer {
  public:
   explicit LoadPeer(LoadPeerScript script);
   ~LoadPeer();
-  LoadPeer(const LoadPeer&) = delete;
-  LoadPeer& operator=(const LoadPeer&) = delete;
 
-  tcp::endpoint endpoint() const { return endpoint_; }
   std::uint64_t requests() const { return requests_.load(); }
   std::uint64_t accepted() const { return accepted_.load(); }
   std::uint64_t body_bytes() const { return body_bytes_.load(); }  // over every request
@@ -51,21 +48,16 @@ class LoadPeer {
   bool wait_for_client_ends(std::uint64_t n, Duration within);
 
  private:
-  awaitable<void> accept_loop();
   awaitable<void> serve(std::shared_ptr<tcp::socket> connection);
   void note_client_end(const boost::system::error_code& ec);
 
   LoadPeerScript script_;
-  asio::io_context io_;
-  tcp::acceptor acceptor_;
-  tcp::endpoint endpoint_;
   std::atomic<std::uint64_t> requests_{0};
   std::atomic<std::uint64_t> accepted_{0};
   std::atomic<std::uint64_t> body_bytes_{0};
   mutable std::mutex ends_mutex_;
   std::condition_variable ends_changed_;
   std::uint64_t client_closes_ = 0, client_resets_ = 0;
-  std::thread thread_;
 };
 
 }  // namespace loiter::clients::testing

@@ -1,10 +1,6 @@
 #include "peer.hpp"
 
-#include <fmt/format.h>
-
 #include <boost/asio/write.hpp>
-
-#include "loiter/testing/wait.hpp"
 
 namespace loiter::clients::testing {
 
@@ -24,59 +20,18 @@ std::string PeerConnection::received() const {
   return all;
 }
 
-Peer::Peer(PeerScript script)
-    : script_(std::move(script)),
-      acceptor_(io_, tcp::endpoint(asio::ip::address_v4::loopback(), 0)),
-      endpoint_(acceptor_.local_endpoint()) {
-  asio::co_spawn(io_, accept_loop(), asio::detached);
-  thread_ = std::thread([this] { io_.run(); });
-}
-
-Peer::~Peer() {
-  io_.stop();
-  thread_.join();
-}
-
-std::vector<PeerConnection> Peer::connections() const {
-  const std::lock_guard lock(mutex_);
-  return {seen_.begin(), seen_.end()};
-}
-
-::testing::AssertionResult Peer::wait_for_client_ends(std::size_t count, Duration timeout) const {
-  std::size_t ended = 0;
-  auto result = loiter::testing::wait_for(
-      [&] {
-        ended = 0;
-        for (const auto& c : connections()) ended += c.client_ended.has_value();
-        return ended >= count;
+Peer::Peer(PeerScript script) : script_(std::move(script)) {
+  start(
+      [this](tcp::socket socket) {
+        const std::size_t index = record({.accepted = Clock::now()});
+        auto served = std::make_shared<Served>(std::move(socket), index);
+        asio::co_spawn(io_, read_loop(served), asio::detached);
+        asio::co_spawn(io_, act(served), asio::detached);
       },
-      fmt::format("{} client endings", count), timeout, std::chrono::milliseconds(1));
-  if (!result) result << ", saw " << ended;
-  return result;
+      script_.accept_after);
 }
 
-void Peer::note(std::size_t index, const std::function<void(PeerConnection&)>& change) {
-  const std::lock_guard lock(mutex_);
-  change(seen_[index]);
-}
-
-awaitable<void> Peer::accept_loop() {
-  asio::steady_timer timer(io_, script_.accept_after);
-  co_await timer.async_wait(as_values);
-  for (;;) {  // ends when the peer's io_context stops
-    auto [ec, socket] = co_await acceptor_.async_accept(as_values);
-    if (ec) co_return;
-    std::size_t index = 0;
-    {
-      const std::lock_guard lock(mutex_);
-      index = seen_.size();
-      seen_.push_back({.accepted = Clock::now()});
-    }
-    auto served = std::make_shared<Served>(std::move(socket), index);
-    asio::co_spawn(io_, read_loop(served), asio::detached);
-    asio::co_spawn(io_, act(served), asio::detached);
-  }
-}
+Peer::~Peer() { stop(); }
 
 awaitable<void> Peer::read_loop(std::shared_ptr<Served> served) {
   std::array<char, 64 * 1024> buffer;

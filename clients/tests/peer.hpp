@@ -3,18 +3,14 @@
 // connection in one chosen way at a known time.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <chrono>
-#include <deque>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/transport/asio.hpp"
+#include "loopback_peer.hpp"
 
 namespace loiter::clients::testing {
 
@@ -53,32 +49,17 @@ struct PeerConnection {
   std::string received() const;
 };
 
-class Peer {
+class Peer : public RecordingPeer<PeerConnection> {
  public:
   explicit Peer(PeerScript script);
   ~Peer();
-  Peer(const Peer&) = delete;
-  Peer& operator=(const Peer&) = delete;
-
-  tcp::endpoint endpoint() const { return endpoint_; }
-  std::vector<PeerConnection> connections() const;  // a snapshot
-  // Waits (at most `timeout`) until `count` clients have ended their connections.
-  ::testing::AssertionResult wait_for_client_ends(std::size_t count, Duration timeout) const;
 
  private:
   struct Served;
-  awaitable<void> accept_loop();
   awaitable<void> read_loop(std::shared_ptr<Served> served);
   awaitable<void> act(std::shared_ptr<Served> served);
-  void note(std::size_t index, const std::function<void(PeerConnection&)>& change);
 
   PeerScript script_;
-  asio::io_context io_;
-  tcp::acceptor acceptor_;
-  tcp::endpoint endpoint_;
-  mutable std::mutex mutex_;
-  std::deque<PeerConnection> seen_;
-  std::thread thread_;
 };
 
 }  // namespace loiter::clients::testing

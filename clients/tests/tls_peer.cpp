@@ -59,13 +59,6 @@ void use_throwaway_certificate(asio::ssl::context& context) {
   if (!made) throw std::runtime_error("test certificate: could not be made or used");
 }
 
-struct TlsPeer::Server {
-  explicit Server(asio::io_context& io)
-      : acceptor(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {}
-  ssl::context context{ssl::context::tls_server};
-  tcp::acceptor acceptor;
-};
-
 struct TlsPeer::Served {
   Served(tcp::socket socket, ssl::context& context, std::size_t i)
       : stream(std::move(socket), context), closer(stream.get_executor()), index(i) {}
@@ -77,32 +70,15 @@ struct TlsPeer::Served {
   bool ended = false;
 };
 
-TlsPeer::TlsPeer(TlsPeerScript script) : script_(script), server_(std::make_unique<Server>(io_)) {
-  use_throwaway_certificate(server_->context);
-  SSL_CTX_set_alpn_select_cb(server_->context.native_handle(), select_alpn, &script_.alert);
-  endpoint_ = server_->acceptor.local_endpoint();
-  accept_next();
-  thread_ = std::thread([this] { io_.run(); });
-}
-
-TlsPeer::~TlsPeer() {
-  io_.stop();
-  thread_.join();
-}
-
-void TlsPeer::accept_next() {
-  server_->acceptor.async_accept([this](const error_code& ec, tcp::socket socket) {
-    if (ec) return;
-    std::size_t index = 0;
-    {
-      const std::scoped_lock lock(mutex_);
-      index = seen_.size();
-      seen_.emplace_back();
-    }
-    serve(std::make_shared<Served>(std::move(socket), server_->context, index));
-    accept_next();
+TlsPeer::TlsPeer(TlsPeerScript script) : script_(script) {
+  use_throwaway_certificate(context_);
+  SSL_CTX_set_alpn_select_cb(context_.native_handle(), select_alpn, &script_.alert);
+  start([this](tcp::socket socket) {
+    serve(std::make_shared<Served>(std::move(socket), context_, record({})));
   });
 }
+
+TlsPeer::~TlsPeer() { stop(); }
 
 void TlsPeer::serve(std::shared_ptr<Served> served) {
   if (script_.close_after) {
@@ -192,11 +168,6 @@ void TlsPeer::ended(const Served& served) {
     seen_[served.index].client_ended = true;
   }
   changed_.notify_all();
-}
-
-std::vector<TlsPeerConnection> TlsPeer::connections() const {
-  const std::scoped_lock lock(mutex_);
-  return {seen_.begin(), seen_.end()};
 }
 
 ::testing::AssertionResult TlsPeer::wait_for_ends(std::size_t count, Duration timeout) const {

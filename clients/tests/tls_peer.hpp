@@ -9,17 +9,15 @@
 #include <boost/asio/ssl/context.hpp>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "loiter/clients/record.hpp"
 #include "loiter/clients/transport/asio.hpp"
+#include "loopback_peer.hpp"
 
 namespace loiter::clients::testing {
 
@@ -55,35 +53,24 @@ struct TlsPeerConnection {
 // P-256 key, made in memory: the client checks no certificate, a peer needs one.
 void use_throwaway_certificate(asio::ssl::context& context);
 
-class TlsPeer {
+class TlsPeer : public RecordingPeer<TlsPeerConnection> {
  public:
   explicit TlsPeer(TlsPeerScript script);
   ~TlsPeer();
-  TlsPeer(const TlsPeer&) = delete;
-  TlsPeer& operator=(const TlsPeer&) = delete;
 
-  tcp::endpoint endpoint() const { return endpoint_; }
-  std::vector<TlsPeerConnection> connections() const;  // a snapshot
   // Waits (at most `timeout`) until `count` connections have ended.
   ::testing::AssertionResult wait_for_ends(std::size_t count, Duration timeout) const;
 
  private:
   struct Served;
-  struct Server;
-  void accept_next();
   void serve(std::shared_ptr<Served> served);
   void read_raw(std::shared_ptr<Served> served);
   void read_requests(std::shared_ptr<Served> served);
   void ended(const Served& served);
 
   TlsPeerScript script_;
-  asio::io_context io_;
-  std::unique_ptr<Server> server_;
-  tcp::endpoint endpoint_;
-  mutable std::mutex mutex_;
+  asio::ssl::context context_{asio::ssl::context::tls_server};
   mutable std::condition_variable changed_;
-  std::deque<TlsPeerConnection> seen_;
-  std::thread thread_;
 };
 
 }  // namespace loiter::clients::testing

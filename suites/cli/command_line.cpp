@@ -17,6 +17,9 @@
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <functional>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "check.hpp"
 #include "drive.hpp"
@@ -41,6 +44,24 @@ int exit_code_of(const std::function<int()>& command) {
   } catch (...) {
     return loiter::cli::exit_code_of_error(std::current_exception());
   }
+}
+
+// One subcommand of `loiter`: its CLI11 command (parsed or not) and what runs it with the
+// options parsed into it.
+struct Subcommand {
+  CLI::App* command;
+  std::function<int()> run;
+};
+
+// Adds subcommand `name` to `app`, its options declared by `add_options` into an Options of its
+// own; `run` runs it with them once parsed.
+template <typename Options>
+Subcommand add_subcommand(CLI::App& app, std::string name, std::string description,
+                          void (*add_options)(CLI::App&, Options&), int (*run)(const Options&)) {
+  auto options = std::make_shared<Options>();
+  auto* command = app.add_subcommand(std::move(name), std::move(description));
+  add_options(*command, *options);
+  return {command, [options, run] { return run(*options); }};
 }
 
 // The command line parsed and its command run; returns the exit code.
@@ -70,7 +91,8 @@ int parse_and_run(int argc, char** argv) {
       "  loiter drive silent --connect 127.0.0.1:8080 --pid 1234   # debug your own server\n"
       "  loiter check --connect 127.0.0.1:8080 --pid 1234 --target ./theirs.toml   # running\n"
       "  loiter check --scenario silent --count 4000 --connect 127.0.0.1:8080 \\\n"
-      "    --shard 0/4 --start-at 2026-12-02T10:00:00Z  # share 0 of 4 of a run split over machines\n"
+      "    --shard 0/4 --start-at 2026-12-02T10:00:00Z  # share 0 of 4 of a run split over "
+      "machines\n"
       "  loiter merge loiter-runs/20261202T100000Z-reference-shard-*-of-4 --observe watch\n"
       "  loiter observe --pid 1234 --port 8080 --out watch --duration 600   # server side\n"
       "  loiter k8s-job --image IMG --shards 8 --claim PVC --connect 10.0.3.7:8080 \\\n"
@@ -78,78 +100,54 @@ int parse_and_run(int argc, char** argv) {
       "\nExit codes: 0 passed, 1 a scenario failed (compare: a regression), 2 a bad input,\n"
       "refused before any server starts, 3 infrastructure error, 130 interrupted (Ctrl-C:\n"
       "the run stops cleanly and still reports; twice: at once).");
-  loiter::cli::CheckOptions check;
-  auto* check_command = app.add_subcommand("check", "run scenarios against a target");
-  loiter::cli::add_check_options(*check_command, check);
-  loiter::cli::MatrixOptions matrix;
-  auto* matrix_command = app.add_subcommand(
-      "matrix", "run the catalogue against every installed bundled server; one table");
-  loiter::cli::add_matrix_options(*matrix_command, matrix);
-  loiter::cli::ReportOptions report;
-  auto* report_command =
-      app.add_subcommand("report",
-                         "render a stored run (console summary, report.html), or with "
-                         "--matrix the matrix of stored runs (Markdown, matrix.html)");
-  loiter::cli::add_report_options(*report_command, report);
-  loiter::cli::CompareOptions compare;
-  auto* compare_command =
-      app.add_subcommand("compare",
-                         "compare a run against a baseline run, or a survey against a baseline "
-                         "survey; exit 1 on a regression");
-  loiter::cli::add_compare_options(*compare_command, compare);
-  loiter::cli::DriveOptions drive;
-  auto* drive_command =
-      app.add_subcommand("drive", "run one client kind against a server you started (loopback)");
-  loiter::cli::add_drive_options(*drive_command, drive);
-  loiter::cli::SurveyOptions survey;
-  auto* survey_command = app.add_subcommand(
-      "survey", "measure what a server does with stalled clients; draft its target file");
-  loiter::cli::add_survey_options(*survey_command, survey);
-  loiter::cli::LadderOptions ladder;
-  auto* ladder_command = app.add_subcommand(
-      "ladder",
-      "what regular traffic costs a server: a rate ladder, closed-loop saturation, and "
-      "two builds compared pair by pair (exit 1: the candidate is worse)");
-  loiter::cli::add_ladder_options(*ladder_command, ladder);
-  loiter::cli::TargetsOptions targets;
-  auto* targets_command = app.add_subcommand(
-      "targets", "list the bundled targets, or show what a target (file) declares");
-  loiter::cli::add_targets_options(*targets_command, targets);
-  loiter::cli::MergeOptions merge;
-  auto* merge_command = app.add_subcommand(
-      "merge", "judge the shards of a run split over machines (check --shard) as one run");
-  loiter::cli::add_merge_options(*merge_command, merge);
-  loiter::cli::ObserveOptions observe;
-  auto* observe_command = app.add_subcommand(
-      "observe", "sample a server's FDs, RSS, threads and TCP states with wall-clock times");
-  loiter::cli::add_observe_options(*observe_command, observe);
-  loiter::cli::K8sJobOptions k8s_job;
-  auto* k8s_job_command =
-      app.add_subcommand("k8s-job",
-                         "print the Kubernetes Jobs of a sharded run: K shards against a server "
-                         "elsewhere, then the merge (YAML or JSON; nothing is applied)");
-  loiter::cli::add_k8s_job_options(*k8s_job_command, k8s_job);
+  using namespace loiter::cli;
+  // In the order `loiter --help` lists them.
+  const std::vector<Subcommand> subcommands{
+      add_subcommand(app, "check", "run scenarios against a target", add_check_options, run_check),
+      add_subcommand(app, "matrix",
+                     "run the catalogue against every installed bundled server; one table",
+                     add_matrix_options, run_matrix),
+      add_subcommand(app, "report",
+                     "render a stored run (console summary, report.html), or with "
+                     "--matrix the matrix of stored runs (Markdown, matrix.html)",
+                     add_report_options, run_report),
+      add_subcommand(app, "compare",
+                     "compare a run against a baseline run, or a survey against a baseline "
+                     "survey; exit 1 on a regression",
+                     add_compare_options, run_compare),
+      add_subcommand(app, "drive", "run one client kind against a server you started (loopback)",
+                     add_drive_options, run_drive),
+      add_subcommand(app, "survey",
+                     "measure what a server does with stalled clients; draft its target file",
+                     add_survey_options, run_survey_command),
+      add_subcommand(app, "ladder",
+                     "what regular traffic costs a server: a rate ladder, closed-loop saturation, "
+                     "and two builds compared pair by pair (exit 1: the candidate is worse)",
+                     add_ladder_options, run_ladder_command),
+      add_subcommand(app, "targets",
+                     "list the bundled targets, or show what a target (file) declares",
+                     add_targets_options, run_targets),
+      add_subcommand(app, "merge",
+                     "judge the shards of a run split over machines (check --shard) as one run",
+                     add_merge_options, run_merge),
+      add_subcommand(app, "observe",
+                     "sample a server's FDs, RSS, threads and TCP states with wall-clock times",
+                     add_observe_options, run_observe),
+      add_subcommand(app, "k8s-job",
+                     "print the Kubernetes Jobs of a sharded run: K shards against a server "
+                     "elsewhere, then the merge (YAML or JSON; nothing is applied)",
+                     add_k8s_job_options, run_k8s_job),
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
-  const auto run = [&] {
-    if (check_command->parsed()) return loiter::cli::run_check(check);
-    if (matrix_command->parsed()) return loiter::cli::run_matrix(matrix);
-    if (report_command->parsed()) return loiter::cli::run_report(report);
-    if (compare_command->parsed()) return loiter::cli::run_compare(compare);
-    if (drive_command->parsed()) return loiter::cli::run_drive(drive);
-    if (survey_command->parsed()) return loiter::cli::run_survey_command(survey);
-    if (ladder_command->parsed()) return loiter::cli::run_ladder_command(ladder);
-    if (targets_command->parsed()) return loiter::cli::run_targets(targets);
-    if (merge_command->parsed()) return loiter::cli::run_merge(merge);
-    if (observe_command->parsed()) return loiter::cli::run_observe(observe);
-    if (k8s_job_command->parsed()) return loiter::cli::run_k8s_job(k8s_job);
-    return loiter::cli::kUsage;
-  };
-  return run();
+  for (const Subcommand& subcommand : subcommands) {
+    if (subcommand.command->parsed()) return subcommand.run();
+  }
+  return kUsage;
 }
 
 }  // namespace

@@ -40,14 +40,7 @@ awaitable<bool> open_flood(Connection& connection, const FloodOptions& options, 
   const bool connected = co_await connect_at_slot(connection, options, slot);
   if (!connected) co_return false;
   connection.speak_h2();
-  const auto& tls = slot.record.tls;
-  if (tls && tls->alpn != "h2") {
-    slot.record.error = tls->alpn.empty()
-                            ? std::string("TLS: the server chose no ALPN protocol, not h2")
-                            : fmt::format("TLS: the server chose ALPN \"{}\", not h2", tls->alpn);
-    connection.close_first();
-    co_return false;
-  }
+  if (!alpn_chose_h2(connection, slot.record)) co_return false;
   std::string opening(kPreface);
   opening += settings({{setting::enable_push, 0}, {setting::initial_window_size, kLargeWindow}});
   opening += window_update(0, kLargeWindow - kDefaultWindow);
@@ -84,9 +77,7 @@ awaitable<bool> Flood::send(std::string_view bytes, std::size_t frames) {
   co_return sent;
 }
 
-awaitable<void> Flood::read_now() {
-  co_await connection_.read_until(Clock::now() + kBatchGap);
-}
+awaitable<void> Flood::read_now() { co_await connection_.read_until(Clock::now() + kBatchGap); }
 
 awaitable<void> Flood::finish() {
   const auto until = connection_.connected() + options_.fleet.patience;

@@ -19,46 +19,39 @@ awaitable<bool> first_stream(Connection& connection, h2::Encoder& encoder, const
   co_return wait == Wait::done;
 }
 
-awaitable<void> idle_connection(Shared<H2Options> options, Slot slot) {
-  auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kH2Idle);
-  if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
+// Stream 1 served whole; the hold after it is idle from the response.
+awaitable<void> serve_one_stream(Connection& connection, const H2Options& options, const Slot& slot,
+                                 Clock::time_point until) {
   h2::Encoder encoder;
-  co_await first_stream(connection, encoder, *options, slot.record, until);
-  Connection::hold_until_closed(std::move(connection), until);  // idle from the response
+  co_await first_stream(connection, encoder, options, slot.record, until);
 }
 
-awaitable<void> stream_reuse_connection(Shared<H2Options> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kH2StreamReuse);
-  if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
+// Stream 1 served whole, then stream 3 reuse_after later, if that is within patience.
+awaitable<void> serve_two_streams(Connection& connection, const H2Options& options,
+                                  const Slot& slot, Clock::time_point until) {
   h2::Encoder encoder;  // one per connection: the server mirrors its dynamic table
-  const bool served = co_await first_stream(connection, encoder, *options, slot.record, until);
-  if (served) {
-    const auto at = connection.connected() + *slot.record.responses.front().complete +
-                    options->reuse_after;
-    const Wait wait = co_await connection.read_until(std::min(at, until));
-    if (wait == Wait::deadline && at < until) {
-      h2::Frames second;
-      second.add(h2::request(encoder, *options, 3, "GET", options->path, /*end_stream=*/true));
-      const bool sent = co_await h2::send_frames(connection, slot.record, second, until, true);
-      if (sent) co_await connection.read_until(until, 2);
-    }
-  }
-  Connection::hold_until_closed(std::move(connection), until);
+  const bool served = co_await first_stream(connection, encoder, options, slot.record, until);
+  if (!served) co_return;
+  const auto at =
+      connection.connected() + *slot.record.responses.front().complete + options.reuse_after;
+  const Wait wait = co_await connection.read_until(std::min(at, until));
+  if (wait != Wait::deadline || at >= until) co_return;
+  h2::Frames second;
+  second.add(h2::request(encoder, options, 3, "GET", options.path, /*end_stream=*/true));
+  const bool sent = co_await h2::send_frames(connection, slot.record, second, until, true);
+  if (sent) co_await connection.read_until(until, 2);
 }
 
 }  // namespace
 
 void spawn_h2_idle(asio::io_context& io, const H2Options& options,
                    std::vector<ConnectionRecord>& out) {
-  spawn_kind(io, options, &idle_connection, out);
+  h2::spawn_h2_holding_kind(io, options, kH2Idle, &serve_one_stream, out);
 }
 
 void spawn_h2_stream_reuse(asio::io_context& io, const H2Options& options,
                            std::vector<ConnectionRecord>& out) {
-  spawn_kind(io, options, &stream_reuse_connection, out);
+  h2::spawn_h2_holding_kind(io, options, kH2StreamReuse, &serve_two_streams, out);
 }
 
 }  // namespace loiter::clients

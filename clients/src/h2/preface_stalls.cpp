@@ -11,34 +11,30 @@ namespace {
 
 constexpr std::size_t kPartialPreface = 16;  // of the preface's 24 bytes
 
-awaitable<void> partial_preface_connection(Shared<H2Options> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kH2PartialPreface);
-  if (!co_await h2::connect_h2(connection, *options, slot, /*answer_control=*/false)) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
+// h2-partial-preface: the preface's first bytes only.
+awaitable<void> send_partial_preface(Connection& connection, const H2Options&, const Slot&,
+                                     Clock::time_point until) {
   co_await connection.send(h2::kPreface.substr(0, kPartialPreface), until);
-  Connection::hold_until_closed(std::move(connection), until);
 }
 
-awaitable<void> no_settings_ack_connection(Shared<H2Options> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kH2NoSettingsAck);
-  if (!co_await h2::connect_h2(connection, *options, slot, /*answer_control=*/false)) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
+// h2-no-settings-ack: the whole opening; the server's SETTINGS is then left unacknowledged.
+awaitable<void> send_opening(Connection& connection, const H2Options&, const Slot& slot,
+                             Clock::time_point until) {
   co_await h2::send_frames(connection, slot.record, h2::opening(), until);
-  Connection::hold_until_closed(std::move(connection), until);
 }
 
 }  // namespace
 
 void spawn_h2_partial_preface(asio::io_context& io, const H2Options& options,
                               std::vector<ConnectionRecord>& out) {
-  spawn_kind(io, options, &partial_preface_connection, out);
+  h2::spawn_h2_holding_kind(io, options, kH2PartialPreface, &send_partial_preface, out,
+                            /*answer_control=*/false);
 }
 
 void spawn_h2_no_settings_ack(asio::io_context& io, const H2Options& options,
                               std::vector<ConnectionRecord>& out) {
-  spawn_kind(io, options, &no_settings_ack_connection, out);
+  h2::spawn_h2_holding_kind(io, options, kH2NoSettingsAck, &send_opening, out,
+                            /*answer_control=*/false);
 }
 
 }  // namespace loiter::clients

@@ -31,58 +31,46 @@ awaitable<bool> await_server_settings(Connection& connection, const ConnectionRe
 
 // The header block is left open only once the server's SETTINGS is acknowledged: after it
 // the client may send nothing but a CONTINUATION (RFC 9113 6.10), so it answers no more.
-awaitable<void> headers_no_end_connection(Shared<H2Options> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kH2HeadersNoEnd);
-  if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
+awaitable<void> open_a_header_block(Connection& connection, const H2Options& options,
+                                    const Slot& slot, Clock::time_point until) {
   const bool opened = co_await h2::send_frames(connection, slot.record, h2::opening(), until);
-  bool settled = false;
-  if (opened) settled = co_await await_server_settings(connection, slot.record, until);
-  if (settled) {
-    connection.speak_h2(/*answer_control=*/false);
-    h2::Encoder encoder;
-    h2::Frames open_block;
-    open_block.add(h2::request(encoder, *options, 1, "GET", options->path, /*end_stream=*/true,
-                               {}, /*end_headers=*/false));
-    co_await h2::send_frames(connection, slot.record, open_block, until);
-  }
-  Connection::hold_until_closed(std::move(connection), until);
+  if (!opened) co_return;
+  if (!co_await await_server_settings(connection, slot.record, until)) co_return;
+  connection.speak_h2(/*answer_control=*/false);
+  h2::Encoder encoder;
+  h2::Frames open_block;
+  open_block.add(h2::request(encoder, options, 1, "GET", options.path, /*end_stream=*/true, {},
+                             /*end_headers=*/false));
+  co_await h2::send_frames(connection, slot.record, open_block, until);
 }
 
-awaitable<void> data_trickle_connection(Shared<H2Options> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kH2DataTrickle);
-  if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
+// A POST declaring body_bytes, its DATA a byte per interval, never the last one.
+awaitable<void> trickle_a_body(Connection& connection, const H2Options& options, const Slot& slot,
+                               Clock::time_point until) {
   h2::Encoder encoder;
-  const std::size_t length = options->body_bytes;
+  const std::size_t length = options.body_bytes;
   auto frames = h2::opening();
-  frames.add(h2::request(encoder, *options, 1, "POST", options->echo_path, /*end_stream=*/false,
+  frames.add(h2::request(encoder, options, 1, "POST", options.echo_path, /*end_stream=*/false,
                          {{"content-length", fmt::format("{}", length)}}));
   const bool sent = co_await h2::send_frames(connection, slot.record, frames, until);
-  if (sent && length > 1) {
-    const Schedule schedule{.connected = connection.connected(),
-                            .interval = options->interval,
-                            .phase = spread_phase(slot.index)};
-    auto& h2 = *slot.record.h2;
-    // One DATA frame of one byte each step; never the last byte, never END_STREAM.
-    co_await trickle_pieces(
-        connection, schedule, length - 1,
-        [&h2](std::size_t) {
-          ++h2.frames_sent;
-          return h2::data(1, "x", /*end_stream=*/false);
-        },
-        until, /*completes_request=*/false);
-  }
-  Connection::hold_until_closed(std::move(connection), until);
+  if (!sent || length <= 1) co_return;
+  const auto schedule = follow_up_schedule(connection, options.interval, slot);
+  auto& h2 = *slot.record.h2;
+  // One DATA frame of one byte each step; never the last byte, never END_STREAM.
+  co_await trickle_pieces(
+      connection, schedule, length - 1,
+      [&h2](std::size_t) {
+        ++h2.frames_sent;
+        return h2::data(1, "x", /*end_stream=*/false);
+      },
+      until, /*completes_request=*/false);
 }
 
 }  // namespace
 
 void spawn_h2_headers_no_end(asio::io_context& io, const H2Options& options,
                              std::vector<ConnectionRecord>& out) {
-  spawn_kind(io, options, &headers_no_end_connection, out);
+  h2::spawn_h2_holding_kind(io, options, kH2HeadersNoEnd, &open_a_header_block, out);
 }
 
 void spawn_h2_data_trickle(asio::io_context& io, const H2Options& options,
@@ -90,7 +78,7 @@ void spawn_h2_data_trickle(asio::io_context& io, const H2Options& options,
   if (options.echo_path.empty()) {
     throw std::invalid_argument("h2-data-trickle needs a path that reads a body (echo_path)");
   }
-  spawn_kind(io, options, &data_trickle_connection, out);
+  h2::spawn_h2_holding_kind(io, options, kH2DataTrickle, &trickle_a_body, out);
 }
 
 }  // namespace loiter::clients

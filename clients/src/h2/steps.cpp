@@ -10,15 +10,16 @@ namespace loiter::clients::h2 {
 Frames& Frames::add(std::string_view frame_bytes) {
   bytes += frame_bytes;
   ++count;
-  window_updates += frame_bytes.size() > 3 && frame_bytes[3] == static_cast<char>(Type::window_update);
+  window_updates +=
+      frame_bytes.size() > 3 && frame_bytes[3] == static_cast<char>(Type::window_update);
   return *this;
 }
 
 Frames opening(bool window_shut) {
   Frames out;
   out.bytes = std::string(kPreface);
-  out.add(settings({{setting::enable_push, 0},
-                    {setting::initial_window_size, window_shut ? 0 : kLargeWindow}}));
+  out.add(settings(
+      {{setting::enable_push, 0}, {setting::initial_window_size, window_shut ? 0 : kLargeWindow}}));
   if (!window_shut) out.add(window_update(0, kLargeWindow - kDefaultWindow));
   return out;
 }
@@ -28,15 +29,27 @@ awaitable<bool> connect_h2(Connection& connection, const H2Options& options, con
   const bool connected = co_await connect_at_slot(connection, options, slot);
   if (!connected) co_return false;
   connection.speak_h2(answer_control);
-  const auto& tls = slot.record.tls;
-  if (tls && tls->alpn != "h2") {
-    slot.record.error = tls->alpn.empty()
-                            ? std::string("TLS: the server chose no ALPN protocol, not h2")
-                            : fmt::format("TLS: the server chose ALPN \"{}\", not h2", tls->alpn);
-    connection.close_first();
-    co_return false;
-  }
-  co_return true;
+  co_return alpn_chose_h2(connection, slot.record);
+}
+
+bool alpn_chose_h2(Connection& connection, ConnectionRecord& record) {
+  const auto& tls = record.tls;
+  if (!tls || tls->alpn == "h2") return true;
+  record.error = tls->alpn.empty()
+                     ? std::string("TLS: the server chose no ALPN protocol, not h2")
+                     : fmt::format("TLS: the server chose ALPN \"{}\", not h2", tls->alpn);
+  connection.close_first();
+  return false;
+}
+
+void spawn_h2_holding_kind(asio::io_context& io, const H2Options& options, std::string_view kind,
+                           HoldingSteps<H2Options> steps, std::vector<ConnectionRecord>& out,
+                           bool answer_control) {
+  spawn_holding_kind(
+      io, options, kind, steps, out,
+      [answer_control](Connection& connection, const H2Options& h2_options, const Slot& slot) {
+        return connect_h2(connection, h2_options, slot, answer_control);
+      });
 }
 
 awaitable<bool> send_frames(Connection& connection, ConnectionRecord& record, const Frames& frames,

@@ -38,6 +38,16 @@ Frames opening(bool window_shut = false);
 awaitable<bool> connect_h2(Connection& connection, const H2Options& options, const Slot& slot,
                            bool answer_control = true);
 
+// Over TLS, whether the handshake chose "h2": if not, the client closes the connection
+// (client_close) and record.error says what was chosen. True on a cleartext connection.
+bool alpn_chose_h2(Connection& connection, ConnectionRecord& record);
+
+// spawn_holding_kind for an h2 kind: each connection connects with connect_h2
+// (`answer_control`), then takes `steps`, then is held.
+void spawn_h2_holding_kind(asio::io_context& io, const H2Options& options, std::string_view kind,
+                           HoldingSteps<H2Options> steps, std::vector<ConnectionRecord>& out,
+                           bool answer_control = true);
+
 // Sends `frames`, counting them (and WINDOW_UPDATEs among them) in record.h2 (`record` is
 // the connection's own, slot.record).
 awaitable<bool> send_frames(Connection& connection, ConnectionRecord& record, const Frames& frames,

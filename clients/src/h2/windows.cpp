@@ -24,25 +24,18 @@ awaitable<bool> ask_shut(Connection& connection, const H2Options& options, Conne
   co_return sent;
 }
 
-awaitable<void> zero_window_connection(Shared<H2Options> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kH2ZeroWindow);
-  if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
-  co_await ask_shut(connection, *options, slot.record, until);
-  Connection::hold_until_closed(std::move(connection), until);
+// h2-zero-window: the request with the window shut, never opened.
+awaitable<void> ask_with_the_window_shut(Connection& connection, const H2Options& options,
+                                         const Slot& slot, Clock::time_point until) {
+  co_await ask_shut(connection, options, slot.record, until);
 }
 
-awaitable<void> window_trickle_connection(Shared<H2Options> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kH2WindowTrickle);
-  if (!co_await h2::connect_h2(connection, *options, slot)) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
-  const bool sent = co_await ask_shut(connection, *options, slot.record, until);
-  const Schedule schedule{.connected = connection.connected(),
-                          .interval = options->interval,
-                          .phase = spread_phase(slot.index)};
-  const auto increment = static_cast<std::uint32_t>(options->window_increment);
+// h2-window-trickle: the same request, its window opened a little every interval.
+awaitable<void> ask_then_trickle_the_window(Connection& connection, const H2Options& options,
+                                            const Slot& slot, Clock::time_point until) {
+  const bool sent = co_await ask_shut(connection, options, slot.record, until);
+  const auto schedule = follow_up_schedule(connection, options.interval, slot);
+  const auto increment = static_cast<std::uint32_t>(options.window_increment);
   // Each step opens the window a little until the response is whole: bounded by `until`.
   for (std::size_t k = 0; sent; ++k) {
     const auto at = schedule.at(k);
@@ -54,7 +47,6 @@ awaitable<void> window_trickle_connection(Shared<H2Options> options, Slot slot) 
     const bool updated = co_await h2::send_frames(connection, slot.record, updates, until);
     if (!updated) break;
   }
-  Connection::hold_until_closed(std::move(connection), until);
 }
 
 void require_large_path(const H2Options& options, std::string_view kind) {
@@ -68,13 +60,13 @@ void require_large_path(const H2Options& options, std::string_view kind) {
 void spawn_h2_zero_window(asio::io_context& io, const H2Options& options,
                           std::vector<ConnectionRecord>& out) {
   require_large_path(options, kH2ZeroWindow);
-  spawn_kind(io, options, &zero_window_connection, out);
+  h2::spawn_h2_holding_kind(io, options, kH2ZeroWindow, &ask_with_the_window_shut, out);
 }
 
 void spawn_h2_window_trickle(asio::io_context& io, const H2Options& options,
                              std::vector<ConnectionRecord>& out) {
   require_large_path(options, kH2WindowTrickle);
-  spawn_kind(io, options, &window_trickle_connection, out);
+  h2::spawn_h2_holding_kind(io, options, kH2WindowTrickle, &ask_then_trickle_the_window, out);
 }
 
 }  // namespace loiter::clients

@@ -323,6 +323,16 @@ std::int64_t QuicConnection::open_stream() {
   return id;
 }
 
+bool QuicConnection::sent_request(int submitted) {
+  if (submitted != 0) {
+    end(Ending::reset, Clock::now(), "nghttp3_conn_submit_request failed");
+    return false;
+  }
+  record_.sends.push_back(Send{.at = since_connect(Clock::now())});
+  write();
+  return true;
+}
+
 std::int64_t QuicConnection::submit_get(const std::string& path, Window window) {
   const std::int64_t id = open_stream();
   if (id < 0) return id;
@@ -331,14 +341,9 @@ std::int64_t QuicConnection::submit_get(const std::string& path, Window window) 
   const nghttp3_nv fields[] = {field(":method", "GET"), field(":scheme", "https"),
                                field(":authority", authority), field(":path", path),
                                field("user-agent", "loiter")};
-  if (nghttp3_conn_submit_request(http(http3_), id, fields, std::size(fields), nullptr, nullptr) !=
-      0) {
-    end(Ending::reset, Clock::now(), "nghttp3_conn_submit_request failed");
-    return -1;
-  }
-  record_.sends.push_back(Send{.at = since_connect(Clock::now())});
-  write();
-  return id;
+  const int submitted =
+      nghttp3_conn_submit_request(http(http3_), id, fields, std::size(fields), nullptr, nullptr);
+  return sent_request(submitted) ? id : -1;
 }
 
 std::int64_t QuicConnection::submit_trickle_post(const std::string& path, std::size_t length) {
@@ -352,14 +357,9 @@ std::int64_t QuicConnection::submit_trickle_post(const std::string& path, std::s
                                field(":authority", authority), field(":path", path),
                                field("user-agent", "loiter"),  field("content-length", declared)};
   const nghttp3_data_reader reader{&H3Glue::read_trickle};
-  if (nghttp3_conn_submit_request(http(http3_), id, fields, std::size(fields), &reader, nullptr) !=
-      0) {
-    end(Ending::reset, Clock::now(), "nghttp3_conn_submit_request failed");
-    return -1;
-  }
-  record_.sends.push_back(Send{.at = since_connect(Clock::now())});
-  write();
-  return id;
+  const int submitted =
+      nghttp3_conn_submit_request(http(http3_), id, fields, std::size(fields), &reader, nullptr);
+  return sent_request(submitted) ? id : -1;
 }
 
 void QuicConnection::release_byte() {

@@ -169,6 +169,9 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   void h3_consumed(std::int64_t id, std::size_t bytes);
   void http3_stream_end(std::int64_t id);
   std::int64_t open_stream();
+  // After nghttp3_conn_submit_request returned `submitted`: the request's send recorded and
+  // written, true; or (not 0) the connection ended as a reset, false.
+  bool sent_request(int submitted);
   Chunk next_chunk();
   bool wrote(const Chunk& chunk, std::size_t bytes);
   void blocked(const Chunk& chunk, bool data_blocked);

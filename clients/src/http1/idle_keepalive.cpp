@@ -4,21 +4,20 @@
 #include "loiter/clients/http1/steps.hpp"
 
 namespace loiter::clients {
+namespace {
 
-awaitable<void> idle_keepalive_connection(Shared<IdleKeepaliveOptions> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kIdleKeepalive);
-  if (!co_await connection.connect(plan_for(*options, slot))) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
-  const auto head = request_head({.path = options->path, .host = options->host});
+// One whole exchange; the hold after it is idle from the response's completion.
+awaitable<void> exchange_once(Connection& connection, const IdleKeepaliveOptions& options,
+                              const Slot&, Clock::time_point until) {
+  const auto head = request_head({.path = options.path, .host = options.host});
   co_await exchange_requests(connection, head, 1, Duration{}, until);
-  Connection::hold_until_closed(std::move(connection),
-                                until);  // idle from the response's completion
 }
+
+}  // namespace
 
 void spawn_idle_keepalive(asio::io_context& io, const IdleKeepaliveOptions& options,
                           std::vector<ConnectionRecord>& out) {
-  spawn_kind(io, options, &idle_keepalive_connection, out);
+  spawn_holding_kind(io, options, kIdleKeepalive, &exchange_once, out);
 }
 
 }  // namespace loiter::clients

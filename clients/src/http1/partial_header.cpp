@@ -1,23 +1,20 @@
 #include "loiter/clients/http1/partial_header.hpp"
 
 namespace loiter::clients {
+namespace {
 
-awaitable<void> partial_header_connection(Shared<PartialHeaderOptions> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kPartialHeader);
-  if (!co_await connection.connect(plan_for(*options, slot))) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
-  {  // the head's buffer is freed before the long wait
-    const auto head = partial_head({.path = options->path, .host = options->host}, options->stall);
-    if (!head.empty()) co_await connection.send(head, until);
-  }
-  // A failed send needs nothing else: the server has ended it, and this records how.
-  Connection::hold_until_closed(std::move(connection), until);
+// The head up to its stall point, in one send (nothing for a stall before the first byte).
+awaitable<void> send_partial_head(Connection& connection, const PartialHeaderOptions& options,
+                                  const Slot&, Clock::time_point until) {
+  const auto head = partial_head({.path = options.path, .host = options.host}, options.stall);
+  if (!head.empty()) co_await connection.send(head, until);
 }
+
+}  // namespace
 
 void spawn_partial_header(asio::io_context& io, const PartialHeaderOptions& options,
                           std::vector<ConnectionRecord>& out) {
-  spawn_kind(io, options, &partial_header_connection, out);
+  spawn_holding_kind(io, options, kPartialHeader, &send_partial_head, out);
 }
 
 }  // namespace loiter::clients

@@ -12,9 +12,7 @@ awaitable<void> slow_reader_connection(Shared<SlowReaderOptions> options, Slot s
   const auto until = connection.connected() + options->fleet.patience;
   const auto head = request_head({.path = options->path, .host = options->host});
   if (co_await connection.send(head, until, /*completes_request=*/true)) {
-    const Schedule schedule{.connected = connection.connected(),
-                            .interval = options->interval,
-                            .phase = spread_phase(slot.index)};
+    const auto schedule = follow_up_schedule(connection, options->interval, slot);
     // One read per interval: bounded by `until`, and over once the response is whole.
     for (std::size_t k = 0; connection.is_open(); ++k) {
       const auto at = schedule.at(k);

@@ -23,17 +23,48 @@ void note_handshake_sent(ConnectionRecord& record) {
   record.tls = std::move(tls);
 }
 
-// Connects without starting the handshake (the client writes its own hello), sends the
-// first `bytes` of the hello at once, then waits.
-awaitable<void> send_part_of_hello(Shared<TlsStallOptions> options, Slot slot,
-                                   std::string_view kind, std::size_t bytes) {
-  auto connection = connection_for(co_await asio::this_coro::executor, *options, slot, kind);
-  const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/false);
-  if (!connected) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
-  co_await connection.send(std::string_view(options->hello).substr(0, bytes), until);
+// The raw kinds write their own hello: they connect without starting the handshake.
+struct ConnectWithoutHandshake {
+  awaitable<bool> operator()(Connection& connection, const TlsStallOptions& options,
+                             const Slot& slot) const {
+    return connect_at_slot(connection, options, slot, /*handshake=*/false);
+  }
+};
+
+// Sends the first `bytes` of the hello at once; the hold is the wait.
+awaitable<void> send_part_of_hello(Connection& connection, const TlsStallOptions& options,
+                                   const Slot& slot, Clock::time_point until, std::size_t bytes) {
+  co_await connection.send(std::string_view(options.hello).substr(0, bytes), until);
   note_handshake_sent(slot.record);
-  Connection::hold_until_closed(std::move(connection), until);
+}
+
+awaitable<void> send_record_header(Connection& connection, const TlsStallOptions& options,
+                                   const Slot& slot, Clock::time_point until) {
+  co_await send_part_of_hello(connection, options, slot, until, kTlsRecordHeaderSize);
+}
+
+awaitable<void> send_half_hello(Connection& connection, const TlsStallOptions& options,
+                                const Slot& slot, Clock::time_point until) {
+  co_await send_part_of_hello(connection, options, slot, until, options.hello.size() / 2);
+}
+
+// The first byte at once, then bytes 1 … size-2 on the schedule: never the whole hello.
+awaitable<void> trickle_hello(Connection& connection, const TlsStallOptions& options,
+                              const Slot& slot, Clock::time_point until) {
+  const std::string_view hello = options.hello;
+  const bool sent = co_await connection.send(hello.substr(0, 1), until);
+  if (sent && hello.size() > 2) {
+    const auto schedule = follow_up_schedule(connection, options.interval, slot);
+    co_await trickle(
+        connection, schedule, hello.size() - 2, [hello](std::size_t k) { return hello[k + 1]; },
+        until, /*completes_request=*/false);
+  }
+  note_handshake_sent(slot.record);
+}
+
+// The handshake completes within the connect; then nothing is sent.
+awaitable<void> send_nothing(Connection&, const TlsStallOptions&, const Slot&, Clock::time_point) {
+  co_return;
 }
 
 // The fleet's options with the hello made, once for all its connections.
@@ -41,47 +72,6 @@ TlsStallOptions with_hello(const TlsStallOptions& options) {
   auto made = options;
   if (made.hello.empty()) made.hello = client_hello(made.hello_settings);
   return made;
-}
-
-}  // namespace
-
-awaitable<void> tls_record_header_connection(Shared<TlsStallOptions> options, Slot slot) {
-  co_await send_part_of_hello(options, slot, kTlsRecordHeader, kTlsRecordHeaderSize);
-}
-
-awaitable<void> tls_half_hello_connection(Shared<TlsStallOptions> options, Slot slot) {
-  co_await send_part_of_hello(options, slot, kTlsHalfHello, options->hello.size() / 2);
-}
-
-awaitable<void> tls_hello_trickle_connection(Shared<TlsStallOptions> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kTlsHelloTrickle);
-  const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/false);
-  if (!connected) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
-  const std::string_view hello = options->hello;
-  // The first byte at once, then bytes 1 … size-2 on the schedule: never the whole hello.
-  const bool sent = co_await connection.send(hello.substr(0, 1), until);
-  if (sent && hello.size() > 2) {
-    const Schedule schedule{.connected = connection.connected(),
-                            .interval = options->interval,
-                            .phase = spread_phase(slot.index)};
-    co_await trickle(
-        connection, schedule, hello.size() - 2, [hello](std::size_t k) { return hello[k + 1]; },
-        until, /*completes_request=*/false);
-  }
-  note_handshake_sent(slot.record);
-  Connection::hold_until_closed(std::move(connection), until);
-}
-
-awaitable<void> tls_handshake_silent_connection(Shared<TlsStallOptions> options, Slot slot) {
-  auto connection =
-      connection_for(co_await asio::this_coro::executor, *options, slot, kTlsHandshakeSilent);
-  // The handshake completes within connect(); then nothing is sent.
-  const bool connected = co_await connect_at_slot(connection, *options, slot, /*handshake=*/true);
-  if (!connected) co_return;
-  const auto until = connection.connected() + options->fleet.patience;
-  Connection::hold_until_closed(std::move(connection), until);
 }
 
 awaitable<void> tls_late_head_connection(Shared<TlsStallOptions> options, Slot slot) {
@@ -99,19 +89,24 @@ awaitable<void> tls_late_head_connection(Shared<TlsStallOptions> options, Slot s
   Connection::hold_until_closed(std::move(connection), until);
 }
 
+}  // namespace
+
 void spawn_tls_record_header(asio::io_context& io, const TlsStallOptions& options,
                              std::vector<ConnectionRecord>& out) {
-  spawn_kind(io, with_hello(options), &tls_record_header_connection, out);
+  spawn_holding_kind(io, with_hello(options), kTlsRecordHeader, &send_record_header, out,
+                     ConnectWithoutHandshake{});
 }
 
 void spawn_tls_half_hello(asio::io_context& io, const TlsStallOptions& options,
                           std::vector<ConnectionRecord>& out) {
-  spawn_kind(io, with_hello(options), &tls_half_hello_connection, out);
+  spawn_holding_kind(io, with_hello(options), kTlsHalfHello, &send_half_hello, out,
+                     ConnectWithoutHandshake{});
 }
 
 void spawn_tls_hello_trickle(asio::io_context& io, const TlsStallOptions& options,
                              std::vector<ConnectionRecord>& out) {
-  spawn_kind(io, with_hello(options), &tls_hello_trickle_connection, out);
+  spawn_holding_kind(io, with_hello(options), kTlsHelloTrickle, &trickle_hello, out,
+                     ConnectWithoutHandshake{});
 }
 
 void spawn_tls_handshake_silent(asio::io_context& io, const TlsStallOptions& options,
@@ -119,7 +114,7 @@ void spawn_tls_handshake_silent(asio::io_context& io, const TlsStallOptions& opt
   if (!options.fleet.tls) {
     throw std::invalid_argument("tls-handshake-silent needs the fleet's TLS (options.fleet.tls)");
   }
-  spawn_kind(io, options, &tls_handshake_silent_connection, out);
+  spawn_holding_kind(io, options, kTlsHandshakeSilent, &send_nothing, out);
 }
 
 void spawn_tls_late_head(asio::io_context& io, const TlsStallOptions& options,

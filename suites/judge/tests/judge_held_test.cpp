@@ -39,13 +39,20 @@ ConnectionRecord held_h2(clients::Clock::time_point t0, Duration connect, Durati
   return record;
 }
 
-TEST(Judge, HeldCapacityNeedsEveryConnectionHeldAtOnce) {
-  const auto t0 = clients::Clock::now();
+// Held capacity: three connections, each answered twice (the re-check) and ended by the
+// client, all held together.
+Expectations expect_three_held_at_once() {
   auto expectations = expect_completion(2);
   expectations.completion->client_ends = true;
   expectations.completion->outlives = 0ms;
   expectations.completion->held_at_once = true;
   expectations.connections = 3;
+  return expectations;
+}
+
+TEST(Judge, HeldCapacityNeedsEveryConnectionHeldAtOnce) {
+  const auto t0 = clients::Clock::now();
+  const auto expectations = expect_three_held_at_once();
   const auto all_held = {held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms), held(t0, 900ms, 1500ms)};
   EXPECT_THAT(judge(observe(all_held), expectations).findings, IsEmpty());
   // The third connected only after the re-checks had begun: never all three held together.
@@ -69,11 +76,7 @@ TEST(Judge, HeldCapacityNeedsEveryConnectionHeldAtOnce) {
 
 TEST(Judge, HeldCapacityOverH2TakesTheSendBeforeTheSecondAnswerForTheRecheck) {
   const auto t0 = clients::Clock::now();
-  auto expectations = expect_completion(2);
-  expectations.completion->client_ends = true;
-  expectations.completion->outlives = 0ms;
-  expectations.completion->held_at_once = true;
-  expectations.connections = 3;
+  const auto expectations = expect_three_held_at_once();
   // The acknowledgements are not the re-check: the three were held together.
   const auto all_held = {held_h2(t0, 0ms, 1500ms), held_h2(t0, 100ms, 1500ms),
                          held_h2(t0, 900ms, 1500ms)};

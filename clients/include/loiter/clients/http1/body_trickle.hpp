@@ -23,8 +23,6 @@ struct BodyTrickleOptions {
   std::string host = "localhost";
 };
 
-awaitable<void> body_trickle_connection(Shared<BodyTrickleOptions> options, Slot slot);
-
 // Spawns options.count body-trickle connections on `io`; run `io` to collect them into `out`.
 void spawn_body_trickle(asio::io_context& io, const BodyTrickleOptions& options,
                         std::vector<ConnectionRecord>& out);

@@ -25,8 +25,6 @@ struct HeaderLinesOptions {
   std::string host = "localhost";
 };
 
-awaitable<void> header_lines_connection(Shared<HeaderLinesOptions> options, Slot slot);
-
 // Spawns options.count header-lines connections on `io`; run `io` to collect them into `out`.
 void spawn_header_lines(asio::io_context& io, const HeaderLinesOptions& options,
                         std::vector<ConnectionRecord>& out);

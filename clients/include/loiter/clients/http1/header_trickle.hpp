@@ -24,8 +24,6 @@ struct HeaderTrickleOptions {
   std::string host = "localhost";
 };
 
-awaitable<void> header_trickle_connection(Shared<HeaderTrickleOptions> options, Slot slot);
-
 // Spawns options.count header-trickle connections on `io`; run `io` to collect them into `out`.
 void spawn_header_trickle(asio::io_context& io, const HeaderTrickleOptions& options,
                           std::vector<ConnectionRecord>& out);

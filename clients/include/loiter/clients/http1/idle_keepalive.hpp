@@ -21,8 +21,6 @@ struct IdleKeepaliveOptions {
   std::string host = "localhost";
 };
 
-awaitable<void> idle_keepalive_connection(Shared<IdleKeepaliveOptions> options, Slot slot);
-
 // Spawns options.count idle-keepalive connections on `io`; run `io` to collect them into `out`.
 void spawn_idle_keepalive(asio::io_context& io, const IdleKeepaliveOptions& options,
                           std::vector<ConnectionRecord>& out);

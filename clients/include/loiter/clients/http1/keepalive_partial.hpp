@@ -24,8 +24,6 @@ struct KeepalivePartialOptions {
   std::string host = "localhost";
 };
 
-awaitable<void> keepalive_partial_connection(Shared<KeepalivePartialOptions> options, Slot slot);
-
 // Spawns options.count keepalive-partial connections on `io`; run `io` to collect them into
 // `out`.
 void spawn_keepalive_partial(asio::io_context& io, const KeepalivePartialOptions& options,

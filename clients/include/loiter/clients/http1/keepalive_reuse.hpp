@@ -23,8 +23,6 @@ struct KeepaliveReuseOptions {
   std::string host = "localhost";
 };
 
-awaitable<void> keepalive_reuse_connection(Shared<KeepaliveReuseOptions> options, Slot slot);
-
 // Spawns options.count keepalive-reuse connections on `io`; run `io` to collect them into `out`.
 void spawn_keepalive_reuse(asio::io_context& io, const KeepaliveReuseOptions& options,
                            std::vector<ConnectionRecord>& out);

@@ -22,8 +22,6 @@ struct PartialBodyOptions {
   std::string host = "localhost";
 };
 
-awaitable<void> partial_body_connection(Shared<PartialBodyOptions> options, Slot slot);
-
 // Spawns options.count partial-body connections on `io`; run `io` to collect them into `out`.
 void spawn_partial_body(asio::io_context& io, const PartialBodyOptions& options,
                         std::vector<ConnectionRecord>& out);

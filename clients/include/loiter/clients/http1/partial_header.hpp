@@ -23,8 +23,6 @@ struct PartialHeaderOptions {
   std::string host = "localhost";
 };
 
-awaitable<void> partial_header_connection(Shared<PartialHeaderOptions> options, Slot slot);
-
 // Spawns options.count partial-header connections on `io`; run `io` to collect them into `out`.
 void spawn_partial_header(asio::io_context& io, const PartialHeaderOptions& options,
                           std::vector<ConnectionRecord>& out);

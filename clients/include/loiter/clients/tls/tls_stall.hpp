@@ -43,12 +43,6 @@ struct TlsStallOptions {
   std::string path = "/health";                 // tls-late-head: its half head's path
 };
 
-awaitable<void> tls_record_header_connection(Shared<TlsStallOptions> options, Slot slot);
-awaitable<void> tls_half_hello_connection(Shared<TlsStallOptions> options, Slot slot);
-awaitable<void> tls_hello_trickle_connection(Shared<TlsStallOptions> options, Slot slot);
-awaitable<void> tls_handshake_silent_connection(Shared<TlsStallOptions> options, Slot slot);
-awaitable<void> tls_late_head_connection(Shared<TlsStallOptions> options, Slot slot);
-
 // Each spawns options.count connections of its kind on `io`; run `io` to collect them into
 // `out`. The raw kinds make the ClientHello once for the fleet (client_hello.hpp throws
 // std::runtime_error if it cannot be made). tls-handshake-silent and tls-late-head throw
