@@ -248,31 +248,25 @@ TEST(Load, CountsNon2xxByStatus) {
   EXPECT_TRUE(r.errors.empty());
 }
 
-// A server that resets some connections mid-request: each reset is counted and the pool
-// reconnects and carries on.
-TEST(Load, CountsResetsAndReconnects) {
+// A server that ends every hundredth connection as `reply` says instead of answering: each
+// is counted under `kind`, and the pool reconnects and carries on.
+void expect_counted_and_reconnected(Reply reply, const std::string& kind) {
   LoadPeer peer(
-      {.reply = [](std::uint64_t n) { return n % 100 == 49 ? Reply::reset : Reply::answer; }});
+      {.reply = [reply](std::uint64_t n) { return n % 100 == 49 ? reply : Reply::answer; }});
   const auto r = run_until_stopped(options_for(peer, 1000, 500ms));
   EXPECT_EQ(r.dispatched, 500u);
-  EXPECT_EQ(r.errors.at("reset"), 5u);
+  EXPECT_EQ(r.errors.at(kind), 5u);
   EXPECT_EQ(total_errors(r), 5u);
   EXPECT_EQ(r.succeeded, 495u);
   EXPECT_EQ(r.connections_opened, 37u);
   EXPECT_EQ(peer.accepted(), 37u);
 }
 
-// A server that closes some connections without answering: counted as "closed", reconnected.
-TEST(Load, CountsClosesAndReconnects) {
-  LoadPeer peer(
-      {.reply = [](std::uint64_t n) { return n % 100 == 49 ? Reply::close : Reply::answer; }});
-  const auto r = run_until_stopped(options_for(peer, 1000, 500ms));
-  EXPECT_EQ(r.dispatched, 500u);
-  EXPECT_EQ(r.errors.at("closed"), 5u);
-  EXPECT_EQ(total_errors(r), 5u);
-  EXPECT_EQ(r.succeeded, 495u);
-  EXPECT_EQ(r.connections_opened, 37u);
-}
+// A reset mid-request: counted as "reset".
+TEST(Load, CountsResetsAndReconnects) { expect_counted_and_reconnected(Reply::reset, "reset"); }
+
+// A close without an answer: counted as "closed".
+TEST(Load, CountsClosesAndReconnects) { expect_counted_and_reconnected(Reply::close, "closed"); }
 
 // A server that never answers some requests: each times out after request_timeout.
 TEST(Load, CountsTimeoutsAfterRequestTimeout) {

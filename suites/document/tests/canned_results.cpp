@@ -54,6 +54,20 @@ fixtures::TimedSample soak_sample(int second) {
   return s;
 }
 
+// `result` with `load` as its regular traffic over 3 s from kT0 on a pool of 2, the server's
+// FDs back after it, passed.
+ScenarioResult with_passing_load(ScenarioResult result, clients::LoadResult load) {
+  load.started = kT0;
+  load.ended = kT0 + 3s;
+  load.seconds.resize(3);
+  result.observation.load = LoadObservation{.result = std::move(load), .pool = 2};
+  result.observation.fds = {
+      .baseline = 10, .peak = 14, .after = 10, .recovered = true, .recovered_after = 20ms};
+  result.observation.timeline = {sample(0s, 10), sample(2s, 14), sample(4s, 10)};
+  result.verdict = {.passed = true, .findings = {}};
+  return result;
+}
+
 }  // namespace
 
 ScenarioResult plain_result() {
@@ -93,15 +107,7 @@ ScenarioResult load_result() {
   load.requested = load.dispatched = 10;
   load.succeeded = 9;
   for (int i = 0; i < 10; ++i) load.from_intended.record(1ms);
-  load.started = kT0;
-  load.ended = kT0 + 3s;
-  load.seconds.resize(3);
-  result.observation.load = LoadObservation{.result = load, .pool = 2};
-  result.observation.fds = {
-      .baseline = 10, .peak = 14, .after = 10, .recovered = true, .recovered_after = 20ms};
-  result.observation.timeline = {sample(0s, 10), sample(2s, 14), sample(4s, 10)};
-  result.verdict = {.passed = true, .findings = {}};
-  return result;
+  return with_passing_load(std::move(result), std::move(load));
 }
 
 ScenarioResult churn_load_result() {
@@ -119,15 +125,7 @@ ScenarioResult churn_load_result() {
     load.first_window.record(2ms);
     load.last_window.record(5ms);
   }
-  load.started = kT0;
-  load.ended = kT0 + 3s;
-  load.seconds.resize(3);
-  result.observation.load = LoadObservation{.result = load, .pool = 2};
-  result.observation.fds = {
-      .baseline = 10, .peak = 14, .after = 10, .recovered = true, .recovered_after = 20ms};
-  result.observation.timeline = {sample(0s, 10), sample(2s, 14), sample(4s, 10)};
-  result.verdict = {.passed = true, .findings = {}};
-  return result;
+  return with_passing_load(std::move(result), std::move(load));
 }
 
 ScenarioResult h2_churn_load_result() {
