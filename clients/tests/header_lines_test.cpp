@@ -9,6 +9,7 @@
 #include "drive.hpp"
 #include "loiter/clients/http1/requests.hpp"
 #include "peer.hpp"
+#include "trickle_checks.hpp"
 
 namespace loiter::clients {
 namespace {
@@ -69,15 +70,7 @@ TEST(HeaderLines, SendsTheRequestLineThenOneWholeLinePerInterval) {
 
 // When the server closes mid-way, the lines stop and the close is recorded.
 TEST(HeaderLines, StopsWhenTheServerCloses) {
-  Peer peer({.action = PeerAction::close, .after = 100ms});
-  const auto records =
-      drive(spawn_header_lines,
-            HeaderLinesOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
-                               .interval = 30ms});
-  const auto& record = records.at(0);
-  EXPECT_EQ(record.ending, Ending::close);
-  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
-  EXPECT_LE(record.sends.size(), 1u + 4u);
+  expect_trickle_stops_at_the_close(spawn_header_lines, HeaderLinesOptions{});
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "drive.hpp"
 #include "loiter/clients/tls/client_hello.hpp"
 #include "peer.hpp"
+#include "trickle_checks.hpp"
 
 namespace loiter::clients {
 namespace {
@@ -88,14 +89,7 @@ TEST(TlsHelloTrickle, NeverSendsTheWholeHello) {
 
 // When the server closes mid-trickle, the trickle stops and the close is recorded.
 TEST(TlsHelloTrickle, StopsWhenTheServerCloses) {
-  Peer peer({.action = PeerAction::close, .after = 100ms});
-  auto options = stall_options(peer, 2s);
-  options.interval = 30ms;
-  const auto records = drive(spawn_tls_hello_trickle, options);
-  const auto& record = records.at(0);
-  EXPECT_EQ(record.ending, Ending::close);
-  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
-  EXPECT_LE(record.sends.size(), 1u + 4u);
+  expect_trickle_stops_at_the_close(spawn_tls_hello_trickle, TlsStallOptions{});
 }
 
 // The completed-handshake stall needs the fleet's TLS: without it, it refuses to start.

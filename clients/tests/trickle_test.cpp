@@ -10,6 +10,7 @@
 #include "loiter/clients/http1/requests.hpp"
 #include "loiter/clients/transport/fleet.hpp"
 #include "peer.hpp"
+#include "trickle_checks.hpp"
 
 namespace loiter::clients {
 namespace {
@@ -62,15 +63,7 @@ TEST(HeaderTrickle, NeverEndsTheHead) {
 
 // When the server closes mid-trickle, the trickle stops and the close is recorded.
 TEST(HeaderTrickle, StopsWhenTheServerCloses) {
-  Peer peer({.action = PeerAction::close, .after = 100ms});
-  const auto records =
-      drive(spawn_header_trickle,
-            HeaderTrickleOptions{.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s},
-                                 .interval = 30ms});
-  const auto& record = records.at(0);
-  EXPECT_EQ(record.ending, Ending::close);
-  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
-  EXPECT_LE(record.sends.size(), 1u + 4u);
+  expect_trickle_stops_at_the_close(spawn_header_trickle, HeaderTrickleOptions{});
 }
 
 // A whole head, then the body byte by byte: the request completes with the last byte.

@@ -1,0 +1,28 @@
+// What the trickling kinds' tests share (header-trickle, header-lines, tls-hello-trickle):
+// a trickle that the server cuts off mid-way.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "drive.hpp"
+#include "peer.hpp"
+
+namespace loiter::clients::testing {
+
+// Runs one connection of a trickling kind, one send each 30 ms, against a peer that closes
+// 100 ms after its accept. The trickle must stop there: the record says the server closed,
+// at the time the peer did, and the client sent no more than its first part and the four
+// sends due in those 100 ms.
+template <class Options, class Spawn>
+void expect_trickle_stops_at_the_close(Spawn spawn, Options options) {
+  Peer peer({.action = PeerAction::close, .after = 100ms});
+  options.fleet = {.target = peer.endpoint(), .count = 1, .patience = 2s};
+  options.interval = 30ms;
+  const auto records = drive(spawn, options);
+  const auto& record = records.at(0);
+  EXPECT_EQ(record.ending, Ending::close);
+  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
+  EXPECT_LE(record.sends.size(), 1u + 4u);
+}
+
+}  // namespace loiter::clients::testing
