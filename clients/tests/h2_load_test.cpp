@@ -22,7 +22,7 @@ using testing::kLoadLead;
 using testing::latency_adds_up;
 using testing::run_until_stopped;
 using testing::scaled;
-using testing::StopSeen;
+using testing::stopped_early_where_seen;
 
 LoadOptions h2_options(tcp::endpoint server, double rate, Duration duration) {
   return {.server = server,
@@ -259,18 +259,7 @@ TEST(H2Load, ClosedLoopKeepsEachConnectionFullToTheServersLimit) {
 // "250 to 400 of the 300 due by the stop" failed beside a busy loop).
 TEST(H2Load, StopEarlyEndsTheScheduleThere) {
   H2LoadPeer peer({});
-  auto options = h2_options(peer.endpoint(), 1000, 2s);
-  const auto stop_at = options.start + 300ms;
-  const StopSeen stop(stop_at);
-  options.stop_early = stop.predicate();
-  const auto r = run_until_stopped(options);
-  EXPECT_TRUE(r.stopped_early);
-  ASSERT_TRUE(stop.seen());
-  EXPECT_GT(r.dispatched, 0u);
-  EXPECT_LE(r.dispatched, stop.due_when_seen(options.start, 1ms));
-  EXPECT_LT(r.dispatched, 2000u);
-  EXPECT_EQ(r.requested, r.dispatched);
-  EXPECT_EQ(r.succeeded, r.dispatched);
+  stopped_early_where_seen(h2_options(peer.endpoint(), 1000, 2s), 300ms, 2000u);
 }
 
 }  // namespace

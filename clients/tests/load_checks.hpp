@@ -73,4 +73,27 @@ class StopSeen {
   std::shared_ptr<Seen> seen_;
 };
 
+// Runs a schedule of one request each millisecond, `scheduled` of them in all, with a stop
+// asked `after` into it, and checks that it ended where the generator saw the stop: it says
+// it stopped early, requested something but none due after the stop was seen, fewer than the
+// whole schedule, and sent and had answered each request it took. Returns the result for what
+// a test checks besides.
+inline LoadResult stopped_early_where_seen(LoadOptions options, Duration after,
+                                           std::uint64_t scheduled) {
+  const StopSeen stop(options.start + after);
+  options.stop_early = stop.predicate();
+  const auto r = run_until_stopped(options);
+  EXPECT_TRUE(r.stopped_early);
+  if (!stop.seen()) {
+    ADD_FAILURE() << "the generator never saw the stop";
+    return r;
+  }
+  EXPECT_GT(r.requested, 0u);
+  EXPECT_LE(r.requested, stop.due_when_seen(options.start, std::chrono::milliseconds(1)));
+  EXPECT_LT(r.requested, scheduled);
+  EXPECT_EQ(r.dispatched, r.requested);
+  EXPECT_EQ(r.succeeded, r.requested);
+  return r;
+}
+
 }  // namespace loiter::clients::testing

@@ -26,7 +26,7 @@ using testing::nobody_listening;
 using testing::Reply;
 using testing::run_until_stopped;
 using testing::scaled;
-using testing::StopSeen;
+using testing::stopped_early_where_seen;
 
 // Every real-time window below is widened by LOITER_TIME_SCALE (see drive.hpp), and so is
 // kLoadLead, from spawning to the timeline's start.
@@ -215,19 +215,8 @@ TEST(Load, SharesOfTheScheduleSendTheWholeOfItOnce) {
 // meanwhile (599 of the 600 due by 0.6 s, once), and that is the schedule's end.
 TEST(Load, StopsEarlyWhereAskedAndSaysSo) {
   LoadPeer peer({});
-  auto options = options_for(peer, 1000, 3s);
-  const auto stop_at = options.start + 600ms;  // the user's Ctrl-C, 0.6 s into the schedule
-  const StopSeen stop(stop_at);
-  options.stop_early = stop.predicate();
-  const auto r = run_until_stopped(options);
-  EXPECT_TRUE(r.stopped_early);
-  ASSERT_TRUE(stop.seen());
-  // Requests are due each millisecond from the start: none taken after the stop was seen.
-  EXPECT_GT(r.requested, 0u);
-  EXPECT_LE(r.requested, stop.due_when_seen(options.start, 1ms));
-  EXPECT_LT(r.requested, 3000u);
-  EXPECT_EQ(r.dispatched, r.requested);
-  EXPECT_EQ(r.succeeded, r.requested);
+  // The user's Ctrl-C, 0.6 s into the schedule.
+  const auto r = stopped_early_where_seen(options_for(peer, 1000, 3s), 600ms, 3000u);
   EXPECT_EQ(r.scheduled, std::chrono::milliseconds(r.requested));
   EXPECT_EQ(r.seconds.size(), std::max<std::size_t>(1, (r.requested + 999) / 1000));
   const auto whole = run_until_stopped(options_for(peer, 1000, 500ms));
