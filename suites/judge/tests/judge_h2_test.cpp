@@ -30,6 +30,15 @@ Expectations expect_closure(Since since, std::vector<clients::EndingLabel> endin
           .recovery = 5s};
 }
 
+// One h2 connection whose long stream must outlive `outlives` with one response, within
+// 10 s of patience: what the tests of cut streams judge by.
+Expectations expect_long_stream(Duration outlives) {
+  return {.connections = 1,
+          .patience = 10s,
+          .completion = CompletionExpectation{.responses = 1, .outlives = outlives},
+          .recovery = 5s};
+}
+
 // An h2 connection whose request went at 10 ms, ending as `ending` at `at`.
 ConnectionRecord h2_record(Ending ending, Duration at) {
   ConnectionRecord record;
@@ -147,10 +156,7 @@ TEST(JudgeH2, ACutStreamNamesItsResetCode) {
   auto record = h2_record(Ending::close, 2s);
   reset_stream(record, 1500ms, kCancel);
   record.responses.push_back({.status = 200, .started = 100ms, .body_bytes = 4096});
-  Expectations expected{.connections = 1,
-                        .patience = 10s,
-                        .completion = CompletionExpectation{.responses = 1, .outlives = 3s},
-                        .recovery = 5s};
+  const auto expected = expect_long_stream(3s);
   const auto verdict = judge(observe({record}), expected);
   EXPECT_THAT(verdict.findings,
               ElementsAre(AllOf(counted(codes::kCutOff, 1, 1),
@@ -167,10 +173,7 @@ TEST(JudgeH2, BesideWholeStreamsAResetStreamIsACutAtItsReset) {
   record.responses.push_back({.status = 200, .started = 1s, .complete = 1s, .body_bytes = 2});
   record.responses.push_back({.status = 200, .started = 2s, .complete = 2s, .body_bytes = 2});
   record.responses.push_back({.status = 200, .started = 10ms, .body_bytes = 40});
-  Expectations expected{.connections = 1,
-                        .patience = 10s,
-                        .completion = CompletionExpectation{.responses = 1, .outlives = 2s},
-                        .recovery = 5s};
+  const auto expected = expect_long_stream(2s);
   const auto verdict = judge(observe({record}), expected);
   EXPECT_FALSE(verdict.passed);
   EXPECT_THAT(verdict.findings,
@@ -186,10 +189,7 @@ TEST(JudgeH2, BesideOthersEveryStreamAskedForMustBeAnswered) {
   record.requests = 2;
   record.responses.push_back({.status = 200, .started = 1s, .complete = 1s, .body_bytes = 2});
   record.responses.push_back({.status = 200, .started = 10ms, .complete = 4s, .body_bytes = 40});
-  Expectations expected{.connections = 1,
-                        .patience = 10s,
-                        .completion = CompletionExpectation{.responses = 1, .outlives = 2s},
-                        .recovery = 5s};
+  const auto expected = expect_long_stream(2s);
   EXPECT_TRUE(judge(observe({record}), expected).passed)
       << judge(observe({record}), expected).findings.size();
   record.requests = 3;
