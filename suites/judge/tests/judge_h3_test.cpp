@@ -38,6 +38,12 @@ Expectations expect_idle(std::size_t connections) {
           .recovery = 5s};
 }
 
+// Two connections, each to meet `h3` within 3 s of patience: the expectation of the tests of
+// one h3 rule (the close code, the amplification limit).
+Expectations expect_h3(H3Expectation h3) {
+  return {.connections = 2, .patience = 3s, .h3 = std::move(h3), .fds_after = 0, .recovery = 5s};
+}
+
 Verdict judged(std::vector<ConnectionRecord> records, const Expectations& e) {
   Observation o{.scenario = "h3-idle", .connections = std::move(records)};
   o.fds.recovered = true;
@@ -94,11 +100,7 @@ TEST(JudgeH3, TheCloseCodeIsJudged) {
   open.h3->close.reset();
   open.ending = Ending::open;
   open.ended_at = 3s;
-  const Expectations e{.connections = 2,
-                       .patience = 3s,
-                       .h3 = H3Expectation{.close_code = 0x104},
-                       .fds_after = 0,
-                       .recovery = 5s};
+  const auto e = expect_h3(H3Expectation{.close_code = 0x104});
   const auto v = judged({right, open}, e);
   ASSERT_THAT(v.findings, Contains(counted(codes::kWrongEnding, 1, 2)));
   EXPECT_THAT(reports::text(v.findings.front()),
@@ -115,11 +117,7 @@ TEST(JudgeH3, MoreThanThreeTimesTheBytesBeforeValidationIsAFinding) {
   }
   within.h3->unvalidated_received = 3600;
   beyond.h3->unvalidated_received = 4800;
-  const Expectations e{.connections = 2,
-                       .patience = 3s,
-                       .h3 = H3Expectation{.amplification = 3.0},
-                       .fds_after = 0,
-                       .recovery = 5s};
+  const auto e = expect_h3(H3Expectation{.amplification = 3.0});
   const auto v = judged({within, beyond}, e);
   EXPECT_THAT(v.findings, Contains(AllOf(counted(codes::kAmplification, 1, 2), figure(4.0, 3.0))));
 }
