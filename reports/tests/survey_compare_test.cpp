@@ -25,6 +25,13 @@ const SurveyComparisonRow& row(const SurveyComparison& c, std::string_view measu
   throw std::runtime_error(fmt::format("no row {} {}", measure, what));
 }
 
+// The comparison as a table, as `loiter compare` prints it for two surveys.
+std::string comparison_text(const SurveyComparison& c) {
+  std::ostringstream out;
+  render_survey_comparison(c, out);
+  return out.str();
+}
+
 std::size_t regressions(const SurveyComparison& c) {
   return static_cast<std::size_t>(std::ranges::count_if(c.rows, &SurveyComparisonRow::regressed));
 }
@@ -39,9 +46,7 @@ TEST(SurveyCompare, TheSameSurveyTwiceIsNoRegression) {
   EXPECT_EQ(row(c, "header-partial", "ending").current, "408+close");
   EXPECT_EQ(row(c, "body-trickle", "extends").current, "true");
   EXPECT_EQ(row(c, "next-head", "runs from").current, "first-byte");
-  std::ostringstream out;
-  render_survey_comparison(c, out);
-  EXPECT_THAT(out.str(), HasSubstr("no regression against the baseline survey"));
+  EXPECT_THAT(comparison_text(c), HasSubstr("no regression against the baseline survey"));
 }
 
 TEST(SurveyCompare, ADeadlineGrownPastTheSlackRegressesAndOneWithinItDoesNot) {
@@ -200,18 +205,15 @@ TEST(SurveyCompare, DifferentTargetsAndProtocolsAreWarnings) {
                               "(current)",
                               "the surveys spoke different protocols: http1 (baseline), http1 "
                               "over TLS (current)"));
-  std::ostringstream out;
-  render_survey_comparison(c, out);
-  EXPECT_THAT(out.str(), HasSubstr("warning: the surveys are of different targets"));
+  EXPECT_THAT(comparison_text(c), HasSubstr("warning: the surveys are of different targets"));
 }
 
 TEST(SurveyCompare, TheTableShowsEachRegressionAndCountsThem) {
   const auto baseline = canned::everything();
   auto current = baseline;
   canned::measure(current, "header-partial").seconds->median = 4.0;
-  std::ostringstream out;
-  render_survey_comparison(compare_surveys(baseline, current), out);
-  std::istringstream lines(out.str());
+  const auto text = comparison_text(compare_surveys(baseline, current));
+  std::istringstream lines(text);
   std::string line, grown;
   while (std::getline(lines, line)) {
     if (line.starts_with("header-partial ") && line.find("deadline (s)") != std::string::npos)
@@ -220,7 +222,7 @@ TEST(SurveyCompare, TheTableShowsEachRegressionAndCountsThem) {
   EXPECT_THAT(
       grown, ::testing::MatchesRegex("header-partial +deadline \\(s\\) +3\\.00 +4\\.00 +\\+1\\.00  "
                                      "REGRESSED \\(limit 3\\.25 s\\)"));
-  EXPECT_THAT(out.str(), HasSubstr("\n1 regression(s) against the baseline survey\n"));
+  EXPECT_THAT(text, HasSubstr("\n1 regression(s) against the baseline survey\n"));
 }
 
 }  // namespace
