@@ -15,6 +15,7 @@
 #include "loiter/reports/json.hpp"
 #include "loiter/suites/document/raw_json.hpp"
 #include "loiter/suites/document/server_watch.hpp"
+#include "process_samples.hpp"
 
 namespace loiter::suites {
 namespace {
@@ -43,17 +44,8 @@ struct RawScratch {
 
 // Three kinds of sample: counted by type with TCP states, a TCP problem, the server gone.
 std::vector<fixtures::ProcessSample> three_samples() {
-  fixtures::ProcessSample full{.processes = 3, .fds = 12, .rss_kib = 20480, .threads = 7};
+  auto full = testing::full_sample(12);
   full.cpu_seconds = 1.25;  // not written
-  full.fd_types = fixtures::FdTypes{.by_type = {8, 1, 2, 1, 0}};
-  fixtures::TcpCounts tcp;
-  tcp.server.by_state[static_cast<std::size_t>(fixtures::TcpState::listen)] = 2;
-  tcp.server.by_state[static_cast<std::size_t>(fixtures::TcpState::established)] = 5;
-  tcp.client.by_state[static_cast<std::size_t>(fixtures::TcpState::fin_wait2)] = 1;
-  tcp.listeners = 2;
-  tcp.accept_queue = 1;
-  tcp.backlog = 1022;
-  full.tcp = tcp;
   fixtures::ProcessSample problem{.processes = 1, .fds = 9, .rss_kib = 100, .threads = 1};
   problem.tcp_problem = "sock_diag: Operation not permitted";
   return {full, problem, {}};

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "loiter/suites/document/raw_json.hpp"
+#include "process_samples.hpp"
 
 namespace loiter::suites {
 namespace {
@@ -21,6 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using std::chrono::system_clock;
 using namespace std::chrono_literals;
+using testing::full_sample;
 using ::testing::HasSubstr;
 
 // A fresh directory path (not made) under $TMPDIR, removed with the object.
@@ -40,20 +42,6 @@ struct WatchScratch {
 system_clock::time_point at_us(long long us) {
   return system_clock::time_point(
       std::chrono::duration_cast<system_clock::duration>(std::chrono::microseconds(us)));
-}
-
-fixtures::ProcessSample full_sample(std::size_t fds) {
-  fixtures::ProcessSample s{.processes = 3, .fds = fds, .rss_kib = 20480, .threads = 7};
-  s.fd_types = fixtures::FdTypes{.by_type = {fds - 4, 1, 2, 1, 0}};
-  fixtures::TcpCounts tcp;
-  tcp.server.by_state[static_cast<std::size_t>(fixtures::TcpState::listen)] = 2;
-  tcp.server.by_state[static_cast<std::size_t>(fixtures::TcpState::established)] = 5;
-  tcp.client.by_state[static_cast<std::size_t>(fixtures::TcpState::fin_wait2)] = 1;
-  tcp.listeners = 2;
-  tcp.accept_queue = 1;
-  tcp.backlog = 1022;
-  s.tcp = tcp;
-  return s;
 }
 
 ServerWatch header() {
