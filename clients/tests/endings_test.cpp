@@ -25,48 +25,59 @@ ConnectionRecord observe_one(const Peer& peer, Duration patience, Duration hold 
       .at(0);
 }
 
+// What a peer's own ending left in the client's record, and when the peer acted.
+struct PeerEnded {
+  ConnectionRecord record;
+  Duration acted;
+};
+
+// One silent connection, with 2 s of patience (and `hold` after a close), against a peer that
+// ends it as `script` says: the record must show `ending`, at the time the peer acted (its
+// script's time, or later on a busy machine). Returns both for what a test checks besides.
+PeerEnded ended_by_peer(PeerScript script, Ending ending, Duration hold = {}) {
+  Peer peer(std::move(script));
+  PeerEnded ended{.record = observe_one(peer, 2s, hold), .acted = {}};
+  ended.acted = peer_acted(peer, ended.record);
+  EXPECT_EQ(ended.record.ending, ending);
+  EXPECT_TRUE(near(ended.record.ended_at, ended.acted));
+  return ended;
+}
+
 // A server's FIN is a close, at the time it came.
 TEST(Endings, PeerCloseIsRecordedAsCloseAtItsTime) {
-  Peer peer({.action = PeerAction::close, .after = 150ms});
-  const auto record = observe_one(peer, 2s);
-  EXPECT_EQ(record.ending, Ending::close);
+  const auto record =
+      ended_by_peer({.action = PeerAction::close, .after = 150ms}, Ending::close).record;
   EXPECT_TRUE(record.responses.empty());
   EXPECT_EQ(ending_label(record), "close");
-  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
 }
 
 // A server's RST is a reset, never taken for the patience running out.
 TEST(Endings, PeerResetIsRecordedAsResetNotAsTimeout) {
-  Peer peer({.action = PeerAction::reset, .after = 150ms});
-  const auto record = observe_one(peer, 2s);
-  EXPECT_EQ(record.ending, Ending::reset);
+  const auto record =
+      ended_by_peer({.action = PeerAction::reset, .after = 150ms}, Ending::reset).record;
   EXPECT_FALSE(record.error.empty());
-  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
 }
 
 // A 408 before the close is parsed, and the label carries it.
 TEST(Endings, ResponseThenCloseKeepsTheParsedStatus) {
-  Peer peer({.action = PeerAction::respond_then_close, .after = 100ms});
-  const auto record = observe_one(peer, 2s);
-  EXPECT_EQ(record.ending, Ending::close);
+  const auto [record, acted] =
+      ended_by_peer({.action = PeerAction::respond_then_close, .after = 100ms}, Ending::close);
   ASSERT_EQ(record.responses.size(), 1u);
   EXPECT_EQ(record.responses[0].status, 408u);
   EXPECT_EQ(record.responses[0].reason, "Request Timeout");
   EXPECT_TRUE(record.responses[0].complete.has_value());
   EXPECT_EQ(ending_label(record), "408+close");
   ASSERT_TRUE(record.first_byte.has_value());
-  EXPECT_TRUE(near(*record.first_byte, peer_acted(peer, record)));
-  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
+  EXPECT_TRUE(near(*record.first_byte, acted));
 }
 
 // A 408 followed by an RST is both: the status is kept, the ending is a reset.
 TEST(Endings, ResponseThenResetIsBoth) {
-  Peer peer({.action = PeerAction::respond_then_reset, .after = 100ms});
-  const auto record = observe_one(peer, 2s);
-  EXPECT_EQ(record.ending, Ending::reset);
+  const auto record =
+      ended_by_peer({.action = PeerAction::respond_then_reset, .after = 100ms}, Ending::reset)
+          .record;
   ASSERT_EQ(record.responses.size(), 1u);
   EXPECT_EQ(ending_label(record), "408+reset");
-  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
 }
 
 // A server that never closes leaves the connection open when patience runs out.
@@ -81,11 +92,12 @@ TEST(Endings, PeerThatNeverClosesIsOpenWhenPatienceRunsOut) {
 // A connection held in the listen backlog is connected for the client: its times run from
 // its own connect, not from the late accept.
 TEST(Endings, LateAcceptIsTimedFromTheClientsConnect) {
-  Peer peer({.action = PeerAction::close, .after = 100ms, .accept_after = 150ms});
-  const auto record = observe_one(peer, 2s);
+  // Ended 150 + 100 ms after the connect, or later.
+  const auto record =
+      ended_by_peer({.action = PeerAction::close, .after = 100ms, .accept_after = 150ms},
+                    Ending::close)
+          .record;
   EXPECT_LT(record.connect_took, kTolerance);
-  EXPECT_EQ(record.ending, Ending::close);
-  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));  // 150 + 100 ms, or later
 }
 
 // A connection never accepted stays open for the client until its patience runs out.
@@ -99,10 +111,8 @@ TEST(Endings, NeverAcceptedIsOpenAfterPatience) {
 // With hold_after_close the client keeps its end open for that long after the server's
 // FIN, and the server sees the client's FIN only then.
 TEST(Endings, HoldAfterCloseKeepsTheClientsEndOpen) {
-  Peer peer({.action = PeerAction::close, .after = 100ms});
-  const auto record = observe_one(peer, 2s, 150ms);
-  EXPECT_EQ(record.ending, Ending::close);
-  EXPECT_TRUE(near(record.ended_at, peer_acted(peer, record)));
+  const auto record =
+      ended_by_peer({.action = PeerAction::close, .after = 100ms}, Ending::close, 150ms).record;
   EXPECT_TRUE(near(record.client_closed, record.ended_at + 150ms));  // the hold, from the FIN
 }
 
