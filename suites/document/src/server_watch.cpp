@@ -50,21 +50,20 @@ fixtures::Fd open_new(const fs::path& path, int flags) {
 // "{"key": value, ...}" one key a line, as the codec writes each value but the unix times
 // (the only doubles), which are in fixed notation with microseconds, not 1.76E9.
 std::string header_text(const ServerWatch& h, bool ended) {
-  const auto header = described::write(watch_file::Header{
-      .loiter_version = h.loiter_version,
-      .pid = h.pid,
-      .port = h.port,
-      .host = h.host.empty() ? std::nullopt : std::optional(h.host),
-      .target = h.target,
-      .started = rfc3339_ms(h.started),
-      .started_unix = {unix_seconds(h.started)},
-      .ended = ended ? std::optional(rfc3339_ms(h.ended)) : std::nullopt,
-      .ended_unix =
-          ended ? std::optional(described::AsDouble{unix_seconds(h.ended)}) : std::nullopt,
-      .ended_by = ended ? std::optional(h.ended_by) : std::nullopt,
-      .period_ms = h.period.count(),
-      .samples = kWatchSamplesFile,
-      .unit = "unix: seconds since 1970-01-01 UTC, the wall clock; rss in KiB"});
+  const auto header = described::write(
+      watch_file::Header{.loiter_version = h.loiter_version,
+                         .pid = h.pid,
+                         .port = h.port,
+                         .host = h.host.empty() ? std::nullopt : std::optional(h.host),
+                         .target = h.target,
+                         .started = rfc3339_ms(h.started),
+                         .started_unix = unix_seconds(h.started),
+                         .ended = ended ? std::optional(rfc3339_ms(h.ended)) : std::nullopt,
+                         .ended_unix = ended ? std::optional(unix_seconds(h.ended)) : std::nullopt,
+                         .ended_by = ended ? std::optional(h.ended_by) : std::nullopt,
+                         .period_ms = h.period.count(),
+                         .samples = kWatchSamplesFile,
+                         .unit = "unix: seconds since 1970-01-01 UTC, the wall clock; rss in KiB"});
   std::string text = "{";
   for (const auto& [key, value] : header.as_object()) {
     text += fmt::format(

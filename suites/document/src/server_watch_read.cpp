@@ -55,13 +55,13 @@ ServerWatch read_header(const fs::path& path) {
                     .port = header.port,
                     .host = header.host.value_or(""),
                     .target = header.target,
-                    .started = from_unix(header.started_unix.value),
+                    .started = from_unix(header.started_unix),
                     .period = std::chrono::milliseconds(header.period_ms)};
   if (header.ended_unix) {
     if (!header.ended_by) {
       throw std::runtime_error(fmt::format("{}: \"ended_unix\" without \"ended_by\"", what));
     }
-    watch.ended = from_unix(header.ended_unix->value);
+    watch.ended = from_unix(*header.ended_unix);
     watch.ended_by = *header.ended_by;
   }
   return watch;

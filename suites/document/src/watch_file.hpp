@@ -21,9 +21,9 @@ struct Header {
   std::optional<unsigned short> port;
   std::optional<std::string> host, target;
   std::string started;
-  reports::described::AsDouble started_unix;
+  double started_unix = 0;
   std::optional<std::string> ended;
-  std::optional<reports::described::AsDouble> ended_unix;
+  std::optional<double> ended_unix;
   std::optional<WatchEnding> ended_by;
   long long period_ms = 0;
   std::string samples;  // the samples' file, beside it
@@ -37,6 +37,12 @@ inline constexpr WatchEnding kEndings[] = {WatchEnding::duration, WatchEnding::i
                                            WatchEnding::server_exited};
 
 }  // namespace loiter::suites::watch_file
+
+// The unix times are doubles, always.
+template <>
+inline constexpr auto loiter::reports::described::kForms<loiter::suites::watch_file::Header> =
+    std::tuple(As<&suites::watch_file::Header::started_unix, Float>{},
+               As<&suites::watch_file::Header::ended_unix, Float>{});
 
 // How a watch ended: "duration", "interrupt", "server-exited".
 template <>

@@ -1,10 +1,13 @@
 // What a document's structs say to the described codec (described_json.hpp) beyond their
-// description: the customization points (Codec, kAsArray, kLeavesOutNone, kWhenSet,
-// kAddedLater, kKey, Amend), the error a read throws (ReadError, with where it is), and the
-// forms several documents share (EnumWords, AsDouble, a path as its text).
+// description: the customization points (Codec, kForms, kAsArray, kLeavesOutNone,
+// kWhenSet, kAddedLater, kInline, kKey, Amend), the error a read throws (ReadError, with where
+// it is), and the forms several documents share (EnumWords, Float, Nanoseconds, FloatSeconds, a
+// path as its text).
 #pragma once
 
 #include <boost/json.hpp>
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -19,6 +22,22 @@ namespace json = boost::json;
 // for a type written otherwise.
 template <class T>
 struct Codec;
+
+// A member its document writes in a form of its own rather than its type's (a span as whole
+// nanoseconds where the codec's is seconds): `Form` has `static json::value write(const V&)`
+// and `static V read(const json::value&)`, V the member's type or, for an optional member,
+// what it holds (none is null, as ever), and may have `static constexpr const char* kSuffix`,
+// which its key adds to the member's name ("_ns": max_send_lag_ns).
+template <auto kMember, class Form>
+struct As {
+  static constexpr auto member = kMember;
+  using form = Form;
+};
+
+// Specialize for a described struct as a tuple of its members' forms:
+// std::tuple(As<&LoadResult::started, Nanoseconds<Clock::time_point>>{}, ...).
+template <class T>
+inline constexpr auto kForms = std::tuple();
 
 // Specialize as true for a described struct written as an array of its members, in order.
 template <class T>
@@ -39,6 +58,12 @@ inline constexpr auto kWhenSet = std::tuple();
 // as their empty value when absent. A tuple of member pointers, as kWhenSet.
 template <class T>
 inline constexpr auto kAddedLater = std::tuple();
+
+// Members of a described struct written among its own keys rather than as an object under
+// theirs (a plan's parameters beside its name), and read from them. A tuple of member
+// pointers, as kWhenSet.
+template <class T>
+inline constexpr auto kInline = std::tuple();
 
 // The key of a member whose name is not its key: specialize for its pointer,
 // kKey<&Finding::klass> = "class".
@@ -96,16 +121,52 @@ json::value write(const T& value);
 template <class T>
 T read(const json::value& json);
 
-// A double written as Boost.JSON writes any double (1E0, 4E2, 5E-2), never as the whole
-// number it may be: the files that said their numbers so before this codec (shard.json,
-// load.json) keep their bytes, and a plan's hash with them.
-struct AsDouble {
-  double value = 0;
+// Forms of a member (As). A double written as Boost.JSON writes any double (1E0, 4E2, 5E-2),
+// never as the whole number it may be: the files that said their numbers so before this
+// codec (shard.json, load.json) keep their bytes, and a plan's hash with them.
+struct Float {
+  static json::value write(double number) { return number; }
+  static double read(const json::value& json) { return described::read<double>(json); }
 };
-template <>
-struct Codec<AsDouble> {
-  static json::value write(const AsDouble& number) { return number.value; }
-  static AsDouble read(const json::value& json) { return {described::read<double>(json)}; }
+
+// A span (a std::chrono::duration) or a moment (a time_point: since its clock's epoch) as
+// whole nanoseconds, under the member's name and "_ns".
+template <class T>
+struct Nanoseconds {
+  static constexpr const char* kSuffix = "_ns";
+  static json::value write(const T& value) {
+    return static_cast<std::int64_t>(std::chrono::nanoseconds(since_epoch(value)).count());
+  }
+  static T read(const json::value& json) {
+    const std::chrono::nanoseconds ns(described::read<std::int64_t>(json));
+    if constexpr (requires { typename T::clock; }) {
+      return T(std::chrono::duration_cast<typename T::duration>(ns));
+    } else {
+      return std::chrono::duration_cast<T>(ns);
+    }
+  }
+
+ private:
+  static auto since_epoch(const T& value) {
+    if constexpr (requires { value.time_since_epoch(); }) {
+      return value.time_since_epoch();
+    } else {
+      return value;
+    }
+  }
+};
+
+// A span as seconds, always a double (1.8E3), under the member's name and "_s".
+template <class Duration>
+struct FloatSeconds {
+  static constexpr const char* kSuffix = "_s";
+  static json::value write(const Duration& span) {
+    return std::chrono::duration<double>(span).count();
+  }
+  static Duration read(const json::value& json) {
+    return std::chrono::duration_cast<Duration>(
+        std::chrono::duration<double>(described::read<double>(json)));
+  }
 };
 
 // A path as its text.

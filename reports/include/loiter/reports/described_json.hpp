@@ -3,109 +3,33 @@
 // double), other numbers as people read them (a whole one as an integer, NaN and infinity as
 // null), an empty optional (or Boxed) as null, vectors as arrays, a map of strings as an
 // object (a map of whole numbers as an object keyed by their digits), a path as its text.
-// What a member needs beyond that is a Codec specialization: an enum's words (EnumWords), a
-// pair written as [at, bytes]; a member written only when set (kWhenSet, or every optional
-// of a struct that kLeavesOutNone) or under another key (kKey) is named so, and a struct with
-// a key of its own has an Amend. Reading is the inverse: an optional or a vector a document
+// What a type needs beyond that is a Codec specialization: an enum's words (EnumWords), a
+// pair written as [at, bytes]; a member written otherwise than its type has a form (kForms:
+// nanoseconds where the type's default is seconds); a member written only when set
+// (kWhenSet, or every optional of a struct that kLeavesOutNone), under another key (kKey) or
+// among its struct's own keys (kInline) is named so, and a struct with a key of its own has
+// an Amend. Reading is the inverse: an optional or a vector a document
 // lacks reads empty (documents from before it existed), any other member missing, or one of
 // the wrong type, throws ReadError naming where it is ("sides[0].steps[2]: missing key
 // 'rate'"). What a document says of its structs beyond their description, and the forms
-// documents share, are described_forms.hpp's.
+// documents share, are described_forms.hpp's; the codec's own traits described_detail.hpp's.
 #pragma once
 
 #include <boost/describe/members.hpp>
 #include <boost/json.hpp>
 #include <boost/mp11/algorithm.hpp>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <type_traits>
-#include <vector>
 
+#include "loiter/reports/described_detail.hpp"
 #include "loiter/reports/described_forms.hpp"
 
 namespace loiter::reports::described {
-
-namespace detail {
-
-template <class T>
-inline constexpr bool kIsDuration = false;
-template <class Rep, class Period>
-inline constexpr bool kIsDuration<std::chrono::duration<Rep, Period>> = true;
-
-template <class T>
-inline constexpr bool kIsVector = false;
-template <class T, class A>
-inline constexpr bool kIsVector<std::vector<T, A>> = true;
-
-template <class T>
-inline constexpr bool kIsTextMap = false;
-template <class T>
-inline constexpr bool kIsTextMap<std::map<std::string, T>> = true;
-
-// A map keyed by whole numbers (HTTP statuses): an object keyed by their digits, in order.
-template <class T>
-inline constexpr bool kIsNumberMap = false;
-template <class K, class T>
-requires std::is_integral_v<K>
-inline constexpr bool kIsNumberMap<std::map<K, T>> = true;
-
-// std::optional, or anything as it (clients::Boxed): a value, or none.
-template <class T>
-concept Optional = requires(T t) {
-  { t.has_value() } -> std::same_as<bool>;
-  *t;
-  t.reset();
-};
-
-template <class T>
-concept Described = boost::describe::has_describe_members<T>::value;
-
-template <class T>
-using Members = boost::describe::describe_members<T, boost::describe::mod_public>;
-
-// Whether `kMember` is one of `members` (kWhenSet, kAddedLater): pointers to any members.
-template <auto kMember, class Tuple>
-constexpr bool listed(const Tuple& members) {
-  return std::apply(
-      [](auto... listed_member) {
-        return (false || ... || [&] {
-          if constexpr (std::is_same_v<decltype(listed_member), decltype(kMember)>) {
-            return listed_member == kMember;
-          } else {
-            return false;
-          }
-        }());
-      },
-      members);
-}
-
-// A member's key: kKey, else its name.
-template <auto kMember>
-constexpr const char* key_of(const char* name) {
-  return kKey<kMember> != nullptr ? kKey<kMember> : name;
-}
-
-// A member whose value is a struct of its own (or an optional one): what is wrong inside it
-// is said under its name, not as its key's problem.
-template <class T>
-constexpr bool nests() {
-  if constexpr (Described<T>) {
-    return true;
-  } else if constexpr (Optional<T>) {
-    return Described<std::remove_cvref_t<decltype(*std::declval<T&>())>>;
-  } else {
-    return false;
-  }
-}
-
-}  // namespace detail
 
 template <class T>
 json::value write(const T& value) {
@@ -151,7 +75,12 @@ json::value write(const T& value) {
       if constexpr (detail::listed<kPointer>(kWhenSet<T>)) {
         if (item == Item{}) return;
       }
-      out[detail::key_of<kPointer>(member.name)] = write(item);
+      if constexpr (detail::listed<kPointer>(kInline<T>)) {
+        auto inner = write(item);
+        for (auto& [key, field] : inner.as_object()) out[key] = std::move(field);
+      } else {
+        out[detail::key_of<T, kPointer>(member.name)] = detail::write_member<T, kPointer>(item);
+      }
     });
     if constexpr (requires { Amend<T>::write(value, out); }) Amend<T>::write(value, out);
     return out;
@@ -173,38 +102,16 @@ T read(const json::value& json) {
   } else if constexpr (detail::kIsVector<T>) {
     if (!json.is_array()) throw ReadError("", "must be an array");
     T out;
-    std::size_t i = 0;
     for (const auto& item : json.get_array()) {
-      try {
-        out.push_back(read<typename T::value_type>(item));
-      } catch (const ReadError& e) {
-        throw e.at(i);
-      }
-      ++i;
+      out.push_back(detail::read_at<typename T::value_type>(item, out.size()));
     }
     return out;
-  } else if constexpr (detail::kIsTextMap<T>) {
+  } else if constexpr (detail::kIsTextMap<T> || detail::kIsNumberMap<T>) {
     if (!json.is_object()) throw ReadError("", "must be an object");
     T out;
     for (const auto& [key, item] : json.get_object()) {
       try {
-        out[std::string(key)] = read<typename T::mapped_type>(item);
-      } catch (const ReadError& e) {
-        throw e.under("'" + std::string(key) + "'");
-      }
-    }
-    return out;
-  } else if constexpr (detail::kIsNumberMap<T>) {
-    if (!json.is_object()) throw ReadError("", "must be an object");
-    T out;
-    for (const auto& [key, item] : json.get_object()) {
-      try {
-        typename T::key_type number{};
-        const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), number);
-        if (error != std::errc() || end != key.data() + key.size()) {
-          throw ReadError("", "a key that is not a whole number");
-        }
-        out[number] = read<typename T::mapped_type>(item);
+        out[detail::map_key<typename T::key_type>(key)] = read<typename T::mapped_type>(item);
       } catch (const ReadError& e) {
         throw e.under("'" + std::string(key) + "'");
       }
@@ -218,11 +125,7 @@ T read(const json::value& json) {
     boost::mp11::mp_for_each<detail::Members<T>>([&](auto member) {
       using Member = std::remove_cvref_t<decltype(out.*member.pointer)>;
       if (i >= array.size()) throw ReadError("", "too few items");
-      try {
-        out.*member.pointer = read<Member>(array[i]);
-      } catch (const ReadError& e) {
-        throw e.at(i);
-      }
+      out.*member.pointer = detail::read_at<Member>(array[i], i);
       ++i;
     });
     return out;
@@ -233,7 +136,11 @@ T read(const json::value& json) {
     boost::mp11::mp_for_each<detail::Members<T>>([&](auto member) {
       constexpr auto kPointer = decltype(member)::pointer;
       using Member = std::remove_cvref_t<decltype(out.*kPointer)>;
-      const std::string_view key = detail::key_of<kPointer>(member.name);
+      if constexpr (detail::listed<kPointer>(kInline<T>)) {
+        out.*kPointer = read<Member>(json);  // its keys are among this struct's own
+        return;
+      }
+      const std::string key = detail::key_of<T, kPointer>(member.name);
       const auto* field = object.if_contains(key);
       if (field == nullptr) {
         if constexpr (detail::Optional<Member> || detail::kIsVector<Member> ||
@@ -244,7 +151,7 @@ T read(const json::value& json) {
         throw ReadError("", "missing key '" + std::string(key) + "'");
       }
       try {
-        out.*kPointer = read<Member>(*field);
+        out.*kPointer = detail::read_member<T, kPointer, Member>(*field);
       } catch (const ReadError& e) {
         // The member's own value names its key; what is wrong inside a struct is under it.
         if (e.path().empty() && !detail::nests<Member>()) {
