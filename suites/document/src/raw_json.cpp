@@ -1,6 +1,6 @@
 // The timeline and provenance of a run as JSON, for the run directory: every field of the
 // plain data, no judgement. Their structs described, the codec (described_json.hpp) does the
-// rest; a sample's form (raw_file::Sample) leaves out what it does not have.
+// rest; a sample leaves out what it does not have.
 #include "loiter/suites/document/raw_json.hpp"
 
 #include <fmt/format.h>
@@ -18,6 +18,9 @@ namespace loiter::fixtures {
 // side's LISTEN count, is not written.
 BOOST_DESCRIBE_STRUCT(TcpCounts, (), (server, client, accept_queue, backlog))
 BOOST_DESCRIBE_STRUCT(ResourceLimit, (), (soft, hard))
+// Not its CPU and processes, which the timeline does not keep.
+BOOST_DESCRIBE_STRUCT(ProcessSample, (),
+                      (processes, fds, rss_kib, threads, fd_types, tcp, tcp_problem))
 BOOST_DESCRIBE_STRUCT(Provenance, (),
                       (target, target_source, server_binary, server_sha256, command, environment,
                        environment_inherited, kernel, server_nofile, loiter_nofile, server_cpus,
@@ -26,24 +29,25 @@ BOOST_DESCRIBE_STRUCT(Provenance, (),
 
 }  // namespace loiter::fixtures
 
-namespace loiter::suites::raw_file {
-
-// A sample's fields as the files keep them: fd_types and tcp when the probe counted them
-// (left out, not null, when it did not), tcp_problem only without tcp.
-struct Sample {
-  std::size_t processes = 0, fds = 0, rss_kib = 0, threads = 0;
-  std::optional<fixtures::FdTypes> fd_types;
-  std::optional<fixtures::TcpCounts> tcp;
-  std::optional<std::string> tcp_problem;
-};
-BOOST_DESCRIBE_STRUCT(Sample, (), (processes, fds, rss_kib, threads, fd_types, tcp, tcp_problem))
-
-}  // namespace loiter::suites::raw_file
-
 namespace loiter::reports::described {
 
+using fixtures::ProcessSample;
+
+// fd_types and tcp when the probe counted them (left out, not null, when it did not),
+// tcp_problem only without tcp; the server side's LISTEN count is read again from its states.
 template <>
-inline constexpr bool kLeavesOutNone<suites::raw_file::Sample> = true;
+inline constexpr bool kLeavesOutNone<ProcessSample> = true;
+template <>
+inline constexpr auto kWhenSet<ProcessSample> = std::tuple(&ProcessSample::tcp_problem);
+template <>
+struct Amend<ProcessSample> {
+  static void write(const ProcessSample& sample, json::object& out) {
+    if (sample.tcp) out.erase("tcp_problem");
+  }
+  static void read(const json::object&, ProcessSample& sample) {
+    if (sample.tcp) sample.tcp->listeners = sample.tcp->server.of(fixtures::TcpState::listen);
+  }
+};
 
 // Descriptors by type: {"socket": n, "pipe": n, "file": n, "anon_inode": n, "other": n}; a
 // type not written counts 0.
@@ -112,35 +116,15 @@ namespace json = boost::json;
 namespace described = reports::described;
 
 json::object sample_to_json(const fixtures::ProcessSample& sample) {
-  const bool problem = !sample.tcp && !sample.tcp_problem.empty();
-  return described::write(raw_file::Sample{.processes = sample.processes,
-                                           .fds = sample.fds,
-                                           .rss_kib = sample.rss_kib,
-                                           .threads = sample.threads,
-                                           .fd_types = sample.fd_types,
-                                           .tcp = sample.tcp,
-                                           .tcp_problem = problem
-                                                              ? std::optional(sample.tcp_problem)
-                                                              : std::nullopt})
-      .as_object();
+  return described::write(sample).as_object();
 }
 
 fixtures::ProcessSample sample_from_json(const json::value& value) {
-  raw_file::Sample file;
   try {
-    file = described::read<raw_file::Sample>(value);
+    return described::read<fixtures::ProcessSample>(value);
   } catch (const described::ReadError& e) {
     throw std::runtime_error(fmt::format("sample: {}", e.what()));
   }
-  fixtures::ProcessSample sample{.processes = file.processes,
-                                 .fds = file.fds,
-                                 .rss_kib = file.rss_kib,
-                                 .threads = file.threads,
-                                 .fd_types = file.fd_types,
-                                 .tcp = file.tcp,
-                                 .tcp_problem = file.tcp_problem.value_or("")};
-  if (sample.tcp) sample.tcp->listeners = sample.tcp->server.of(fixtures::TcpState::listen);
-  return sample;
 }
 
 json::value timeline_to_json(const std::vector<fixtures::TimedSample>& timeline,
