@@ -12,6 +12,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "cli_run.hpp"
 #include "loiter/clients/time_scale.hpp"
@@ -27,6 +30,14 @@ using namespace std::chrono_literals;
 using ::testing::HasSubstr;
 
 double scale() { return clients::time_scale(); }
+
+// The lines of records/KIND.jsonl in the run directory `dir`: one a connection.
+std::vector<std::string> record_lines(const fs::path& dir, std::string_view kind) {
+  std::ifstream records(dir / fmt::format("records/{}.jsonl", kind));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(records, line);) lines.push_back(line);
+  return lines;
+}
 
 // drive --pid of no process is refused; nothing connects, no FDs 0/0/0 are reported.
 TEST(CliRefuses, DriveWithAPidOfNoProcess) {
@@ -102,11 +113,8 @@ TEST(CliDrive, HeaderLinesSendsAWholeLinePerInterval) {
   const auto runs = tmp.path() / "runs";
   ASSERT_TRUE(fs::exists(runs));
   const auto dir = fs::directory_iterator(runs)->path();
-  std::ifstream records(dir / "records/header-lines.jsonl");
-  std::string line;
-  std::size_t connections = 0;
-  while (std::getline(records, line)) {
-    ++connections;
+  const auto lines = record_lines(dir, "header-lines");
+  for (const auto& line : lines) {
     const auto sends = boost::json::parse(line).at("sends").as_array();
     // The request line, then about ten lines in the second of patience.
     EXPECT_GE(sends.size(), 1u + 5u) << line;
@@ -116,7 +124,7 @@ TEST(CliDrive, HeaderLinesSendsAWholeLinePerInterval) {
                 fmt::format("X-Loiter-{0}: {0}\r\n", i).size());
     }
   }
-  EXPECT_EQ(connections, 2u);
+  EXPECT_EQ(lines.size(), 2u);
 }
 
 // drive reader-pause --path '/large?bytes={bytes}' asks for a response the kernel's buffers
@@ -132,11 +140,8 @@ TEST(CliDrive, ReaderPauseAsksForAResponseTheKernelCannotHold) {
             0)
       << read_text(tmp.path() / "out");
   const auto dir = fs::directory_iterator(tmp.path() / "runs")->path();
-  std::ifstream records(dir / "records/reader-pause.jsonl");
-  std::string line;
-  std::size_t connections = 0;
-  while (std::getline(records, line)) {
-    ++connections;
+  const auto lines = record_lines(dir, "reader-pause");
+  for (const auto& line : lines) {
     const auto record = boost::json::parse(line).as_object();
     const auto& pause = record.at("pause").as_object();
     EXPECT_GT(pause.at("unsent").to_number<double>(), 4.0 * 1024 * 1024) << line;
@@ -147,7 +152,7 @@ TEST(CliDrive, ReaderPauseAsksForAResponseTheKernelCannotHold) {
     ASSERT_EQ(responses.size(), 1u) << line;
     EXPECT_FALSE(responses[0].at("complete").is_null()) << "a short pause must finish: " << line;
   }
-  EXPECT_EQ(connections, 2u);
+  EXPECT_EQ(lines.size(), 2u);
 }
 
 // drive runs an HTTP/3 kind by name against reference-h3 (QUIC on its UDP port): h3-idle
@@ -166,16 +171,13 @@ TEST(CliDrive, AnHttp3KindRunsByNameOverQuic) {
   // The last live line counts them opened (their handshakes done) and ended by how.
   EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("opened 2  waiting 0  ended gone 2"));
   const auto dir = only_run_directory(tmp.path() / "runs");
-  std::ifstream records(dir / "records/h3-idle.jsonl");
-  std::string line;
-  std::size_t connections = 0;
-  while (std::getline(records, line)) {
-    ++connections;
+  const auto lines = record_lines(dir, "h3-idle");
+  for (const auto& line : lines) {
     const auto record = boost::json::parse(line).as_object();
     EXPECT_EQ(record.at("kind").as_string(), "h3-idle") << line;
     EXPECT_EQ(record.at("ending").as_string(), "gone") << line;
   }
-  EXPECT_EQ(connections, 2u);
+  EXPECT_EQ(lines.size(), 2u);
 }
 
 // --tls is TCP's: an HTTP/3 kind brings QUIC's own TLS 1.3, and says so.

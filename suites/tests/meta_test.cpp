@@ -34,15 +34,15 @@ constexpr Duration kShortDeadline = 500ms;
 
 struct FaultCase {
   std::string scenario;
-  std::string fault;                // the reference server's --fault switch
-  std::string code;                 // the code of the finding that must name the symptom
+  std::string fault;                   // the reference server's --fault switch
+  std::string code;                    // the code of the finding that must name the symptom
+  Duration deadline = kShortDeadline;  // the server's deadlines
   std::string subject{};            // the client kind it is about in a mix; empty: every connection
   ScenarioParameters parameters{};  // defaults, unless the row makes the run shorter
   bool tls = false;                 // against reference-tls (handshake deadline 1 s)
   bool h2 = false;                  // against reference-h2c (HTTP/2 with prior knowledge)
   bool h2tls = false;    // against reference-h2 (HTTP/2 over TLS, ALPN h2; handshake deadline 1 s)
   std::string ending{};  // what the finding's ending must name; empty: anything
-  Duration deadline = kShortDeadline;  // the server's deadlines
 };
 
 // idle-under-load, shortened: 300 waiting connections beside 2,000 req/s for 4 s. At the
@@ -67,14 +67,8 @@ const std::vector<FaultCase> kFaultCases = {
     {"partial-body", "no-408-on-body-timeout", codes::kWrongEnding},
     // Idle keep-alive connections are never closed, or closed before their deadline.
     {"idle-keepalive", "no-idle-deadline", codes::kStillOpen},
-    {.scenario = "idle-keepalive",
-     .fault = "early-idle-close",
-     .code = codes::kClosedEarly,
-     .deadline = 1s},
-    {.scenario = "keepalive-reuse",
-     .fault = "early-idle-close",
-     .code = codes::kCutOff,
-     .deadline = 1s},
+    {"idle-keepalive", "early-idle-close", codes::kClosedEarly, 1s},
+    {"keepalive-reuse", "early-idle-close", codes::kCutOff, 1s},
     // FDs of aborted connections are never given back.
     {"rst-abort", "leak-fd-on-reset", codes::kFdsNotRecovered},
     // Closure is observed, but the FDs stay: shutdown() without close().
@@ -92,34 +86,15 @@ const std::vector<FaultCase> kFaultCases = {
     {.scenario = "long-response", .fault = "cuts-streams", .code = codes::kCutOff, .h2 = true},
     {.scenario = "slow-reader", .fault = "cuts-streams", .code = codes::kCutOff, .h2 = true},
     // Held connections dropped before their re-check: held, but not working.
-    {.scenario = "held-capacity",
-     .fault = "early-idle-close",
-     .code = codes::kCutOff,
-     .deadline = 1s},
+    {"held-capacity", "early-idle-close", codes::kCutOff, 1s},
     // An accept loop slower than the opening: the last connections are answered only after
     // the first re-checks, so the fleet was never held at once.
-    {.scenario = "held-capacity",
-     .fault = "slow-accept",
-     .code = codes::kNotHeldAtOnce,
-     .deadline = 1s},
+    {"held-capacity", "slow-accept", codes::kNotHeldAtOnce, 1s},
     // Under load: unused keep-alives never closed; FDs kept after a shutdown without close.
-    {.scenario = "idle-under-load",
-     .fault = "no-idle-deadline",
-     .code = codes::kStillOpen,
-     .subject = "idle-keepalive",
-     .parameters = kShortLoad,
-     .deadline = 1s},
-    {.scenario = "idle-under-load",
-     .fault = "shutdown-without-close",
-     .code = codes::kFdsDuringLoad,
-     .parameters = kShortLoad,
-     .deadline = 1s},
+    {"idle-under-load", "no-idle-deadline", codes::kStillOpen, 1s, "idle-keepalive", kShortLoad},
+    {"idle-under-load", "shutdown-without-close", codes::kFdsDuringLoad, 1s, "", kShortLoad},
     // O(n) work per request over every open connection: waiting connections slow the rest.
-    {.scenario = "idle-under-load",
-     .fault = "scans-every-connection",
-     .code = codes::kP99OverBound,
-     .parameters = kShortLoad,
-     .deadline = 1s},
+    {"idle-under-load", "scans-every-connection", codes::kP99OverBound, 1s, "", kShortLoad},
     // Each complete header line re-arms the header deadline (the slowloris weakness): the
     // lines outlive it, and the finding names them as the cause.
     {"header-lines", "deadline-resets-per-line", codes::kOutlivedByProgress},
@@ -128,53 +103,46 @@ const std::vector<FaultCase> kFaultCases = {
     {"header-lines", "no-header-deadline", codes::kStillOpen},
     // The idle deadline measured from connect: a reused connection closed early, counted
     // from its last response.
-    {.scenario = "keepalive-reuse",
-     .fault = "idle-from-connect",
-     .code = codes::kClosedEarly,
-     .deadline = 1s},
+    {"keepalive-reuse", "idle-from-connect", codes::kClosedEarly, 1s},
     // The idle timer cancelled by a later request's first byte, and no header timer armed:
     // a stalled second head is held for ever.
     {"keepalive-partial", "next-request-never-timed-out", codes::kStillOpen},
     // The same bug under load: busy keep-alive connections closed with a request in flight.
-    {.scenario = "idle-under-load",
-     .fault = "idle-from-connect",
-     .code = codes::kNon2xx,
-     .parameters = kShortLoad,
-     .deadline = 1s},
+    {"idle-under-load", "idle-from-connect", codes::kNon2xx, 1s, "", kShortLoad},
     // A response not sent whole within the header deadline from connect is cut: a slow but
     // steady reader of a response larger than the kernel's buffers with it.
     {"slow-reader", "cuts-slow-responses", codes::kCutOff},
     // No send deadline: a reader that stopped reading is never cut.
-    {"reader-pause", "no-send-deadline", codes::kNeverCut, "reader-pause"},
+    {"reader-pause", "no-send-deadline", codes::kNeverCut, kShortDeadline, "reader-pause"},
     // Over TLS. No deadline until the handshake completes: a hello cut short after its
     // record header, or halfway, and a connection that never sends one, stay open.
     {.scenario = "tls-record-header",
      .fault = "no-handshake-deadline",
      .code = codes::kStillOpen,
-     .tls = true,
-     .deadline = 1s},
+     .deadline = 1s,
+     .tls = true},
     {.scenario = "tls-half-hello",
      .fault = "no-handshake-deadline",
      .code = codes::kStillOpen,
-     .tls = true,
-     .deadline = 1s},
+     .deadline = 1s,
+     .tls = true},
     {.scenario = "silent",
      .fault = "no-handshake-deadline",
      .code = codes::kStillOpen,
-     .tls = true,
-     .deadline = 1s},
+     .deadline = 1s,
+     .tls = true},
     // The handshake deadline re-armed by every byte of it: a trickled hello is never cut.
     {.scenario = "tls-hello-trickle",
      .fault = "handshake-deadline-resets-on-progress",
      .code = codes::kOutlivedByProgress,
-     .tls = true,
-     .deadline = 1s},
+     .deadline = 1s,
+     .tls = true},
     // No header deadline once the handshake is done: a handshaken, silent connection stays.
     {.scenario = "tls-handshake-silent",
      .fault = "no-header-deadline",
      .code = codes::kStillOpen,
-     .tls = true,
-     .deadline = 1s},
+     .deadline = 1s,
+     .tls = true},
     // Over h2c. No deadline for the connection preface: a preface cut short stays open.
     {.scenario = "h2-partial-preface",
      .fault = "no-preface-deadline",
@@ -192,51 +160,51 @@ const std::vector<FaultCase> kFaultCases = {
     {.scenario = "idle-under-load",
      .fault = "no-preface-deadline",
      .code = codes::kStillOpen,
+     .deadline = 1s,
      .subject = "h2-partial-preface",
      .parameters = kShortLoad,
-     .h2 = true,
-     .deadline = 1s},
+     .h2 = true},
     {.scenario = "idle-under-load",
      .fault = "idle-without-goaway",
      .code = codes::kWrongEnding,
+     .deadline = 1s,
      .subject = "h2-idle",
      .parameters = kShortLoad,
      .h2 = true,
-     .ending = "without GOAWAY",
-     .deadline = 1s},
+     .ending = "without GOAWAY"},
     // held-capacity over h2c: held connections ended before their second stream, and an
     // accept loop too slow for the fleet to be held at once.
     {.scenario = "held-capacity",
      .fault = "early-idle-close",
      .code = codes::kCutOff,
-     .h2 = true,
-     .deadline = 1s},
+     .deadline = 1s,
+     .h2 = true},
     {.scenario = "held-capacity",
      .fault = "slow-accept",
      .code = codes::kNotHeldAtOnce,
-     .h2 = true,
-     .deadline = 1s},
+     .deadline = 1s,
+     .h2 = true},
     // O(n) work per stream over every open connection: the waiting h2 connections slow the
     // regular streams (each single stall passes with it: one connection is no crowd).
     {.scenario = "idle-under-load",
      .fault = "scans-every-connection",
      .code = codes::kP99OverBound,
+     .deadline = 1s,
      .parameters = kShortLoad,
-     .h2 = true,
-     .deadline = 1s},
+     .h2 = true},
     // The same two over TLS (ALPN h2): the preface's deadline, and the GOAWAY, are HTTP/2's
     // whatever carries its bytes.
     {.scenario = "h2-partial-preface",
      .fault = "no-preface-deadline",
      .code = codes::kStillOpen,
-     .h2tls = true,
-     .deadline = 1s},
+     .deadline = 1s,
+     .h2tls = true},
     {.scenario = "h2-idle",
      .fault = "idle-without-goaway",
      .code = codes::kWrongEnding,
+     .deadline = 1s,
      .h2tls = true,
-     .ending = "without GOAWAY",
-     .deadline = 1s},
+     .ending = "without GOAWAY"},
 };
 
 fixtures::Target reference_for(const FaultCase& c) {

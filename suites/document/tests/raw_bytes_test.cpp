@@ -1,9 +1,7 @@
 // The raw files byte for byte: a timeline, a provenance and a watch's observe.json and
 // samples.jsonl of fixed data are what tests/golden holds (what loiter has always written),
 // and a watch read back from those files writes the same bytes again.
-#include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <array>
 #include <boost/json.hpp>
@@ -12,9 +10,11 @@
 #include <sstream>
 
 #include "golden.hpp"
+#include "loiter/fixtures/os/temp_directory.hpp"
 #include "loiter/reports/json.hpp"
 #include "loiter/suites/document/raw_json.hpp"
 #include "loiter/suites/document/server_watch.hpp"
+#include "loiter/suites/runner/files.hpp"
 #include "process_samples.hpp"
 
 namespace loiter::suites {
@@ -26,20 +26,11 @@ using reports::testing::golden_or_update;
 using reports::testing::read_golden;
 using std::chrono::system_clock;
 
-// A fresh directory path (not made) under $TMPDIR, removed with the object.
+// A fresh directory under $TMPDIR, removed with the object, and a watch's directory in it
+// (not made).
 struct RawScratch {
-  fs::path root = fs::temp_directory_path() / fmt::format("loiter-raw-bytes-{}", ::getpid());
-  fs::path dir = root / "watch";
-  RawScratch() {
-    fs::remove_all(root);
-    fs::create_directories(root);
-  }
-  ~RawScratch() { fs::remove_all(root); }
-  std::string text(const char* name) const {
-    std::stringstream out;
-    out << std::ifstream(dir / name).rdbuf();
-    return out.str();
-  }
+  fixtures::TempDirectory root{"loiter-raw-bytes-"};
+  fs::path dir = root.path() / "watch";
 };
 
 // Three kinds of sample: counted by type with TCP states, a TCP problem, the server gone.
@@ -139,10 +130,11 @@ std::array<std::string, 3> watch_texts(const RawScratch& scratch, const ServerWa
                                        system_clock::time_point ended, WatchEnding ending) {
   fs::remove_all(scratch.dir);
   ServerWatchWriter writer(scratch.dir, watch);
-  const auto started = scratch.text(kWatchHeaderFile);
+  const auto started = read_file(scratch.dir / kWatchHeaderFile);
   for (const auto& sample : samples) writer.append(sample);
   writer.finish(ended, ending);
-  return {started, scratch.text(kWatchSamplesFile), scratch.text(kWatchHeaderFile)};
+  return {started, read_file(scratch.dir / kWatchSamplesFile),
+          read_file(scratch.dir / kWatchHeaderFile)};
 }
 
 TEST(RawBytes, AWatchIsWrittenAsEver) {

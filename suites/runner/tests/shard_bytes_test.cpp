@@ -2,15 +2,13 @@
 // what tests/golden holds (what loiter has always written: `loiter merge` reads shards of
 // older loiters, and the plan's hash is of these bytes), and those files read back write
 // the same bytes again.
-#include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "golden.hpp"
+#include "loiter/fixtures/os/temp_directory.hpp"
+#include "loiter/suites/runner/files.hpp"
 #include "loiter/suites/runner/shard_files.hpp"
 
 namespace loiter::suites {
@@ -19,21 +17,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using reports::testing::golden_or_update;
-
-// A fresh directory under $TMPDIR, removed with the object.
-struct ShardScratch {
-  fs::path dir = fs::temp_directory_path() / fmt::format("loiter-shard-bytes-{}", ::getpid());
-  ShardScratch() {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  ~ShardScratch() { fs::remove_all(dir); }
-  std::string text(const char* name) const {
-    std::stringstream out;
-    out << std::ifstream(dir / name).rdbuf();
-    return out.str();
-  }
-};
 
 // A soak's plan (churn, a fraction of zero, settings) and a shard that ended: every key set.
 ShardHeader a_header() {
@@ -131,51 +114,53 @@ ShardHeader a_waiting_header() {
 }
 
 TEST(ShardBytes, TheHeaderIsWrittenAsEver) {
-  ShardScratch scratch;
+  const fixtures::TempDirectory scratch("loiter-shard-bytes-");
   for (const auto& [header, name] :
        {std::pair{a_header(), "shard.json"}, std::pair{a_waiting_header(), "shard-waiting.json"}}) {
-    write_shard_header(scratch.dir, header);
-    const auto text = scratch.text("shard.json");
+    write_shard_header(scratch.path(), header);
+    const auto text = read_file(scratch.path() / "shard.json");
     EXPECT_EQ(text, golden_or_update(name, text)) << name;  // its plan_hash too
   }
 }
 
 TEST(ShardBytes, AHeaderReadBackIsWrittenTheSame) {
-  ShardScratch scratch;
+  const fixtures::TempDirectory scratch("loiter-shard-bytes-");
   for (const char* name : {"shard.json", "shard-waiting.json"}) {
-    fs::copy_file(fs::path(LOITER_GOLDEN_DIR) / name, scratch.dir / "shard.json",
+    fs::copy_file(fs::path(LOITER_GOLDEN_DIR) / name, scratch.path() / "shard.json",
                   fs::copy_options::overwrite_existing);
-    const auto header = read_shard_header(scratch.dir);
+    const auto header = read_shard_header(scratch.path());
     EXPECT_EQ(plan_hash(header.plan), header.plan_hash) << name;
-    write_shard_header(scratch.dir, header);
-    EXPECT_EQ(scratch.text("shard.json"), reports::testing::read_golden(name)) << name;
+    write_shard_header(scratch.path(), header);
+    EXPECT_EQ(read_file(scratch.path() / "shard.json"), reports::testing::read_golden(name))
+        << name;
   }
 }
 
 TEST(ShardBytes, RecordsAndLoadAreWrittenAsEver) {
-  ShardScratch scratch;
+  const fixtures::TempDirectory scratch("loiter-shard-bytes-");
   const auto origin = clients::Clock::now();
-  write_shard_output(scratch.dir, an_output(origin), origin);
-  const auto records = scratch.text("records.jsonl");
+  write_shard_output(scratch.path(), an_output(origin), origin);
+  const auto records = read_file(scratch.path() / "records.jsonl");
   EXPECT_EQ(records, golden_or_update("records.jsonl", records));
-  const auto load = scratch.text("load.json");
+  const auto load = read_file(scratch.path() / "load.json");
   EXPECT_EQ(load, golden_or_update("load.json", load));
 }
 
 TEST(ShardBytes, RecordsAndLoadReadBackAreWrittenTheSame) {
-  ShardScratch scratch;
+  const fixtures::TempDirectory scratch("loiter-shard-bytes-");
   for (const char* name : {"shard.json", "records.jsonl", "load.json"}) {
-    fs::copy_file(fs::path(LOITER_GOLDEN_DIR) / name, scratch.dir / name);
+    fs::copy_file(fs::path(LOITER_GOLDEN_DIR) / name, scratch.path() / name);
   }
   const auto origin = clients::Clock::now();
-  const auto data = read_shard(scratch.dir, origin);
+  const auto data = read_shard(scratch.path(), origin);
   ASSERT_TRUE(data.load.has_value());
   EXPECT_EQ(data.load->seconds[0].p99, data.load->seconds[0].latency.percentile(99));
-  write_shard_output(scratch.dir,
+  write_shard_output(scratch.path(),
                      {.records = data.records, .fleets = data.header.fleets, .load = data.load},
                      origin);
-  EXPECT_EQ(scratch.text("records.jsonl"), reports::testing::read_golden("records.jsonl"));
-  EXPECT_EQ(scratch.text("load.json"), reports::testing::read_golden("load.json"));
+  EXPECT_EQ(read_file(scratch.path() / "records.jsonl"),
+            reports::testing::read_golden("records.jsonl"));
+  EXPECT_EQ(read_file(scratch.path() / "load.json"), reports::testing::read_golden("load.json"));
 }
 
 }  // namespace

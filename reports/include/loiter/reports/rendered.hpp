@@ -6,6 +6,8 @@
 // file.
 #pragma once
 
+#include <concepts>
+#include <ostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -20,37 +22,51 @@ namespace loiter::reports {
 
 enum class Format { console, html, junit };
 
+namespace rendered_forms {
+
+// Each form's renderers as one callable, which only a document that has the form can call.
+inline constexpr auto console = [](const auto& document,
+                                   std::ostream& out) -> decltype(render_console(document, out)) {
+  render_console(document, out);
+};
+inline constexpr auto html = [](const auto& document,
+                                std::ostream& out) -> decltype(render_html(document, out)) {
+  render_html(document, out);
+};
+inline constexpr auto junit = [](const auto& document,
+                                 std::ostream& out) -> decltype(render_junit(document, out)) {
+  render_junit(document, out);
+};
+
+// `document` as text through `render`, one form's renderers; std::logic_error where the
+// document has not that form.
+template <class Document, class Render>
+std::string text_through(const Document& document, const Render& render) {
+  if constexpr (std::invocable<const Render&, const Document&, std::ostream&>) {
+    std::ostringstream out;
+    render(document, out);
+    return out.str();
+  } else {
+    throw std::logic_error("this document has no such form");
+  }
+}
+
+}  // namespace rendered_forms
+
 // `document` in `format`, as text. A form the document has not (a survey's JUnit: it judges
 // nothing; a matrix's console text, which is Markdown of its own) is a caller's mistake:
 // std::logic_error.
 template <class Document>
 std::string rendered(const Document& document, Format format) {
-  std::ostringstream out;
-  const auto missing = [] { throw std::logic_error("this document has no such form"); };
   switch (format) {
     case Format::console:
-      if constexpr (requires { render_console(document, out); }) {
-        render_console(document, out);
-      } else {
-        missing();
-      }
-      break;
+      return rendered_forms::text_through(document, rendered_forms::console);
     case Format::html:
-      if constexpr (requires { render_html(document, out); }) {
-        render_html(document, out);
-      } else {
-        missing();
-      }
-      break;
+      return rendered_forms::text_through(document, rendered_forms::html);
     case Format::junit:
-      if constexpr (requires { render_junit(document, out); }) {
-        render_junit(document, out);
-      } else {
-        missing();
-      }
       break;
   }
-  return out.str();
+  return rendered_forms::text_through(document, rendered_forms::junit);
 }
 
 }  // namespace loiter::reports
