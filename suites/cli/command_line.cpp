@@ -68,6 +68,8 @@ Subcommand add_subcommand(CLI::App& app, std::string name, std::string descripti
 int parse_and_run(int argc, char** argv) {
   CLI::App app{"loiter — adversarial connection-lifecycle tests for HTTP servers", "loiter"};
   app.require_subcommand(1);
+  // The version every document's header carries; `loiter --version` prints it and exits 0.
+  app.set_version_flag("--version", "loiter " LOITER_VERSION, "print loiter's version and exit");
   app.footer(
       "Examples:\n"
       "  loiter check                                 # catalogue vs the reference server\n"
@@ -79,6 +81,7 @@ int parse_and_run(int argc, char** argv) {
       "  loiter check --target nginx --scenario soak  # 30 min at 15,000/s with churn: leaks?\n"
       "  loiter check --scenario soak --load-duration 20 --load-rate 5000   # a short soak\n"
       "  loiter check --list\n"
+      "  loiter --version\n"
       "  loiter survey --target nginx --write mine.toml   # measure the deadlines, draft a file\n"
       "  loiter ladder --target nginx                 # the rate ladder's knee, saturation\n"
       "  loiter ladder --baseline ./old.toml --candidate ./new.toml   # exit 1: costs more\n"

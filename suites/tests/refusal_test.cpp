@@ -56,6 +56,16 @@ void expect_target_refused(const std::string& server, const std::string& extra,
   EXPECT_FALSE(fs::exists(tmp.path() / "runs")) << "a run directory was made";
 }
 
+// `loiter --version` prints the version every document's header carries and exits 0, with no
+// command (a command is required otherwise).
+TEST(CliVersion, PrintsTheVersionAndExitsZeroWithoutACommand) {
+  TempDir tmp;
+  EXPECT_EQ(run({LOITER_BINARY, "--version"}, tmp.path() / "out"), 0);
+  EXPECT_EQ(read_text(tmp.path() / "out"), "loiter " LOITER_VERSION "\n");
+  EXPECT_EQ(run({LOITER_BINARY}, tmp.path() / "none"), 2);
+  EXPECT_THAT(read_text(tmp.path() / "none"), HasSubstr("A subcommand is required"));
+}
+
 // An unknown --fault is refused with the known ones listed, before the reference server starts.
 TEST(CliRefuses, AnUnknownFaultListingTheKnownOnes) {
   TempDir tmp;
