@@ -48,10 +48,13 @@ reports::FigureGroup closure_figures(const Observation& observation, Since since
 
 // The server's FDs, unmeasured ("-") where its side was not sampled (check --connect
 // without --pid).
+// A figure of the server's side: unmeasured ("-") where that side was not sampled.
+std::optional<double> sampled_number(std::size_t n, bool sampled) {
+  return sampled ? std::optional<double>(static_cast<double>(n)) : std::nullopt;
+}
+
 reports::FigureGroup fd_figures(const FdObservation& fds, bool sampled) {
-  const auto as_number = [sampled](std::size_t n) {
-    return sampled ? std::optional<double>(static_cast<double>(n)) : std::nullopt;
-  };
+  const auto as_number = [sampled](std::size_t n) { return sampled_number(n, sampled); };
   return {.name = "FDs",
           .unit = "",
           .values = {{"baseline", as_number(fds.baseline)},
@@ -125,7 +128,8 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
   const auto not_ok = load.owed() - std::min(load.owed(), load.succeeded);  // aborts owe none
   std::optional<double> all_closed;
   if (figures->all_waiting_closed) all_closed = in_seconds(*figures->all_waiting_closed);
-  const auto during = figures->fds_during ? number(*figures->fds_during) : std::nullopt;
+  const auto server = [&](std::size_t n) { return sampled_number(n, o.server_sampled); };
+  const auto during = figures->fds_during ? server(*figures->fds_during) : std::nullopt;
   auto fds = fd_figures(o.fds, o.server_sampled);  // and during the load, third
   fds.values.insert(fds.values.begin() + 2, {"during load", during});
   std::vector<reports::FigureGroup> groups{
@@ -142,14 +146,14 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
       std::move(fds),
       {.name = "RSS",
        .unit = "KiB",
-       .values = {{"start", number(figures->rss_kib.start)},
-                  {"peak", number(figures->rss_kib.peak)},
-                  {"end", number(figures->rss_kib.end)}}},
+       .values = {{"start", server(figures->rss_kib.start)},
+                  {"peak", server(figures->rss_kib.peak)},
+                  {"end", server(figures->rss_kib.end)}}},
       {.name = "threads",
        .unit = "",
-       .values = {{"start", number(figures->threads.start)},
-                  {"peak", number(figures->threads.peak)},
-                  {"end", number(figures->threads.end)}}}};
+       .values = {{"start", server(figures->threads.start)},
+                  {"peak", server(figures->threads.peak)},
+                  {"end", server(figures->threads.end)}}}};
   if (!o.connections.empty()) {  // waiting connections beside the load (not the soak's)
     groups.insert(
         groups.begin() + 2,

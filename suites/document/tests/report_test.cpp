@@ -104,6 +104,21 @@ TEST(ToReport, AnH2LoadWritesItsGoawaysByCode) {
   EXPECT_EQ(reports::figure(report, "churn", "server closed"), 2.0);
 }
 
+// check --connect without --pid samples no server: its RSS and threads under load are
+// unmeasured ("-"), as its FDs are, not 0.
+TEST(ToReport, ALoadOfAnUnsampledServerHasNoServerFigures) {
+  auto result = testing::load_result();
+  EXPECT_TRUE(reports::figure(to_report(result), "RSS", "peak").has_value());
+  result.observation.server_sampled = false;
+  const auto report = to_report(result);
+  for (const char* group : {"FDs", "RSS", "threads"}) {
+    const auto found = std::ranges::find(report.figures, group, &reports::FigureGroup::name);
+    ASSERT_NE(found, report.figures.end()) << group;
+    for (const auto& [name, value] : found->values) EXPECT_FALSE(value.has_value()) << name;
+  }
+  EXPECT_TRUE(reports::figure(report, "regular", "requested").has_value());
+}
+
 // A load without churn or edge windows writes none of those groups, nor GOAWAY.
 TEST(ToReport, ALoadWithoutChurnWritesNoChurnOrEdgeGroups) {
   const auto report = to_report(testing::load_result());
