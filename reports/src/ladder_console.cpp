@@ -107,17 +107,20 @@ void side_section(const LadderSide& side, double bound, std::ostream& out) {
 }
 
 const std::vector<Column> kPairedColumns{
-    {"step"},         {"figure"},   {"baseline", true}, {"candidate", true},
-    {"change", true}, {"interval"}, {"verdict"}};
+    {"step"},      {"figure"},         {"baseline", true}, {"candidate", true}, {"medians", true},
+    {"pairs", true}, {"interval"}, {"verdict"}};
 
 void comparison_section(const Ladder& ladder, std::ostream& out) {
-  fmt::print(out, "\ncandidate against baseline, median change over the pairs (tolerance {}): {}\n",
+  fmt::print(out,
+             "\ncandidate against baseline (tolerance {}): {}\nmedians: the candidate's median "
+             "against the baseline's; pairs: the median of the pairs' changes (the verdict's)\n",
              words::percent(ladder.tolerance), words::comparison_summary(ladder));
   std::vector<Row> rows;
   for (const auto& f : ladder.comparison) {
     Row row{.cells = {f.step, f.figure, words::side_median(f, f.baseline_median),
-                      words::side_median(f, f.candidate_median), words::change(f.median_change),
-                      words::interval(f), std::string(to_string(f.verdict))},
+                      words::side_median(f, f.candidate_median), words::medians_change(f),
+                      words::change(f.median_change), words::interval(f),
+                      std::string(to_string(f.verdict))},
             .under = {"pairs: " + words::pairs(f)}};
     if (!f.note.empty()) row.under.push_back("note: " + f.note);
     rows.push_back(std::move(row));

@@ -134,21 +134,23 @@ void side_section(const LadderSide& side, double bound, std::ostream& out) {
 void comparison_section(const Ladder& ladder, std::ostream& out) {
   fmt::print(out,
              "<section id=\"comparison\"><h2>Candidate against baseline</h2>\n<p class=\"{}\">"
-             "{} (tolerance {}; the median change over the pairs, its interval by the sign "
-             "test)</p>\n",
+             "{} (tolerance {}; medians: the change from the baseline's median to the "
+             "candidate's; pairs: the median of the pairs' changes, which the interval, by the "
+             "sign test, and the verdict are of)</p>\n",
              candidate_worse(ladder) ? "worse" : "fine",
              escape_html(words::comparison_summary(ladder)),
              escape_html(words::percent(ladder.tolerance)));
   fmt::print(out,
              "<table>\n<tr><th>step</th><th>figure</th><th class=\"n\">baseline</th>"
-             "<th class=\"n\">candidate</th><th class=\"n\">change</th><th>interval</th>"
+             "<th class=\"n\">candidate</th><th class=\"n\">medians</th>"
+             "<th class=\"n\">pairs</th><th>interval</th>"
              "<th>verdict</th><th>each pair</th></tr>\n");
   for (const auto& f : ladder.comparison) {
     const auto verdict = std::string(to_string(f.verdict));
-    fmt::print(out, "<tr class=\"figure {}\">{}{}{}{}{}{}", verdict, td(f.step, false),
+    fmt::print(out, "<tr class=\"figure {}\">{}{}{}{}{}{}{}", verdict, td(f.step, false),
                td(f.figure, false), td(words::side_median(f, f.baseline_median)),
-               td(words::side_median(f, f.candidate_median)), td(words::change(f.median_change)),
-               td(words::interval(f), false));
+               td(words::side_median(f, f.candidate_median)), td(words::medians_change(f)),
+               td(words::change(f.median_change)), td(words::interval(f), false));
     fmt::print(out, "<td class=\"verdict\">{}</td><td class=\"pairs\">{}{}</td></tr>\n",
                escape_html(verdict), escape_html(words::pairs(f)),
                f.note.empty() ? "" : "<div class=\"note\">" + escape_html(f.note) + "</div>");

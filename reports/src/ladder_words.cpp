@@ -170,6 +170,11 @@ std::string interval(const PairedFigure& figure) {
                      percent(figure.confidence));
 }
 
+std::string medians_change(const PairedFigure& figure) {
+  if (figure.change.empty() || figure.baseline_median == 0) return "-";
+  return change(figure.candidate_median / figure.baseline_median - 1);
+}
+
 std::string pairs(const PairedFigure& figure) {
   std::string text;
   for (double c : figure.change) text += (text.empty() ? "" : ", ") + change(c);
@@ -177,10 +182,13 @@ std::string pairs(const PairedFigure& figure) {
 }
 
 std::string paired_sentence(const PairedFigure& figure, double tolerance) {
-  return fmt::format("{} at {}: baseline {}, candidate {}; median change {} {}: {} (tolerance {})",
-                     figure.figure, figure.step, side_median(figure, figure.baseline_median),
-                     side_median(figure, figure.candidate_median), change(figure.median_change),
-                     interval(figure), to_string(figure.verdict), percent(tolerance));
+  return fmt::format(
+      "{} at {}: baseline {}, candidate {} ({}); median change over the pairs {} {}: {} "
+      "(tolerance {})",
+      figure.figure, figure.step, side_median(figure, figure.baseline_median),
+      side_median(figure, figure.candidate_median), medians_change(figure),
+      change(figure.median_change), interval(figure), to_string(figure.verdict),
+      percent(tolerance));
 }
 
 std::string comparison_summary(const Ladder& ladder) {

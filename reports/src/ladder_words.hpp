@@ -48,11 +48,16 @@ std::string side_median(const PairedFigure& figure, double median);
 std::string values(const PairedFigure& figure, const std::vector<double>& values);
 // A change as a percentage with its sign and one decimal: "+21.0%", "-3.4%", "0.0%".
 std::string change(double fraction);
+// The change from the baseline's median to the candidate's ("+21.0%"), beside the median of
+// the pairs' changes, which the verdict is of: the two may differ, even in sign; "-" without
+// pairs or with a baseline median of 0.
+std::string medians_change(const PairedFigure& figure);
 // "[+15.2%, +30.1%] at 93.8%"
 std::string interval(const PairedFigure& figure);
 // Every pair's change, in order: "+21.0%, +18.3%, +25.5%".
 std::string pairs(const PairedFigure& figure);
-// "p99 at 5000/s: median change +21.0% [+15.2%, +30.1%] at 93.8%: worse (tolerance 5%)"
+// "p99 at 5000/s: baseline 1.5 ms, candidate 1.81 ms (+21.0%); median change over the
+// pairs +21.0% [+15.2%, +30.1%] at 93.8%: worse (tolerance 5%)"
 std::string paired_sentence(const PairedFigure& figure, double tolerance);
 // "worse on 1 of 4 figures" / "worse on none of 4 figures"
 std::string comparison_summary(const Ladder& ladder);

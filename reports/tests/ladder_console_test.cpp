@@ -105,9 +105,23 @@ TEST(LadderConsole, AComparisonHasItsPairedFiguresAndTolerance) {
                               "200 ms, tolerance 5%; 1 CPU: not pinned"));
   EXPECT_THAT(text, HasSubstr("the candidate is worse on 1 of 4 figures"));
   EXPECT_THAT(text, HasSubstr("    pairs: +21.0%, +18.3%, +25.5%, +30.0%, +15.2%"));
-  EXPECT_THAT(text, ::testing::ContainsRegex("p99 +1.5 ms +1.81 ms +\\+21.0% +\\[\\+15.2%, "
-                                             "\\+30.0%\\] at 93.8% +worse"));
+  EXPECT_THAT(text, ::testing::ContainsRegex("p99 +1.5 ms +1.81 ms +\\+21.0% +\\+21.0% +"
+                                             "\\[\\+15.2%, \\+30.0%\\] at 93.8% +worse"));
   EXPECT_THAT(text, HasSubstr("interrupted: partial"));
+}
+
+// The change of the two medians and the median of the pairs' changes can differ in sign
+// (each pair's change is of its own trials): both are shown, each under its own name.
+TEST(LadderConsole, TheMediansChangeAndThePairsMedianChangeAreBothShownAndNamed) {
+  auto ladder = testing::sample_comparison();
+  auto& figure = ladder.comparison.at(0);
+  figure.baseline_median = 65'501;
+  figure.candidate_median = 64'449;
+  figure.median_change = 0.003;
+  const auto text = ladder_console(ladder);
+  EXPECT_THAT(text, HasSubstr("medians: the candidate's median against the baseline's; "
+                              "pairs: the median of the pairs' changes (the verdict's)"));
+  EXPECT_THAT(text, ::testing::ContainsRegex(" -1.6% +\\+0.3% "));
 }
 
 }  // namespace

@@ -88,8 +88,8 @@ TEST(LadderJunit, AWorseFigureIsAFailureAndNoDifferenceIsNot) {
   const auto& worse = named(comparison, "p99 at 5000/s").get_child("failure");
   EXPECT_EQ(worse.get<std::string>("<xmlattr>.type"), "worse");
   EXPECT_EQ(worse.get<std::string>("<xmlattr>.message"),
-            "p99 at 5000/s: baseline 1.5 ms, candidate 1.81 ms; median change +21.0% "
-            "[+15.2%, +30.0%] at 93.8%: worse (tolerance 5%)");
+            "p99 at 5000/s: baseline 1.5 ms, candidate 1.81 ms (+21.0%); median change over the "
+            "pairs +21.0% [+15.2%, +30.0%] at 93.8%: worse (tolerance 5%)");
   EXPECT_THAT(worse.data(), HasSubstr("pairs: +21.0%, +18.3%, +25.5%, +30.0%, +15.2%"));
   EXPECT_THAT(worse.data(), HasSubstr("baseline: 1.5, 1.4, 1.6, 1.5, 1.55 ms"));
   for (const auto* name :
