@@ -34,14 +34,29 @@ double bound(const Finding& f) { return f.bound.value_or(0); }
 // A count carried as a number: "44".
 std::string whole(double value) { return fmt::format("{:.0f}", value); }
 
-std::string_view since_words(std::string_view since) {
-  if (since == "request-head") return "the request head";
-  if (since == "last-response") return "the last response";
-  if (since == "second-request-head") return "the second request head's first byte";
-  if (since == "handshake") return "the TLS handshake's completion";
-  if (since == "quiet") return "the client's last packet";
-  if (since == "read-pause") return "the server's last progress as the paused reader saw it";
-  return since;  // "connect"
+// Each origin: its word in report.json, and what the finding's sentence says of it.
+struct SinceText {
+  Since since;
+  std::string_view word, words;
+};
+constexpr std::array<SinceText, 7> kSinceTexts{{
+    {Since::connect, "connect", "connect"},
+    {Since::request_head, "request-head", "the request head"},
+    {Since::last_response, "last-response", "the last response"},
+    {Since::second_request_head, "second-request-head", "the second request head's first byte"},
+    {Since::handshake, "handshake", "the TLS handshake's completion"},
+    {Since::quiet, "quiet", "the client's last packet"},
+    {Since::read_pause, "read-pause", "the server's last progress as the paused reader saw it"},
+}};
+
+const SinceText* text_of(Since since) {
+  const auto* found = std::ranges::find(kSinceTexts, since, &SinceText::since);
+  return found == kSinceTexts.end() ? nullptr : found;
+}
+
+std::string_view since_words(Since since) {
+  const auto* text = text_of(since);
+  return text ? text->words : "";
 }
 
 // Each limit: its word in report.json, and what the finding's sentence says of it.
@@ -431,6 +446,11 @@ std::span<const std::string_view> known_codes() {
 
 std::ostream& operator<<(std::ostream& out, const Finding& finding) {
   return out << '[' << to_string(finding.klass) << "] " << finding.code << ": " << text(finding);
+}
+
+std::string_view to_string(Since since) {
+  const auto* text = text_of(since);
+  return text ? text->word : "";
 }
 
 std::string_view to_string(ConnectLimit limit) {

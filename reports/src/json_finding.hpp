@@ -33,6 +33,10 @@ namespace finding_words {
 inline constexpr FindingClass kClasses[] = {FindingClass::deadline, FindingClass::resources,
                                             FindingClass::answer, FindingClass::capacity,
                                             FindingClass::infrastructure};
+// Every origin but none, which is left out (kWhenSet).
+inline constexpr Since kSinces[] = {
+    Since::connect,   Since::request_head, Since::last_response, Since::second_request_head,
+    Since::handshake, Since::quiet,        Since::read_pause};
 }  // namespace finding_words
 
 }  // namespace loiter::reports
@@ -54,6 +58,9 @@ inline constexpr auto kWhenSet<Finding> = std::tuple(
 
 template <>
 struct Codec<FindingClass> : EnumWords<FindingClass, finding_words::kClasses> {};
+
+template <>
+struct Codec<Since> : EnumWords<Since, finding_words::kSinces> {};
 
 // What a connect error points at, by its word ("client-ports"); a word this loiter does not
 // know (a newer loiter's) reads as none, and the sentence leaves the limit out.

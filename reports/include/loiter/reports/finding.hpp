@@ -84,6 +84,23 @@ std::string_view to_string(ConnectLimit limit);  // "" for none
 // loiter's: the finding's sentence then leaves the limit out).
 ConnectLimit connect_limit_of(std::string_view text);
 
+// Where a deadline runs from, as a finding names it. In report.json: "since": "connect",
+// "request-head" (the request head the client sent first), "last-response",
+// "second-request-head" (keepalive-partial's second head), "handshake" (the TLS handshake's
+// completion), "quiet" (HTTP/3: the client's last packet before its probe), "read-pause" (the
+// server's last progress as a reader that stopped reading saw it); absent for none.
+enum class Since {
+  none,
+  connect,
+  request_head,
+  last_response,
+  second_request_head,
+  handshake,
+  quiet,
+  read_pause,
+};
+std::string_view to_string(Since since);  // "" for none
+
 struct Finding {
   std::string code;      // stable kebab-case id: "still-open", "closed-late", ...
   std::string scenario;  // the scenario id it belongs to
@@ -94,9 +111,7 @@ struct Finding {
   std::string unit;                       // of measured/bound: "s", "ms", "" (a count)
 
   // Details: the rest of what the sentence needs, each only where its code uses it.
-  // where a deadline runs from: "connect", "request-head", "last-response", "second-request-head",
-  // "handshake", "quiet" (HTTP/3: the client's last packet before its probe)
-  std::string since;
+  Since since = Since::none;                  // where a deadline runs from
   std::optional<double> deadline, slack;      // s: the deadline and its slack either side
   std::string ending;                         // how the connections ended: "close", "408+close"
   std::vector<std::string> expected_endings;  // the endings allowed
