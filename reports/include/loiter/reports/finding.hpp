@@ -3,6 +3,7 @@
 // reader sees, so every reporter says the same. Plain data: links fmt only (loiter::reports_data).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <iosfwd>
 #include <optional>
@@ -22,6 +23,9 @@ enum class FindingClass {
   capacity,        // connect failures, latency, connections not held at once, an FD limit
   infrastructure,  // the run itself: what was driven, the server's exit, harness errors
 };
+inline constexpr std::array kFindingClasses{FindingClass::deadline, FindingClass::resources,
+                                            FindingClass::answer, FindingClass::capacity,
+                                            FindingClass::infrastructure};
 std::string_view to_string(FindingClass klass);
 std::optional<FindingClass> finding_class_from_string(std::string_view text);
 
@@ -99,6 +103,10 @@ enum class Since {
   quiet,
   read_pause,
 };
+// Every origin but none (a finding without a deadline, which leaves "since" out).
+inline constexpr std::array kSinces{
+    Since::connect,   Since::request_head, Since::last_response, Since::second_request_head,
+    Since::handshake, Since::quiet,        Since::read_pause};
 std::string_view to_string(Since since);  // "" for none
 
 struct Finding {
