@@ -110,15 +110,11 @@ TimeoutAnswer answer_of(const SurveyEnding& ending) {
 }
 
 std::string_view to_string(TimeoutAnswer answer) {
-  switch (answer) {
-    case TimeoutAnswer::respond_408:
-      return "408";
-    case TimeoutAnswer::close:
-      return "close";
-    case TimeoutAnswer::none:
-      break;
-  }
-  return "";
+  constexpr word_table::Table<TimeoutAnswer, 2> kAnswers{{
+      {TimeoutAnswer::respond_408, "408"},
+      {TimeoutAnswer::close, "close"},
+  }};
+  return word_table::word_of(kAnswers, answer);
 }
 
 std::string to_string(const RunsFrom& runs_from) {
