@@ -199,9 +199,9 @@ std::string fds_not_recovered(const Finding& f) {
 // "FDs grew 75.0/min over the second half of the traffic (least-squares), above the bound
 // of 10.0/min, mostly socket descriptors"
 std::string slope_over_bound(const Finding& f) {
-  const std::string what = f.subject == "rss"           ? "RSS"
-                           : f.subject == "connections" ? "the server's connections"
-                                                        : "FDs";
+  const std::string what = f.subject == soak_subjects::kRss           ? "RSS"
+                           : f.subject == soak_subjects::kConnections ? "the server's connections"
+                                                                      : "FDs";
   const std::string unit = f.unit.starts_with('/') ? f.unit : " " + f.unit;  // "/min", " MiB/min"
   return fmt::format(
       "{} grew {:.1f}{} over the second half of the traffic (least-squares slope), above the "

@@ -16,6 +16,7 @@ using clients::Ending;
 using reports::Finding;
 using reports::FindingClass;
 namespace codes = reports::codes;
+namespace soak_subjects = reports::soak_subjects;
 
 // The server ended the connection (FIN, RST, or a TLS alert and then its close), rather
 // than the client or nobody.

@@ -78,6 +78,15 @@ inline constexpr char kAmplification[] = "amplification";
 inline constexpr char kText[] = "text";
 }  // namespace codes
 
+// What a soak's findings are about (Finding::subject, which in a mix names a client kind):
+// the server's FDs, connections, RSS and threads.
+namespace soak_subjects {
+inline constexpr char kFds[] = "fds";
+inline constexpr char kConnections[] = "connections";
+inline constexpr char kRss[] = "rss";
+inline constexpr char kThreads[] = "threads";
+}  // namespace soak_subjects
+
 // What a connect error points at: the client's descriptors (EMFILE, ENFILE), its ephemeral
 // ports (EADDRNOTAVAIL), the server (refused, timed out, reset: its listen backlog full or its
 // own FD limit); none when the error says nothing of a limit. In report.json: "limit":
