@@ -34,37 +34,39 @@ double bound(const Finding& f) { return f.bound.value_or(0); }
 // A count carried as a number: "44".
 std::string whole(double value) { return fmt::format("{:.0f}", value); }
 
-std::string_view since_words(std::string_view since) {
-  if (since == "request-head") return "the request head";
-  if (since == "last-response") return "the last response";
-  if (since == "second-request-head") return "the second request head's first byte";
-  if (since == "handshake") return "the TLS handshake's completion";
-  if (since == "quiet") return "the client's last packet";
-  if (since == "read-pause") return "the server's last progress as the paused reader saw it";
-  return since;  // "connect"
-}
-
-// Each limit: its word in report.json, and what the finding's sentence says of it.
-struct LimitText {
-  ConnectLimit limit;
+// A value of an enum a finding holds: its word in report.json, and what the finding's
+// sentence says of it. A value a table leaves out (none) has neither.
+template <class Value>
+struct ValueText {
+  Value value;
   std::string_view word, words;
 };
-constexpr std::array<LimitText, 3> kLimitTexts{{
+
+template <class Value, std::size_t kSize>
+ValueText<Value> text_of(const std::array<ValueText<Value>, kSize>& table, Value value) {
+  const auto* found = std::ranges::find(table, value, &ValueText<Value>::value);
+  return found == table.end() ? ValueText<Value>{.value = value} : *found;
+}
+
+constexpr std::array<ValueText<Since>, 7> kSinceTexts{{
+    {Since::connect, "connect", "connect"},
+    {Since::request_head, "request-head", "the request head"},
+    {Since::last_response, "last-response", "the last response"},
+    {Since::second_request_head, "second-request-head", "the second request head's first byte"},
+    {Since::handshake, "handshake", "the TLS handshake's completion"},
+    {Since::quiet, "quiet", "the client's last packet"},
+    {Since::read_pause, "read-pause", "the server's last progress as the paused reader saw it"},
+}};
+
+constexpr std::array<ValueText<ConnectLimit>, 3> kLimitTexts{{
     {ConnectLimit::client_nofile, "client-nofile", " (the client's RLIMIT_NOFILE)"},
     {ConnectLimit::client_ports, "client-ports", " (the client's ephemeral ports)"},
     {ConnectLimit::server, "server",
      " (the server: listen backlog full or its own FD limit; see its log)"},
 }};
 
-const LimitText* text_of(ConnectLimit limit) {
-  const auto* found = std::ranges::find(kLimitTexts, limit, &LimitText::limit);
-  return found == kLimitTexts.end() ? nullptr : found;
-}
-
-std::string_view limit_words(ConnectLimit limit) {
-  const auto* text = text_of(limit);
-  return text ? text->words : "";
-}
+std::string_view since_words(Since since) { return text_of(kSinceTexts, since).words; }
+std::string_view limit_words(ConnectLimit limit) { return text_of(kLimitTexts, limit).words; }
 
 std::string still_open(const Finding& f) {
   return fmt::format(
@@ -197,9 +199,9 @@ std::string fds_not_recovered(const Finding& f) {
 // "FDs grew 75.0/min over the second half of the traffic (least-squares), above the bound
 // of 10.0/min, mostly socket descriptors"
 std::string slope_over_bound(const Finding& f) {
-  const std::string what = f.subject == "rss"           ? "RSS"
-                           : f.subject == "connections" ? "the server's connections"
-                                                        : "FDs";
+  const std::string what = f.subject == soak_subjects::kRss           ? "RSS"
+                           : f.subject == soak_subjects::kConnections ? "the server's connections"
+                                                                      : "FDs";
   const std::string unit = f.unit.starts_with('/') ? f.unit : " " + f.unit;  // "/min", " MiB/min"
   return fmt::format(
       "{} grew {:.1f}{} over the second half of the traffic (least-squares slope), above the "
@@ -433,14 +435,13 @@ std::ostream& operator<<(std::ostream& out, const Finding& finding) {
   return out << '[' << to_string(finding.klass) << "] " << finding.code << ": " << text(finding);
 }
 
-std::string_view to_string(ConnectLimit limit) {
-  const auto* text = text_of(limit);
-  return text ? text->word : "";
-}
+std::string_view to_string(Since since) { return text_of(kSinceTexts, since).word; }
+
+std::string_view to_string(ConnectLimit limit) { return text_of(kLimitTexts, limit).word; }
 
 ConnectLimit connect_limit_of(std::string_view word) {
-  const auto* found = std::ranges::find(kLimitTexts, word, &LimitText::word);
-  return found == kLimitTexts.end() ? ConnectLimit::none : found->limit;
+  const auto* found = std::ranges::find(kLimitTexts, word, &ValueText<ConnectLimit>::word);
+  return found == kLimitTexts.end() ? ConnectLimit::none : found->value;
 }
 
 }  // namespace loiter::reports

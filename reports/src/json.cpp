@@ -31,11 +31,6 @@ struct FigureValue {
 };
 BOOST_DESCRIBE_STRUCT(FigureValue, (), (name, value))
 
-namespace run_words {
-constexpr Status kStatuses[] = {Status::pass, Status::fail, Status::skip, Status::error,
-                                Status::info};
-}  // namespace run_words
-
 }  // namespace loiter::reports
 
 namespace loiter::reports::described {
@@ -55,7 +50,7 @@ inline constexpr auto kAddedLater<RunReport> = std::tuple(&RunReport::target_ver
                                                           &RunReport::target_description);
 
 template <>
-struct Codec<Status> : EnumWords<Status, run_words::kStatuses> {};
+struct Codec<Status> : EnumWords<Status, kStatuses> {};
 
 // A figure group's values, each a FigureValue object rather than a [name, value] pair.
 template <>

@@ -29,12 +29,6 @@ BOOST_DESCRIBE_STRUCT(Finding, (),
 // scenario's status (an error is the harness's; any other failure, a deadline's).
 Finding finding_from_sentence(std::string sentence, std::string_view scenario, Status status);
 
-namespace finding_words {
-inline constexpr FindingClass kClasses[] = {FindingClass::deadline, FindingClass::resources,
-                                            FindingClass::answer, FindingClass::capacity,
-                                            FindingClass::infrastructure};
-}  // namespace finding_words
-
 }  // namespace loiter::reports
 
 namespace loiter::reports::described {
@@ -53,7 +47,10 @@ inline constexpr auto kWhenSet<Finding> = std::tuple(
     &Finding::descriptor, &Finding::before, &Finding::failures);
 
 template <>
-struct Codec<FindingClass> : EnumWords<FindingClass, finding_words::kClasses> {};
+struct Codec<FindingClass> : EnumWords<FindingClass, kFindingClasses> {};
+
+template <>
+struct Codec<Since> : EnumWords<Since, kSinces> {};
 
 // What a connect error points at, by its word ("client-ports"); a word this loiter does not
 // know (a newer loiter's) reads as none, and the sentence leaves the limit out.

@@ -8,46 +8,35 @@
 #include <array>
 
 #include "loiter/reports/number_text.hpp"
+#include "word_table.hpp"
 
 namespace loiter::reports {
 
 namespace {
-constexpr std::array<std::pair<Status, std::string_view>, 5> kNames{{
+constexpr word_table::Table<Status, 5> kNames{{
     {Status::pass, "pass"},
     {Status::fail, "fail"},
     {Status::skip, "skip"},
     {Status::error, "error"},
     {Status::info, "info"},
 }};
-constexpr std::array<std::pair<PlotStyle, std::string_view>, 3> kStyles{{
+constexpr word_table::Table<PlotStyle, 3> kStyles{{
     {PlotStyle::line, "line"},
     {PlotStyle::step, "step"},
     {PlotStyle::dots, "dots"},
 }};
 
-template <typename Enum, std::size_t N>
-std::string_view name_of(const std::array<std::pair<Enum, std::string_view>, N>& names, Enum e) {
-  for (const auto& [value, name] : names) {
-    if (value == e) return name;
-  }
-  return "unknown";
-}
-
-template <typename Enum, std::size_t N>
-std::optional<Enum> value_of(const std::array<std::pair<Enum, std::string_view>, N>& names,
-                             std::string_view text) {
-  for (const auto& [value, name] : names) {
-    if (name == text) return value;
-  }
-  return std::nullopt;
-}
 }  // namespace
 
-std::string_view to_string(Status status) { return name_of(kNames, status); }
-std::optional<Status> status_from_string(std::string_view text) { return value_of(kNames, text); }
-std::string_view to_string(PlotStyle style) { return name_of(kStyles, style); }
+std::string_view to_string(Status status) { return word_table::word_of(kNames, status, "unknown"); }
+std::optional<Status> status_from_string(std::string_view text) {
+  return word_table::value_of(kNames, text);
+}
+std::string_view to_string(PlotStyle style) {
+  return word_table::word_of(kStyles, style, "unknown");
+}
 std::optional<PlotStyle> plot_style_from_string(std::string_view text) {
-  return value_of(kStyles, text);
+  return word_table::value_of(kStyles, text);
 }
 
 std::string over(const RunReport& report) {

@@ -15,10 +15,15 @@ namespace loiter::reports {
 namespace {
 
 using Row = SurveyComparisonRow;
+using Way = SurveyEnding::Way;
+using Origin = RunsFrom::Origin;
 
 // The ending of a probe the server answered whole (a slow reader given all of its response):
 // its time is the exchange's, no deadline's.
-constexpr std::string_view kAnswered = "answered";
+bool answered(const SurveyMeasure& m) { return m.ending.way == Way::answered; }
+
+// What a row shows of a word: "-" for none.
+std::string dash_if_empty(std::string word) { return word.empty() ? "-" : word; }
 
 std::string seconds_text(const SurveyMeasure& m) {
   return m.seconds ? fmt::format("{:.2f}", m.seconds->median) : "open";
@@ -27,13 +32,15 @@ std::string seconds_text(const SurveyMeasure& m) {
 // The deadline: grown past the slack, or gone (no ending within the wait), is a regression.
 std::optional<Row> deadline_row(const SurveyMeasure& b, const SurveyMeasure& c, double slack,
                                 double current_wait) {
-  if (!b.seconds && !c.seconds && b.ending.empty() && c.ending.empty()) return std::nullopt;
+  if (!b.seconds && !c.seconds && b.ending.way == Way::none && c.ending.way == Way::none) {
+    return std::nullopt;
+  }
   Row row{.measure = b.id,
           .what = "deadline",
           .unit = "s",
           .baseline = seconds_text(b),
           .current = seconds_text(c)};
-  if (b.ending == kAnswered || c.ending == kAnswered) {
+  if (answered(b) || answered(c)) {
     row.what = "time";
     row.note = "answered whole: no deadline met";
   } else if (b.seconds && c.seconds) {
@@ -53,17 +60,11 @@ std::optional<Row> deadline_row(const SurveyMeasure& b, const SurveyMeasure& c, 
   return row;
 }
 
-// The promise an ending keeps in a target file ("408", or "close", which a 408 and then the
-// close keeps too); none for "open" or another status.
-std::optional<std::string_view> promise_of(std::string_view ending) {
-  if (ending == "408+close" || ending == "408+reset") return "408";
-  if (ending == "close" || ending == "reset") return "close";
-  return std::nullopt;
-}
-
-bool keeps(std::string_view ending, std::string_view promise) {
-  const auto kept = promise_of(ending);
-  return kept && (*kept == promise || promise == "close");
+// Whether `ending` keeps the promise a target file makes: a "close" is kept by a 408 and
+// then the close too.
+bool keeps(const SurveyEnding& ending, TimeoutAnswer promise) {
+  const auto kept = answer_of(ending);
+  return kept != TimeoutAnswer::none && (kept == promise || promise == TimeoutAnswer::close);
 }
 
 // The ending. An ending that no longer keeps the promise the baseline's ending makes is a
@@ -74,19 +75,22 @@ bool keeps(std::string_view ending, std::string_view promise) {
 // keeps the promise. An ending gone "open" is the deadline row's regression, not this one's;
 // one now "answered" (the probe's exchange completed) met no deadline to answer.
 std::optional<Row> ending_row(const SurveyMeasure& b, const SurveyMeasure& c) {
-  if (b.ending.empty() && c.ending.empty()) return std::nullopt;
+  if (b.ending.way == Way::none && c.ending.way == Way::none) return std::nullopt;
   Row row{.measure = b.id,
           .what = "ending",
-          .baseline = b.ending.empty() ? "-" : b.ending,
-          .current = c.ending.empty() ? "-" : c.ending};
+          .baseline = dash_if_empty(to_string(b.ending)),
+          .current = dash_if_empty(to_string(c.ending))};
   if (b.ending == c.ending) return row;
   row.delta = fmt::format("{}→{}", row.baseline, row.current);
-  const auto promised = promise_of(b.ending);
-  if (!promised || c.ending == "open" || c.ending == kAnswered || c.ending.empty()) return row;
-  row.regressed = !keeps(c.ending, *promised);
+  const auto promised = answer_of(b.ending);
+  if (promised == TimeoutAnswer::none || c.ending.way == Way::open || answered(c) ||
+      c.ending.way == Way::none) {
+    return row;
+  }
+  row.regressed = !keeps(c.ending, promised);
   if (row.regressed) {
-    row.note = *promised == "408" ? "lost its 408: a \"408\" promise is broken"
-                                  : "a \"close\" promise is broken";
+    row.note = promised == TimeoutAnswer::respond_408 ? "lost its 408: a \"408\" promise is broken"
+                                                      : "a \"close\" promise is broken";
   }
   return row;
 }
@@ -110,23 +114,27 @@ std::optional<Row> extends_row(const SurveyMeasure& b, const SurveyMeasure& c) {
 // A clock's origin that moved where a stalled client gains time (or a well-behaved one is cut):
 // a second head never timed out; an idle deadline from connect, cutting a connection in use;
 // the header deadline from the handshake's end; an idle h2 close without its GOAWAY.
-bool origin_regressed(std::string_view id, std::string_view before, std::string_view now) {
-  if (id == "next-head") return before != "never" && now == "never";
-  if (id == "idle-reused") return before == "last-response" && now == "connect";
-  if (id == "tls-header-from") return before == "connect" && now == "handshake";
-  if (id == "h2-idle") return !before.empty() && before != "none" && now == "none";
+bool origin_regressed(std::string_view id, Origin before, Origin now) {
+  if (id == "next-head") return before != Origin::never && now == Origin::never;
+  if (id == "idle-reused") return before == Origin::last_response && now == Origin::connect;
+  if (id == "tls-header-from") return before == Origin::connect && now == Origin::handshake;
+  if (id == "h2-idle") {
+    return before != Origin::none && before != Origin::no_goaway && now == Origin::no_goaway;
+  }
   return false;
 }
 
 std::optional<Row> runs_from_row(const SurveyMeasure& b, const SurveyMeasure& c) {
-  if (b.runs_from.empty() && c.runs_from.empty()) return std::nullopt;
+  if (b.runs_from.origin == Origin::none && c.runs_from.origin == Origin::none) {
+    return std::nullopt;
+  }
   Row row{.measure = b.id,
           .what = "runs from",
-          .baseline = b.runs_from.empty() ? "-" : b.runs_from,
-          .current = c.runs_from.empty() ? "-" : c.runs_from};
+          .baseline = dash_if_empty(to_string(b.runs_from)),
+          .current = dash_if_empty(to_string(c.runs_from))};
   if (b.runs_from == c.runs_from) return row;
   row.delta = fmt::format("{}→{}", row.baseline, row.current);
-  row.regressed = origin_regressed(b.id, b.runs_from, c.runs_from);
+  row.regressed = origin_regressed(b.id, b.runs_from.origin, c.runs_from.origin);
   if (row.regressed) row.note = "a stalled or reused connection is held to less than before";
   return row;
 }

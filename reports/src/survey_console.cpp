@@ -33,7 +33,7 @@ TableRow table_row(const SurveyMeasure& m, double max_wait) {
   namespace words = survey_words;
   if (!m.not_measured.empty()) return {words::behaviour(m), words::not_measured(m), "", "", ""};
   return {words::behaviour(m), words::time(m, max_wait), words::spread(m), words::agreement(m),
-          m.ending};
+          to_string(m.ending)};
 }
 
 // Each row's cells padded to its column's widest; a row's last non-empty cell is not padded

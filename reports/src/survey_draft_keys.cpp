@@ -15,6 +15,7 @@ namespace loiter::reports::draft {
 namespace {
 
 using State = KeyDraft::State;
+using Origin = RunsFrom::Origin;
 
 constexpr std::string_view kPromiseOnly = "a promise only once your configuration says so";
 
@@ -71,7 +72,9 @@ KeyDraft answered_whole(std::string table, std::string key, const SurveyMeasure&
 KeyDraft deadline(const Context& c, std::string table, std::string key, const SurveyMeasure* m,
                   std::initializer_list<std::string_view> ids) {
   if (m == nullptr) return unmeasured(c, std::move(table), std::move(key), ids);
-  if (m->ending == "answered") return answered_whole(std::move(table), std::move(key), *m);
+  if (m->ending.way == SurveyEnding::Way::answered) {
+    return answered_whole(std::move(table), std::move(key), *m);
+  }
   if (!m->seconds)
     return with(std::move(table), std::move(key), State::none, "", none_within(c, *m));
   const auto& s = *m->seconds;
@@ -100,52 +103,52 @@ KeyDraft progress(const Context& c, std::string table, std::string key, std::str
 KeyDraft answer(const Context& c, std::string key, std::string_view id) {
   const auto* m = measured(c.survey, id);
   if (m == nullptr) return unmeasured(c, "promises", std::move(key), {id});
-  if (m->ending == "answered") return answered_whole("promises", std::move(key), *m);
+  if (m->ending.way == SurveyEnding::Way::answered) {
+    return answered_whole("promises", std::move(key), *m);
+  }
   if (!m->seconds) return with("promises", std::move(key), State::none, "", none_within(c, *m));
-  const auto& e = m->ending;
-  const char* value = e == "408+close" || e == "408+reset" ? "\"408\""
-                      : e == "close" || e == "reset"       ? "\"close\""
-                                                           : nullptr;
-  if (value == nullptr) {
+  const auto e = to_string(m->ending);
+  const auto answer = answer_of(m->ending);
+  if (answer == TimeoutAnswer::none) {
     return with("promises", std::move(key), State::none, "",
                 fmt::format("{}: ended {}, neither \"408\" nor \"close\" (declared, either is a "
                             "wrong ending)",
                             measured_head(c, *m), e));
   }
-  return with("promises", std::move(key), State::measured, value,
+  return with("promises", std::move(key), State::measured, fmt::format("\"{}\"", to_string(answer)),
               fmt::format("{}: ended {}; {}", measured_head(c, *m), e, kPromiseOnly));
 }
 
 // A clock's origin (runs_from) as a string key, where the survey's word is one the key takes.
 KeyDraft origin(const Context& c, std::string table, std::string key, std::string_view id,
-                std::initializer_list<std::string_view> takes) {
+                std::initializer_list<Origin> takes) {
   const auto* m = measured(c.survey, id);
   if (m == nullptr) return unmeasured(c, std::move(table), std::move(key), {id});
-  if (id == "next-head" && m->runs_from == "never") {
+  if (id == "next-head" && m->runs_from.origin == Origin::never) {
     return with(std::move(table), std::move(key), State::none, "",
                 fmt::format("{}: the server never timed out a second head", measured_head(c, *m)));
   }
-  if (std::ranges::find(takes, m->runs_from) == takes.end()) {
+  if (std::ranges::find(takes, m->runs_from.origin) == takes.end()) {
     return with(std::move(table), std::move(key), State::unmeasured, "",
                 fmt::format("not measured ({}): no clock's origin seen", id));
   }
-  return with(
-      std::move(table), std::move(key), State::measured, fmt::format("\"{}\"", m->runs_from),
-      fmt::format("{}: it ran from \"{}\"; {}", measured_head(c, *m), m->runs_from, kPromiseOnly));
+  const auto from = to_string(m->runs_from);
+  return with(std::move(table), std::move(key), State::measured, fmt::format("\"{}\"", from),
+              fmt::format("{}: it ran from \"{}\"; {}", measured_head(c, *m), from, kPromiseOnly));
 }
 
 // A GOAWAY before the idle close: h2-idle's runs_from is the GOAWAY's code, or "none".
 KeyDraft goaway(const Context& c) {
   const auto* m = measured(c.survey, "h2-idle");
   if (m == nullptr) return unmeasured(c, "h2", "goaway_on_idle", {"h2-idle"});
-  if (m->runs_from.empty()) {
+  if (m->runs_from.origin == Origin::none) {
     return with("h2", "goaway_on_idle", State::unmeasured, "",
                 "not measured (h2-idle): no idle close to see a GOAWAY before");
   }
-  const bool sent = m->runs_from != "none";
+  const bool sent = m->runs_from.origin != Origin::no_goaway;
   return with("h2", "goaway_on_idle", State::measured, sent ? "true" : "false",
               fmt::format("{}: {}; {}", measured_head(c, *m),
-                          sent ? "GOAWAY " + m->runs_from + " before the idle close"
+                          sent ? "GOAWAY " + to_string(m->runs_from) + " before the idle close"
                                : std::string("closed idle without a GOAWAY"),
                           kPromiseOnly));
 }
@@ -172,7 +175,8 @@ std::vector<KeyDraft> draft_keys(const Survey& survey, std::string_view date, bo
       deadline(c, "deadlines", "body", measured(survey, "body-partial"), {"body-partial"}),
       progress(c, "deadlines", "body_resets_on_progress", "body-trickle"),
       deadline(c, "deadlines", "idle", idle_measure(survey, h2), {"idle"}),
-      origin(c, "deadlines", "next_head_from", "next-head", {"first-byte", "last-response"}),
+      origin(c, "deadlines", "next_head_from", "next-head",
+             {Origin::first_byte, Origin::last_response}),
       answer(c, "on_header_timeout", "header-partial"),
       answer(c, "on_body_timeout", "body-partial"),
       deadline(c, "promises", "send_timeout", measured(survey, "send-stopped"), {"send-stopped"}),
@@ -180,7 +184,8 @@ std::vector<KeyDraft> draft_keys(const Survey& survey, std::string_view date, bo
   if (survey.tls) {
     keys.push_back(
         deadline(c, "tls", "handshake", measured(survey, "tls-handshake"), {"tls-handshake"}));
-    keys.push_back(origin(c, "tls", "header_from", "tls-header-from", {"connect", "handshake"}));
+    keys.push_back(
+        origin(c, "tls", "header_from", "tls-header-from", {Origin::connect, Origin::handshake}));
   }
   if (h2) {
     keys.push_back(deadline(c, "h2", "preface", measured(survey, "h2-preface"), {"h2-preface"}));

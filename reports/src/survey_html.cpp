@@ -71,7 +71,7 @@ void measure_row(const SurveyMeasure& m, double max_wait, std::ostream& out) {
                "<td class=\"nowrap\">{}</td><td class=\"nowrap\">{}</td><td>{}</td><td>{}</td>"
                "<td>{}</td></tr>\n",
                escape_html(words::time(m, max_wait)), escape_html(words::spread(m)),
-               escape_html(words::agreement(m)), escape_html(m.ending),
+               escape_html(words::agreement(m)), escape_html(to_string(m.ending)),
                svg::survey_strip(m, max_wait, svg_id("survey", m.id)));
   }
   detail_row(m, out);

@@ -6,9 +6,43 @@
 
 #include "loiter/reports/described_json.hpp"
 
+namespace loiter::reports::described {
+
 template <>
-struct loiter::reports::described::Codec<loiter::reports::SurveyProtocol>
-    : EnumWords<SurveyProtocol, kSurveyProtocols> {};
+struct Codec<SurveyProtocol> : EnumWords<SurveyProtocol, kSurveyProtocols> {};
+
+namespace {
+
+// A value read from its word by `of`; another word is refused with `words`, those it may be.
+template <class T>
+T read_word(const json::value& json, std::optional<T> (*of)(std::string_view),
+            std::string_view words) {
+  if (!json.is_string()) throw ReadError("", "must be a word");
+  const std::string_view said = json.get_string();
+  if (auto value = of(said)) return *value;
+  throw ReadError("", "is '" + std::string(said) + "', not one of " + std::string(words));
+}
+
+}  // namespace
+
+// An ending, and where a deadline runs from, by their words (survey.hpp).
+template <>
+struct Codec<SurveyEnding> {
+  static json::value write(const SurveyEnding& ending) { return json::string(to_string(ending)); }
+  static SurveyEnding read(const json::value& json) {
+    return read_word(json, survey_ending_of, survey_ending_words());
+  }
+};
+
+template <>
+struct Codec<RunsFrom> {
+  static json::value write(const RunsFrom& runs_from) { return json::string(to_string(runs_from)); }
+  static RunsFrom read(const json::value& json) {
+    return read_word(json, runs_from_of, runs_from_words());
+  }
+};
+
+}  // namespace loiter::reports::described
 
 namespace loiter::reports {
 

@@ -25,25 +25,28 @@ std::string seconds_text(double seconds) { return plain_number(seconds, 4) + " s
 
 // What `runs_from` says, by the measure it belongs to (survey.hpp).
 std::string runs_from_text(const SurveyMeasure& m) {
-  const auto& from = m.runs_from;
+  using Origin = RunsFrom::Origin;
+  const auto origin = m.runs_from.origin;
+  const auto from = to_string(m.runs_from);
   if (m.id == "idle-reused") {
-    return from == "connect" ? "the idle deadline runs from connect, not from the last response"
-                             : fmt::format("the idle deadline runs from {}",
-                                           from == "last-response" ? "the last response" : from);
+    return origin == Origin::connect
+               ? "the idle deadline runs from connect, not from the last response"
+               : fmt::format("the idle deadline runs from {}",
+                             origin == Origin::last_response ? "the last response" : from);
   }
   if (m.id == "next-head") {
-    if (from == "never") return "a second head has no deadline of its own";
+    if (origin == Origin::never) return "a second head has no deadline of its own";
     return fmt::format("a second head's deadline runs from {}",
-                       from == "first-byte"      ? "its first byte"
-                       : from == "last-response" ? "the last response"
-                                                 : from);
+                       origin == Origin::first_byte      ? "its first byte"
+                       : origin == Origin::last_response ? "the last response"
+                                                         : from);
   }
   if (m.id == "tls-header-from") {
     return fmt::format("the header deadline runs from {}",
-                       from == "handshake" ? "the handshake's end" : from);
+                       origin == Origin::handshake ? "the handshake's end" : from);
   }
   if (m.id == "h2-idle") {
-    return from == "none" ? "closed without a GOAWAY" : fmt::format("GOAWAY {}", from);
+    return origin == Origin::no_goaway ? "closed without a GOAWAY" : fmt::format("GOAWAY {}", from);
   }
   return fmt::format("runs from {}", from);
 }
@@ -100,11 +103,11 @@ std::vector<std::string> facts(const SurveyMeasure& m) {
     out.push_back(*m.extends ? "progress extends the deadline"
                              : "progress does not extend the deadline");
   }
-  if (!m.runs_from.empty()) out.push_back(runs_from_text(m));
+  if (m.runs_from.origin != RunsFrom::Origin::none) out.push_back(runs_from_text(m));
   if (m.endings.size() > 1) {
     std::string text = "endings:";
     for (const auto& e : m.endings) {
-      text += fmt::format("{} {} {}", text.back() == ':' ? "" : ",", e.ending, e.count);
+      text += fmt::format("{} {} {}", text.back() == ':' ? "" : ",", to_string(e.ending), e.count);
     }
     out.push_back(text);
   }

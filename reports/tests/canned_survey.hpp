@@ -4,16 +4,22 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "loiter/reports/survey.hpp"
 
 namespace loiter::reports::canned {
 
+// An ending, and where a deadline runs from, by their words in survey.json ("408+close",
+// "last-response"); a word they cannot be throws.
+inline SurveyEnding ending(std::string_view word) { return survey_ending_of(word).value(); }
+inline RunsFrom runs_from(std::string_view word) { return runs_from_of(word).value(); }
+
 // A probe of 5 connections that all agreed: ended `ending` after `median` s (±0.01), or were
 // still open when the wait ran out (median nullopt).
 inline SurveyMeasure timed(std::string id, std::string title, std::optional<double> median,
-                           std::string ending = "close") {
+                           std::string_view word = "close") {
   SurveyMeasure m{.id = std::move(id),
                   .title = std::move(title),
                   .kind = "canned",
@@ -21,7 +27,7 @@ inline SurveyMeasure timed(std::string id, std::string title, std::optional<doub
                   .connections = 5,
                   .agreed = 5};
   if (median) m.seconds = Spread{.min = *median - 0.01, .median = *median, .max = *median + 0.01};
-  m.ending = median ? std::move(ending) : std::string("open");
+  m.ending = ending(median ? word : "open");
   m.endings = {{.ending = m.ending, .count = 5}};
   return m;
 }
@@ -32,8 +38,8 @@ inline SurveyMeasure with_extends(SurveyMeasure m, bool extends, std::string int
   return m;
 }
 
-inline SurveyMeasure with_runs_from(SurveyMeasure m, std::string runs_from) {
-  m.runs_from = std::move(runs_from);
+inline SurveyMeasure with_runs_from(SurveyMeasure m, std::string_view word) {
+  m.runs_from = runs_from(word);
   return m;
 }
 

@@ -102,7 +102,7 @@ Finding found(std::string code, std::string subject = {}) {
           .measured = 2.1,
           .bound = 2.0,
           .unit = "s",
-          .since = "connect",
+          .since = Since::connect,
           .deadline = 2.0,
           .slack = 0.1};
 }

@@ -26,7 +26,7 @@ Finding still_open(std::string subject) {
           .measured = 2.0,
           .bound = 1.0,
           .unit = "s",
-          .since = "connect"};
+          .since = Since::connect};
 }
 
 // A deadline finding says how many, out of how many, and the deadline it broke.
@@ -47,7 +47,7 @@ TEST(FindingText, ClosedEarlyNamesTheEdgeTheEarliestAndTheWindow) {
                 .measured = 0.3,
                 .bound = 0.75,
                 .unit = "s",
-                .since = "last-response",
+                .since = Since::last_response,
                 .deadline = 1.0,
                 .slack = 0.25};
   EXPECT_EQ(text(early),
@@ -56,7 +56,7 @@ TEST(FindingText, ClosedEarlyNamesTheEdgeTheEarliestAndTheWindow) {
   early.code = codes::kClosedLate;
   early.measured = 1.3;
   early.bound = 1.25;
-  early.since = "request-head";
+  early.since = Since::request_head;
   EXPECT_THAT(text(early), HasSubstr("1/2 connections closed late, after 1.250 s (latest 1.300 s; "
                                      "deadline 1.000 s ± 0.250 s from the request head)"));
 }
@@ -71,7 +71,7 @@ TEST(FindingText, ANamedDeadlineSaysWhereItRunsFrom) {
                 .measured = 0.996,
                 .bound = 1.75,
                 .unit = "s",
-                .since = "last-response",
+                .since = Since::last_response,
                 .deadline = 2.0,
                 .slack = 0.25,
                 .deadline_name = "idle"};
@@ -81,13 +81,13 @@ TEST(FindingText, ANamedDeadlineSaysWhereItRunsFrom) {
   early.code = codes::kClosedLate;
   early.measured = 3.017;
   early.bound = 2.25;
-  early.since = "second-request-head";
+  early.since = Since::second_request_head;
   early.deadline_name = "header";
   EXPECT_EQ(text(early),
             "100/100 connections closed late, 3.017 s after the second request head's first byte "
             "(after 2.250 s): the header deadline runs from the second request head's first byte "
             "(2.000 s ± 0.250 s)");
-  early.since = "handshake";
+  early.since = Since::handshake;
   EXPECT_EQ(text(early),
             "100/100 connections closed late, 3.017 s after the TLS handshake's completion "
             "(after 2.250 s): the header deadline runs from the TLS handshake's completion "
@@ -179,7 +179,7 @@ TEST(FindingText, OutlivedByProgressCountsTheLinesThatKeptComing) {
                       .measured = 1.9,
                       .bound = 1.0,
                       .unit = "s",
-                      .since = "connect",
+                      .since = Since::connect,
                       .progress = "header line",
                       .progress_by_deadline = 3};
   EXPECT_EQ(text(lines),

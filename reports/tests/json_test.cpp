@@ -132,7 +132,7 @@ TEST(Json, RoundTripsEveryDetailOfAFinding) {
                                           .measured = 0.25,
                                           .bound = std::nullopt,
                                           .unit = "ms",
-                                          .since = "request-head",
+                                          .since = Since::request_head,
                                           .deadline = 1.5,
                                           .slack = 0.25,
                                           .ending = "408+close",
@@ -254,6 +254,28 @@ TEST(Json, ReadsAConnectLimitItDoesNotKnowAsNone) {
   EXPECT_EQ(finding.at("limit"), "server");
   finding["limit"] = "client-memory";
   EXPECT_EQ(run_report_from_json(document).scenarios[1].findings[0].limit, ConnectLimit::none);
+}
+
+// Where a deadline runs from is written as its word and read back from it; a word this loiter
+// does not know is refused, with the words it may be.
+TEST(Json, ReadsEachSinceByItsWordAndRefusesAnother) {
+  auto report = testing::sample_report();
+  for (const auto since :
+       {Since::connect, Since::request_head, Since::last_response, Since::second_request_head,
+        Since::handshake, Since::quiet, Since::read_pause}) {
+    report.scenarios[1].findings[0].since = since;
+    const auto document = to_json(report);
+    EXPECT_EQ(document.at("scenarios").at(1).at("findings").at(0).at("since").as_string(),
+              to_string(since));
+    EXPECT_EQ(run_report_from_json(document).scenarios[1].findings[0].since, since);
+  }
+  auto document = to_json(report);
+  document.at("scenarios").at(1).at("findings").at(0).as_object()["since"] = "first-byte";
+  EXPECT_THAT([&] { run_report_from_json(document); },
+              ::testing::ThrowsMessage<std::runtime_error>(::testing::StrEq(
+                  "report: scenarios[1].findings[0]: key 'since' is 'first-byte', not one of "
+                  "'connect', 'request-head', 'last-response', 'second-request-head', "
+                  "'handshake', 'quiet', 'read-pause'")));
 }
 
 TEST(Json, RejectsAnotherSchemaByName) {

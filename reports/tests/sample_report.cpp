@@ -52,7 +52,7 @@ RunReport sample_report() {
                                       .measured = 2.0,
                                       .bound = 1.0,
                                       .unit = "s",
-                                      .since = "connect"}},
+                                      .since = Since::connect}},
                         .figures = {never}},
                        {.id = "stream",
                         .status = Status::skip,

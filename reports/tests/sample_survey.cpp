@@ -1,11 +1,14 @@
 #include "sample_survey.hpp"
 
+#include "canned_survey.hpp"
+
 namespace loiter::reports::testing {
 
 namespace {
 
 SurveyMeasure measured(std::string id, std::string title, std::string kind, Spread seconds,
-                       std::string ending) {
+                       std::string_view word) {
+  const auto ending = canned::ending(word);
   return {.id = std::move(id),
           .title = std::move(title),
           .kind = std::move(kind),
@@ -54,20 +57,21 @@ Survey sample_survey() {
   lines.interval = "a line every 0.90 s";
   lines.connections = 4;
   lines.agreed = 4;
-  lines.endings = {{.ending = "close", .count = 4}};
+  lines.endings = {{.ending = canned::ending("close"), .count = 4}};
   lines.extends = false;
   survey.measures.push_back(lines);
   auto body = measured("body-partial", "a body stopped halfway", "partial-body",
                        {60.0, 60.002, 60.01}, "408+close");
   body.from = "end of head";
   body.agreed = 4;
-  body.endings = {{.ending = "408+close", .count = 4}, {.ending = "reset", .count = 1}};
+  body.endings = {{.ending = canned::ending("408+close"), .count = 4},
+                  {.ending = canned::ending("reset"), .count = 1}};
   body.note = "one connection was reset 0.5 s after its head";
   survey.measures.push_back(body);
   auto reused = measured("idle-reused", "a kept-alive connection reused at intervals",
                          "idle-keepalive", {75.0, 75.0, 75.001}, "close");
   reused.interval = "a request every 4.00 s";
-  reused.runs_from = "connect";
+  reused.runs_from = canned::runs_from("connect");
   survey.measures.push_back(reused);
   survey.measures.push_back({.id = "h2-preface",
                              .title = "a connection preface stopped partway",

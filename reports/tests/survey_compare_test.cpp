@@ -115,7 +115,7 @@ TEST(SurveyCompare, AnAnsweredProbeIsATimeNotADeadline) {
       canned::with_extends(canned::timed("send-slow", "a slow reader", 3.46, "answered"), true, "");
   auto current = baseline;
   canned::measure(current, "send-slow").seconds->median = 9.0;
-  canned::measure(current, "send-stopped").ending = "answered";
+  canned::measure(current, "send-stopped").ending = canned::ending("answered");
   const auto c = compare_surveys(baseline, current);
   EXPECT_EQ(row(c, "send-slow", "time").note, "answered whole: no deadline met");
   EXPECT_FALSE(row(c, "send-stopped", "ending").regressed);
@@ -145,9 +145,9 @@ TEST(SurveyCompare, ProgressThatNowExtendsADeadlineRegresses) {
 TEST(SurveyCompare, AnEndingThatLostIts408Regresses) {
   const auto baseline = canned::everything();
   auto current = baseline;
-  canned::measure(current, "header-partial").ending = "close";
-  canned::measure(current, "body-partial").ending = "408+close";
-  canned::measure(current, "send-stopped").ending = "close";  // was reset
+  canned::measure(current, "header-partial").ending = canned::ending("close");
+  canned::measure(current, "body-partial").ending = canned::ending("408+close");
+  canned::measure(current, "send-stopped").ending = canned::ending("close");  // was reset
   const auto c = compare_surveys(baseline, current);
   const auto& lost = row(c, "header-partial", "ending");
   EXPECT_TRUE(lost.regressed);
@@ -158,17 +158,18 @@ TEST(SurveyCompare, AnEndingThatLostIts408Regresses) {
   EXPECT_EQ(regressions(c), 1u);
   // another status breaks a close promise too
   auto other = baseline;
-  canned::measure(other, "body-partial").ending = "400+close";
+  canned::measure(other, "body-partial").ending = canned::ending("400+close");
   EXPECT_TRUE(row(compare_surveys(baseline, other), "body-partial", "ending").regressed);
 }
 
 TEST(SurveyCompare, ClockOriginsThatLetAStallLastLongerRegress) {
   const auto baseline = canned::everything(SurveyProtocol::h2, true);
   auto current = baseline;
-  canned::measure(current, "next-head").runs_from = "never";
-  canned::measure(current, "idle-reused").runs_from = "connect";
-  canned::measure(current, "tls-header-from").runs_from = "connect";  // handshake→connect: fine
-  canned::measure(current, "h2-idle").runs_from = "none";
+  canned::measure(current, "next-head").runs_from = canned::runs_from("never");
+  canned::measure(current, "idle-reused").runs_from = canned::runs_from("connect");
+  canned::measure(current, "tls-header-from").runs_from =
+      canned::runs_from("connect");  // handshake→connect: fine
+  canned::measure(current, "h2-idle").runs_from = canned::runs_from("none");
   const auto c = compare_surveys(baseline, current);
   EXPECT_TRUE(row(c, "next-head", "runs from").regressed);
   EXPECT_EQ(row(c, "next-head", "runs from").delta, "first-byte→never");

@@ -98,7 +98,7 @@ TEST(SurveyTarget, HeaderFallsBackToTheSilentConnection) {
 // A server that never timed out a second head declares no next_head_from.
 TEST(SurveyTarget, NextHeadNeverLeavesNextHeadFromOut) {
   auto survey = canned::everything();
-  canned::measure(survey, "next-head").runs_from = "never";
+  canned::measure(survey, "next-head").runs_from = canned::runs_from("never");
   const auto text = draft_target(survey, connect_head());
   EXPECT_THAT(text, HasSubstr("# next_head_from: measured 2026-12-03 (next-head), 5/5 "
                               "connections: the server never timed out a second head\n"));
@@ -108,7 +108,7 @@ TEST(SurveyTarget, NextHeadNeverLeavesNextHeadFromOut) {
 // An answer that is neither a 408 nor a close is no promise: a comment says what it was.
 TEST(SurveyTarget, AnotherStatusIsACommentNotAPromise) {
   auto survey = canned::everything();
-  canned::measure(survey, "header-partial").ending = "400+close";
+  canned::measure(survey, "header-partial").ending = canned::ending("400+close");
   const auto text = draft_target(survey, connect_head());
   EXPECT_THAT(text, HasSubstr("ended 400+close, neither \"408\" nor \"close\""));
   EXPECT_THAT(text, Not(HasSubstr("on_header_timeout =")));
@@ -118,7 +118,7 @@ TEST(SurveyTarget, AnotherStatusIsACommentNotAPromise) {
 // A probe the server answered whole met no deadline: nothing is drafted from its time.
 TEST(SurveyTarget, AnAnsweredProbeDraftsNoDeadline) {
   auto survey = canned::everything();
-  canned::measure(survey, "send-stopped").ending = "answered";
+  canned::measure(survey, "send-stopped").ending = canned::ending("answered");
   const auto text = draft_target(survey, connect_head());
   EXPECT_THAT(text, HasSubstr("# send_timeout: not measured (send-stopped): the server answered "
                               "5/5 connections whole, no deadline met\n"));
@@ -128,8 +128,8 @@ TEST(SurveyTarget, AnAnsweredProbeDraftsNoDeadline) {
 // A reset after the 408 is still a 408; a plain reset is a close.
 TEST(SurveyTarget, ResetsAnswerAsTheirCloses) {
   auto survey = canned::everything();
-  canned::measure(survey, "header-partial").ending = "408+reset";
-  canned::measure(survey, "body-partial").ending = "reset";
+  canned::measure(survey, "header-partial").ending = canned::ending("408+reset");
+  canned::measure(survey, "body-partial").ending = canned::ending("reset");
   const auto text = draft_target(survey, connect_head());
   EXPECT_THAT(text, HasSubstr("on_header_timeout = \"408\"\n"));
   EXPECT_THAT(text, HasSubstr("on_body_timeout = \"close\"\n"));

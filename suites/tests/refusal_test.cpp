@@ -254,7 +254,7 @@ TEST(CliReport, RendersAStoredSurveyAndLadderAgain) {
                              .connections = 5,
                              .agreed = 5,
                              .seconds = reports::Spread{.min = 2, .median = 2.01, .max = 2.02},
-                             .ending = "close"});
+                             .ending = {.way = reports::SurveyEnding::Way::close}});
   fs::create_directories(tmp.path() / "survey");
   write_file(tmp.path() / "survey" / "survey.json", reports::survey_text(survey));
   EXPECT_EQ(run({LOITER_BINARY, "report", (tmp.path() / "survey").string()}, tmp.path() / "s"),

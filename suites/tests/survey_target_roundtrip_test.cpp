@@ -90,7 +90,7 @@ TEST(SurveyTargetRoundTrip, UnmeasuredKeysKeepTheirValueAndOpenOnesGoUnlessUsed)
       reports::canned::not_measured("body-partial", "no echo path");
   reports::canned::measure(survey, "header-partial") =
       reports::canned::timed("header-partial", "a partial head", std::nullopt);
-  reports::canned::measure(survey, "next-head").runs_from = "never";
+  reports::canned::measure(survey, "next-head").runs_from = reports::canned::runs_from("never");
   const auto nginx = drafted("nginx", survey);
   EXPECT_THAT(nginx.deadlines.body, Optional(Duration(2s)));                // kept
   EXPECT_THAT(nginx.promises.on_body_timeout, Optional(OnTimeout::close));  // kept
@@ -116,7 +116,7 @@ TEST(SurveyTargetRoundTrip, NginxH2FileReadsBackItsTlsAndH2Keys) {
 // An h2c file whose idle close came without a GOAWAY says so.
 TEST(SurveyTargetRoundTrip, ReferenceH2cFileReadsBackNoGoaway) {
   auto survey = reports::canned::everything(reports::SurveyProtocol::h2);
-  reports::canned::measure(survey, "h2-idle").runs_from = "none";
+  reports::canned::measure(survey, "h2-idle").runs_from = reports::canned::runs_from("none");
   const auto t = drafted("reference-h2c", survey);
   ASSERT_TRUE(t.h2.has_value());
   EXPECT_FALSE(t.h2->goaway_on_idle);

@@ -60,7 +60,7 @@ Finding about(const Observation& o, const CutExpectation& c, const char* code, s
   auto f = finding(o, code, FindingClass::deadline, c.kind);
   f.count = count;
   f.of = of;
-  f.since = c.from_pause ? "read-pause" : "request-head";
+  f.since = c.from_pause ? reports::Since::read_pause : reports::Since::request_head;
   return f;
 }
 
@@ -101,7 +101,7 @@ void check_cut(const Observation& o, const CutExpectation& c, Verdict& v) {
   }
   if (t.never_cut > 0) {
     auto f = about(o, c, codes::kNeverCut, t.never_cut, t.of);
-    f.since.clear();
+    f.since = reports::Since::none;
     f.measured = in_seconds(c.pause);
     f.bound = in_seconds(c.deadline);
     f.unit = "s";

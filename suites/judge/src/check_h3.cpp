@@ -65,7 +65,7 @@ void check_probes(const Observation& o, const H3Expectation& e,
     f.measured = measured;
     f.bound = in_seconds(bound);
     f.unit = "s";
-    f.since = std::string(since_name(e.since));
+    f.since = finding_since(e.since);
     f.deadline = in_seconds(deadline);
     f.slack = in_seconds(e.slack);
     f.deadline_name = e.name;
@@ -94,7 +94,7 @@ void check_probes(const Observation& o, const H3Expectation& e,
     f.measured = in_seconds(deadline);
     f.bound = in_seconds(deadline);
     f.unit = "s";
-    f.since = std::string(since_name(e.since));
+    f.since = finding_since(e.since);
     v.findings.push_back(std::move(f));
   }
 }

@@ -70,28 +70,29 @@ void check_back(const Observation& o, std::size_t start, std::size_t end, const 
   auto f = finding(o, codes::kNotBackToBaseline, FindingClass::resources, subject);
   f.measured = static_cast<double>(end);
   f.bound = static_cast<double>(start);
-  if (std::string_view(subject) == "connections") f.explanation = end_states(o);
+  if (std::string_view(subject) == soak_subjects::kConnections) f.explanation = end_states(o);
   v.findings.push_back(std::move(f));
 }
 
 }  // namespace
 
 void check_soak(const Observation& o, const SoakFigures& f, const SoakExpectation& e, Verdict& v) {
-  check_slope(o, f.fds, e.fds_per_minute, e.shortest_fit, "fds", v);
-  check_slope(o, f.connections, e.connections_per_minute, e.shortest_fit, "connections", v);
-  check_slope(o, f.rss_kib, e.rss_kib_per_minute, e.shortest_fit, "rss", v, 1.0 / 1024.0,
-              "MiB/min");
+  check_slope(o, f.fds, e.fds_per_minute, e.shortest_fit, soak_subjects::kFds, v);
+  check_slope(o, f.connections, e.connections_per_minute, e.shortest_fit,
+              soak_subjects::kConnections, v);
+  check_slope(o, f.rss_kib, e.rss_kib_per_minute, e.shortest_fit, soak_subjects::kRss, v,
+              1.0 / 1024.0, "MiB/min");
   check_p99(o, f, e, v);
   if (f.connections_start && f.connections_end) {
-    check_back(o, *f.connections_start, *f.connections_end, "connections", v);
+    check_back(o, *f.connections_start, *f.connections_end, soak_subjects::kConnections, v);
   }
-  check_back(o, f.threads_start, f.threads_end, "threads", v);
+  check_back(o, f.threads_start, f.threads_end, soak_subjects::kThreads, v);
 }
 
 void explain_soak_fds(const Observation& o, const SoakFigures& f, Verdict& v) {
   const auto steepest = steepest_fd_type(f);
   for (auto& finding : v.findings) {
-    if (finding.code == codes::kSlopeOverBound && finding.subject == "fds") {
+    if (finding.code == codes::kSlopeOverBound && finding.subject == soak_subjects::kFds) {
       if (steepest) finding.descriptor = fixtures::to_string(*steepest);
       finding.explanation = end_states(o);
     } else if (finding.code == codes::kFdsNotRecovered) {

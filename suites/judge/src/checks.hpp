@@ -16,6 +16,7 @@ using clients::Ending;
 using reports::Finding;
 using reports::FindingClass;
 namespace codes = reports::codes;
+namespace soak_subjects = reports::soak_subjects;
 
 // The server ended the connection (FIN, RST, or a TLS alert and then its close), rather
 // than the client or nobody.
@@ -43,8 +44,9 @@ std::string ending_words(const ConnectionRecord& r, const clients::EndingLabel& 
 // The connections of client kind `kind` (empty: every one), in the observation's order.
 std::vector<const ConnectionRecord*> of_kind(const Observation& o, const std::string& kind);
 
-// Where a deadline runs from, as a finding names it: "connect", "request-head", "quiet", ...
-std::string_view since_name(Since since);
+// Where a deadline runs from, as a finding names it (reports::Since: "request-head" for
+// first_send, ...).
+reports::Since finding_since(Since since);
 
 // A finding of `code` about the observed scenario; its figures are set by the caller.
 reports::Finding finding(const Observation& o, const char* code, reports::FindingClass klass,

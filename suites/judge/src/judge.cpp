@@ -31,23 +31,22 @@ std::vector<const clients::ConnectionRecord*> of_kind(const Observation& o,
   return chosen;
 }
 
-// Where a deadline runs from, as a finding names it.
-std::string_view since_name(Since since) {
+reports::Since finding_since(Since since) {
   switch (since) {
     case Since::connect:
-      return "connect";
+      return reports::Since::connect;
     case Since::first_send:
-      return "request-head";
+      return reports::Since::request_head;
     case Since::last_response:
-      return "last-response";
+      return reports::Since::last_response;
     case Since::second_send:
-      return "second-request-head";
+      return reports::Since::second_request_head;
     case Since::handshake:
-      return "handshake";
+      return reports::Since::handshake;
     case Since::quiet:
-      return "quiet";
+      return reports::Since::quiet;
   }
-  return "?";
+  return reports::Since::none;
 }
 
 }  // namespace checks
@@ -128,7 +127,7 @@ Subset subset_for(const Observation& o, const ClosureExpectation& c) {
                                      : select(o, [&](auto& r) { return r.kind == c.kind; }),
            .about = finding(o, "", FindingClass::deadline, c.kind)};
   s.about.of = s.records.size();
-  s.about.since = since_name(c.since);
+  s.about.since = finding_since(c.since);
   return s;
 }
 
@@ -224,7 +223,7 @@ void check_endings(const Subset& s, const ClosureExpectation& c, Verdict& v) {
   }
   for (const auto& [label, seen] : unexpected) {
     auto f = about(s, codes::kWrongEnding, seen.first, FindingClass::answer);
-    f.since.clear();
+    f.since = reports::Since::none;
     f.ending = seen.second;
     for (const auto& allowed : c.endings) f.expected_endings.push_back(to_string(allowed));
     v.findings.push_back(std::move(f));

@@ -68,11 +68,11 @@ TEST(JudgeCause, AConnectionOutlivingItsDeadlineWhileLinesKeptComingNamesTheLine
   EXPECT_FALSE(verdict.passed);
   EXPECT_THAT(verdict.findings, Contains(has_code(codes::kStillOpen)));
   EXPECT_THAT(verdict.findings,
-              Contains(with_class(
-                  FindingClass::deadline,
-                  AllOf(counted(codes::kOutlivedByProgress, 1, 2), figure(1.8, 1.0),
-                        Field(&Finding::since, "connect"), Field(&Finding::progress, "header line"),
-                        Field(&Finding::progress_by_deadline, Optional(3u))))));
+              Contains(with_class(FindingClass::deadline,
+                                  AllOf(counted(codes::kOutlivedByProgress, 1, 2), figure(1.8, 1.0),
+                                        Field(&Finding::since, reports::Since::connect),
+                                        Field(&Finding::progress, "header line"),
+                                        Field(&Finding::progress_by_deadline, Optional(3u))))));
 }
 
 // A late close counts too; one in the window, or without progress after the deadline, not.

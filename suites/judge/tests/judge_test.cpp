@@ -44,7 +44,7 @@ TEST(Judge, CountsConnectionsStillOpenAtPatience) {
               ElementsAre(with_class(
                   FindingClass::deadline,
                   AllOf(counted(codes::kStillOpen, 2, 3), figure(2.0, 1.0),
-                        Field(&Finding::unit, "s"), Field(&Finding::since, "connect"),
+                        Field(&Finding::unit, "s"), Field(&Finding::since, reports::Since::connect),
                         Field(&Finding::subject, ""), Field(&Finding::scenario, "silent")))));
 }
 
@@ -182,16 +182,17 @@ TEST(Judge, MeasuresTheIdleDeadlineFromTheLastWholeResponse) {
   const auto verdict = judge(observe({in_time, cut_early}), expectations);
   EXPECT_THAT(verdict.findings,
               ElementsAre(AllOf(counted(codes::kClosedEarly, 1, 2), figure(0.3, 0.75),
-                                Field(&Finding::since, "last-response"))));
+                                Field(&Finding::since, reports::Since::last_response))));
 }
 
 TEST(Judge, AConnectionClosedBeforeItsResponseCannotBeMeasuredFromIt) {
   auto expectations = expect_silent(1);
   expectations.closure->since = Since::last_response;
   const auto verdict = judge(observe({ended(Ending::close, 1s)}), expectations);
-  EXPECT_THAT(verdict.findings, ElementsAre(AllOf(counted(codes::kEndedBeforeOrigin, 1, 1),
-                                                  Field(&Finding::ending, "close"),
-                                                  Field(&Finding::since, "last-response"))));
+  EXPECT_THAT(
+      verdict.findings,
+      ElementsAre(AllOf(counted(codes::kEndedBeforeOrigin, 1, 1), Field(&Finding::ending, "close"),
+                        Field(&Finding::since, reports::Since::last_response))));
 }
 
 // The next head's deadline runs from the second request head the client sent; a connection
@@ -209,9 +210,9 @@ TEST(Judge, MeasuresTheNextHeadDeadlineFromTheSecondRequestHeadSent) {
   const auto verdict = judge(observe({in_time, from_response, one_send}), expectations);
   EXPECT_THAT(verdict.findings,
               ElementsAre(AllOf(counted(codes::kEndedBeforeOrigin, 1, 3),
-                                Field(&Finding::since, "second-request-head")),
+                                Field(&Finding::since, reports::Since::second_request_head)),
                           AllOf(counted(codes::kClosedEarly, 1, 3), figure(0.5, 0.75),
-                                Field(&Finding::since, "second-request-head"),
+                                Field(&Finding::since, reports::Since::second_request_head),
                                 Field(&Finding::deadline_name, "header"))));
 }
 

@@ -66,12 +66,12 @@ TEST(JudgeTls, MeasuresTheHeaderDeadlineFromTheHandshakeCompletion) {
       observe({tls_ended(Ending::close, 1300ms, 300ms), tls_ended(Ending::alert, 600ms, 100ms),
                tls_ended(Ending::close, 600ms, std::nullopt)}),
       expect_from(Since::handshake, 3));
-  EXPECT_THAT(
-      verdict.findings,
-      ElementsAre(
-          AllOf(counted(codes::kEndedBeforeOrigin, 1, 3), Field(&Finding::since, "handshake")),
-          AllOf(counted(codes::kClosedEarly, 1, 3), figure(0.5, 0.75),
-                Field(&Finding::since, "handshake"), Field(&Finding::deadline_name, "header"))));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(counted(codes::kEndedBeforeOrigin, 1, 3),
+                                Field(&Finding::since, reports::Since::handshake)),
+                          AllOf(counted(codes::kClosedEarly, 1, 3), figure(0.5, 0.75),
+                                Field(&Finding::since, reports::Since::handshake),
+                                Field(&Finding::deadline_name, "header"))));
 }
 
 // An alert is the server's ending: judged in the window like a close, late when late, and
@@ -84,10 +84,10 @@ TEST(JudgeTls, JudgesAnAlertLikeACloseAndNamesTheHandshakeOrigin) {
   const auto verdict =
       judge(observe({tls_ended(Ending::alert, 1900ms, 200ms), tls_ended(Ending::open, 2s, 200ms)}),
             expect_from(Since::handshake, 2));
-  EXPECT_THAT(
-      verdict.findings,
-      ElementsAre(AllOf(counted(codes::kStillOpen, 1, 2), Field(&Finding::since, "handshake")),
-                  AllOf(counted(codes::kClosedLate, 1, 2), figure(1.7, 1.25))));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(counted(codes::kStillOpen, 1, 2),
+                                Field(&Finding::since, reports::Since::handshake)),
+                          AllOf(counted(codes::kClosedLate, 1, 2), figure(1.7, 1.25))));
 }
 
 // A deadline from connect runs from the server's accept, before its handshake flight: late
@@ -102,9 +102,9 @@ TEST(JudgeTls, ADeadlineFromConnectIsLateOnlyPastItsSlackFromTheHandshake) {
                              expect_from(Since::connect, 4));
   EXPECT_THAT(verdict.findings,
               ElementsAre(AllOf(counted(codes::kClosedEarly, 1, 4), figure(0.7, 0.75),
-                                Field(&Finding::since, "connect")),
+                                Field(&Finding::since, reports::Since::connect)),
                           AllOf(counted(codes::kClosedLate, 2, 4), figure(1.5, 1.25),
-                                Field(&Finding::since, "connect"))));
+                                Field(&Finding::since, reports::Since::connect))));
 }
 
 // A hello trickled past a deadline from connect that never fired: the bytes are the cause.
@@ -116,9 +116,10 @@ TEST(JudgeTls, AHelloTrickledPastTheDeadlineIsOutlivedByProgress) {
   record.ending = Ending::open;
   record.ended_at = 2s;
   const auto verdict = judge(observe({record}), expect_from(Since::connect, 1, "hello byte"));
-  EXPECT_THAT(verdict.findings, ::testing::Contains(AllOf(counted(codes::kOutlivedByProgress, 1, 1),
-                                                          Field(&Finding::progress, "hello byte"),
-                                                          Field(&Finding::since, "connect"))));
+  EXPECT_THAT(verdict.findings,
+              ::testing::Contains(AllOf(counted(codes::kOutlivedByProgress, 1, 1),
+                                        Field(&Finding::progress, "hello byte"),
+                                        Field(&Finding::since, reports::Since::connect))));
 }
 
 }  // namespace judge_tls_test

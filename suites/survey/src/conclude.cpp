@@ -51,7 +51,7 @@ void conclude(reports::Survey& survey, double slack, double max_wait) {
                      "a reader that stops reading holds its response, and the server's buffers, "
                      "for as long as it likes",
                      max_wait);
-    } else if (id == "next-head" && measure.runs_from == "never") {
+    } else if (id == "next-head" && measure.runs_from.origin == reports::RunsFrom::Origin::never) {
       measure.exposure = fmt::format(
           "half a second request head on a kept-alive connection is never timed out (none "
           "within {})",

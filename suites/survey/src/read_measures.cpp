@@ -8,6 +8,18 @@
 namespace loiter::suites::survey {
 
 using clients::ConnectionRecord;
+using Way = reports::SurveyEnding::Way;
+using Origin = reports::RunsFrom::Origin;
+
+namespace {
+
+// The GOAWAY's code as the survey words it ("NO_ERROR"), or none when no GOAWAY came.
+reports::RunsFrom goaway_of(std::optional<std::uint32_t> code) {
+  if (!code) return {.origin = Origin::no_goaway};
+  return {.origin = Origin::goaway, .goaway_code = clients::h2_error_name(*code)};
+}
+
+}  // namespace
 
 reports::SurveyMeasure read_idle_reused(const MeasureHead& head,
                                         const std::vector<ConnectionRecord>& records,
@@ -23,8 +35,8 @@ reports::SurveyMeasure read_idle_reused(const MeasureHead& head,
     }
   }
   auto measure = summarize(head, timed, slack);
-  measure.runs_from = early * 2 > records.size() ? "connect" : "last-response";
-  if (measure.runs_from == "connect") {
+  measure.runs_from.origin = early * 2 > records.size() ? Origin::connect : Origin::last_response;
+  if (measure.runs_from.origin == Origin::connect) {
     measure.from = "connect";
     measure.note = fmt::format(
         "{}/{} connections were ended before their last request although each was reused "
@@ -39,8 +51,8 @@ reports::SurveyMeasure read_next_head(const MeasureHead& head,
                                       std::optional<double> header, std::optional<double> idle,
                                       double slack) {
   auto measure = summarize(head, each(records, from_last_send), slack);
-  if (measure.ending == "open") {
-    measure.runs_from = "never";
+  if (measure.ending.way == Way::open) {
+    measure.runs_from.origin = Origin::never;
     return measure;
   }
   if (!measure.seconds) return measure;
@@ -56,12 +68,12 @@ reports::SurveyMeasure read_next_head(const MeasureHead& head,
   };
   const double since_first_byte = measure.seconds->median;
   if (near(since_first_byte, header)) {
-    measure.runs_from = "first-byte";
+    measure.runs_from.origin = Origin::first_byte;
   } else if (!from_response.empty() &&
              (near(median_of(from_response), header) || near(median_of(from_response), idle))) {
-    measure.runs_from = "last-response";
+    measure.runs_from.origin = Origin::last_response;
   } else {
-    measure.runs_from = "other";
+    measure.runs_from.origin = Origin::other;
   }
   return measure;
 }
@@ -77,14 +89,14 @@ reports::SurveyMeasure read_send_slow(const MeasureHead& head,
     if (complete) {
       ++whole;
       slowest_whole = std::max(slowest_whole, in_seconds(*record.responses.front().complete));
-      timed.push_back(
-          {.ending = "answered", .seconds = in_seconds(*record.responses.front().complete)});
+      timed.push_back({.ending = {.way = Way::answered},
+                       .seconds = in_seconds(*record.responses.front().complete)});
     } else {
       timed.push_back(from_first_send(record));
     }
   }
   auto measure = summarize(head, timed, slack);
-  if (measure.ending == "answered") {
+  if (measure.ending.way == Way::answered) {
     if (measure.seconds && measure.seconds->median > send + slack) {
       measure.extends = true;
     } else {
@@ -95,7 +107,7 @@ reports::SurveyMeasure read_send_slow(const MeasureHead& head,
     }
     return measure;
   }
-  if (measure.ending == "open") {
+  if (measure.ending.way == Way::open) {
     measure.extends = true;
     measure.note = fmt::format("still reading at {}", seconds_text(max_wait));
     return measure;
@@ -118,12 +130,12 @@ reports::SurveyMeasure read_header_from(const MeasureHead& head,
   }
   const double tolerance = std::max(slack, header / 10);
   if (std::abs(measure.seconds->median - header) <= tolerance) {
-    measure.runs_from = "connect";
+    measure.runs_from.origin = Origin::connect;
   } else if (!after_handshake.empty() &&
              std::abs(median_of(after_handshake) - header) <= tolerance) {
-    measure.runs_from = "handshake";
+    measure.runs_from.origin = Origin::handshake;
   } else {
-    measure.runs_from = "other";
+    measure.runs_from.origin = Origin::other;
   }
   return measure;
 }
@@ -147,9 +159,8 @@ reports::SurveyMeasure read_h2_idle(const MeasureHead& head,
     measure.note = fmt::format("timed to its GOAWAY; the close came {} later",
                                seconds_text(median_of(closed_after)));
   }
-  if (measure.ending != "open") {
-    measure.runs_from =
-        goaways * 2 > records.size() && code ? clients::h2_error_name(*code) : "none";
+  if (measure.ending.way != Way::open) {
+    measure.runs_from = goaway_of(goaways * 2 > records.size() ? code : std::nullopt);
   }
   return measure;
 }
@@ -172,9 +183,8 @@ reports::SurveyMeasure read_flood(const MeasureHead& head,
   std::vector<Timed> timed;
   for (const auto& record : records) timed.push_back(goaway_or_end(record));
   auto measure = summarize(head, timed, slack);
-  const bool ended = measure.ending != "open" && !measure.ending.starts_with("client-") &&
-                     measure.ending != "connect-failed";
-  measure.runs_from = ended ? (code ? clients::h2_error_name(*code) : "none") : "";
+  const bool ended = !not_the_servers(measure.ending);
+  if (ended) measure.runs_from = goaway_of(code);
   // Every frame out before the server's GOAWAY (or with none): the flood went through, and
   // whatever ended the connection came after it (its idle deadline, say).
   const std::size_t before_end = frames_at_goaway.value_or(most_frames);

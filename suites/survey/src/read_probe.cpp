@@ -10,6 +10,7 @@ namespace loiter::suites::survey {
 
 using clients::ConnectionRecord;
 using clients::Ending;
+using Way = reports::SurveyEnding::Way;
 
 double in_seconds(clients::Duration d) { return std::chrono::duration<double>(d).count(); }
 
@@ -32,7 +33,7 @@ clients::Duration ending_began(const ConnectionRecord& record) {
 // The ending and its time from `origin` (since connect); open and the client's own endings
 // have no time.
 Timed timed_from(const ConnectionRecord& record, std::optional<clients::Duration> origin) {
-  Timed timed{.ending = clients::ending_label(record)};
+  Timed timed{.ending = survey_ending(record)};
   if (ended_by_server(record) && origin) {
     timed.seconds = std::max(0.0, in_seconds(ending_began(record) - *origin));
   }
@@ -40,13 +41,44 @@ Timed timed_from(const ConnectionRecord& record, std::optional<clients::Duration
 }
 
 // Endings ranked for the figure: the server's own first, then open, then the rest.
-int rank(const std::string& ending) {
-  if (ending == "open") return 1;
-  if (ending == "connect-failed" || ending.starts_with("client-")) return 2;
-  return 0;
+int rank(const reports::SurveyEnding& ending) {
+  if (ending.way == Way::open) return 1;
+  return not_the_servers(ending) ? 2 : 0;
+}
+
+Way way_of(Ending ending) {
+  switch (ending) {
+    case Ending::close:
+      return Way::close;
+    case Ending::reset:
+      return Way::reset;
+    case Ending::open:
+      return Way::open;
+    case Ending::connect_failed:
+      return Way::connect_failed;
+    case Ending::client_abort:
+      return Way::client_abort;
+    case Ending::client_close:
+      return Way::client_close;
+    case Ending::alert:
+      return Way::alert;
+    case Ending::gone:
+      return Way::gone;
+  }
+  return Way::none;
 }
 
 }  // namespace
+
+reports::SurveyEnding survey_ending(const ConnectionRecord& record) {
+  const auto label = clients::ending_of(record);
+  return {.way = way_of(label.ending), .status = label.status, .after_goaway = label.goaway};
+}
+
+bool not_the_servers(const reports::SurveyEnding& ending) {
+  return ending.way == Way::open || ending.way == Way::connect_failed ||
+         ending.way == Way::client_abort || ending.way == Way::client_close;
+}
 
 double median_of(std::vector<double> values) {
   std::ranges::sort(values);
@@ -143,7 +175,7 @@ Timed from_last_response(const ConnectionRecord& record) {
 // ("goaway" while the connection stayed open after it), else the ending.
 Timed goaway_or_end(const ConnectionRecord& record) {
   if (record.h2 && record.h2->goaway && !ended_by_server(record)) {
-    return {.ending = "goaway", .seconds = in_seconds(record.h2->goaway->at)};
+    return {.ending = {.way = Way::goaway}, .seconds = in_seconds(record.h2->goaway->at)};
   }
   return from_connect(record);  // timed to a GOAWAY before the close (ending_began)
 }
@@ -151,7 +183,8 @@ Timed goaway_or_end(const ConnectionRecord& record) {
 Timed h2_from_connect(const ConnectionRecord& record) {
   if (record.h2 && !record.h2->resets.empty() &&
       (!ended_by_server(record) || record.h2->resets.front().at <= record.ended_at)) {
-    return {.ending = "rst-stream", .seconds = in_seconds(record.h2->resets.front().at)};
+    return {.ending = {.way = Way::rst_stream},
+            .seconds = in_seconds(record.h2->resets.front().at)};
   }
   return goaway_or_end(record);
 }
@@ -169,7 +202,7 @@ std::vector<Timed> send_stopped(const std::vector<ConnectionRecord>& records,
   std::vector<Timed> timed;
   for (const auto& record : records) {
     if (record.ending == Ending::connect_failed) {
-      timed.push_back({.ending = "connect-failed"});
+      timed.push_back({.ending = {.way = Way::connect_failed}});
       continue;
     }
     const std::optional<double> stalled =
@@ -182,9 +215,8 @@ std::vector<Timed> send_stopped(const std::vector<ConnectionRecord>& records,
     const auto close = closes.find(record.source);
     if (close == closes.end()) {
       // Whole before it stopped (the response fit the buffers), or still open.
-      timed.push_back({.ending = record.responses.empty() || !record.responses.front().complete
-                                     ? "open"
-                                     : "answered"});
+      const bool whole = !record.responses.empty() && record.responses.front().complete;
+      timed.push_back({.ending = {.way = whole ? Way::answered : Way::open}});
       continue;
     }
     Timed t{.ending = close->second.ending};
@@ -201,7 +233,7 @@ void judge_progress(reports::SurveyMeasure& progress, const reports::SurveyMeasu
     progress.note = fmt::format("nothing to compare: {} was never ended", stalled.title);
     return;
   }
-  const bool open = progress.ending == "open";
+  const bool open = progress.ending.way == Way::open;
   progress.extends =
       open || (progress.seconds && progress.seconds->median > stalled.seconds->max + slack);
   if (!*progress.extends) return;
@@ -218,7 +250,7 @@ void judge_progress(reports::SurveyMeasure& progress, const reports::SurveyMeasu
 }
 
 void expose_if_open(reports::SurveyMeasure& measure, const std::string& exposure, double max_wait) {
-  if (measure.not_measured.empty() && measure.ending == "open") {
+  if (measure.not_measured.empty() && measure.ending.way == Way::open) {
     measure.exposure = fmt::format("{} (none within {})", exposure, seconds_text(max_wait));
   }
 }

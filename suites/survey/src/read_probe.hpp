@@ -21,9 +21,15 @@ double median_of(std::vector<double> values);  // of a non-empty list
 
 // One connection's answer: how it ended, and when, from the probe's origin.
 struct Timed {
-  std::string ending;             // "408+close", "close", "reset", "open", ...
+  reports::SurveyEnding ending;   // "408+close", "close", "reset", "open", ...
   std::optional<double> seconds;  // nullopt: open when the wait ran out, or no origin
 };
+
+// How the record's connection ended, as the survey words it: clients::ending_of's label
+// ("408+close", "goaway+close", "open", ...).
+reports::SurveyEnding survey_ending(const clients::ConnectionRecord& record);
+// An ending the server had no part in: still open, never connected, or ended by the client.
+bool not_the_servers(const reports::SurveyEnding& ending);
 
 // What a measure is, before anything is read into it.
 struct MeasureHead {
@@ -65,11 +71,11 @@ std::vector<Timed> each(const std::vector<clients::ConnectionRecord>& records,
 
 // When the server's side of a connection closed (sock_diag: it left ESTABLISHED or was
 // gone), by the client's source endpoint ("127.0.0.2:40312"), in seconds since that
-// connection's connect; and how it went: "close" (FIN_WAIT*, its unsent bytes queued
-// behind the FIN) or "reset" (gone at once).
+// connection's connect; and how it went: a close (FIN_WAIT*, its unsent bytes queued
+// behind the FIN) or a reset (gone at once).
 struct ServerClose {
   double seconds = 0;
-  std::string ending;
+  reports::SurveyEnding ending;
 };
 using ServerCloses = std::map<std::string, ServerClose>;
 

@@ -48,7 +48,10 @@ bool ServerSide::look() {
     }
     // Gone at once: a reset (or a close whose last byte and FIN were taken between looks);
     // FIN_WAIT1/2, CLOSING, LAST_ACK, TIME_WAIT: the server closed it.
-    closed_[it->first] = {.at = now, .ending = now_seen == seen.end() ? "reset" : "close"};
+    closed_[it->first] = {
+        .at = now,
+        .ending = {.way = now_seen == seen.end() ? reports::SurveyEnding::Way::reset
+                                                 : reports::SurveyEnding::Way::close}};
     it = open_.erase(it);
   }
   return true;

@@ -32,7 +32,7 @@ class ServerSide {
  private:
   struct Closed {
     clients::Clock::time_point at;
-    std::string ending;
+    reports::SurveyEnding ending;
   };
   fixtures::TcpProbe probe_;
   std::map<std::string, fixtures::TcpState> open_;  // established, by the client's endpoint

@@ -3,6 +3,7 @@
 // reader sees, so every reporter says the same. Plain data: links fmt only (loiter::reports_data).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <iosfwd>
 #include <optional>
@@ -22,6 +23,9 @@ enum class FindingClass {
   capacity,        // connect failures, latency, connections not held at once, an FD limit
   infrastructure,  // the run itself: what was driven, the server's exit, harness errors
 };
+inline constexpr std::array kFindingClasses{FindingClass::deadline, FindingClass::resources,
+                                            FindingClass::answer, FindingClass::capacity,
+                                            FindingClass::infrastructure};
 std::string_view to_string(FindingClass klass);
 std::optional<FindingClass> finding_class_from_string(std::string_view text);
 
@@ -74,6 +78,15 @@ inline constexpr char kAmplification[] = "amplification";
 inline constexpr char kText[] = "text";
 }  // namespace codes
 
+// What a soak's findings are about (Finding::subject, which in a mix names a client kind):
+// the server's FDs, connections, RSS and threads.
+namespace soak_subjects {
+inline constexpr char kFds[] = "fds";
+inline constexpr char kConnections[] = "connections";
+inline constexpr char kRss[] = "rss";
+inline constexpr char kThreads[] = "threads";
+}  // namespace soak_subjects
+
 // What a connect error points at: the client's descriptors (EMFILE, ENFILE), its ephemeral
 // ports (EADDRNOTAVAIL), the server (refused, timed out, reset: its listen backlog full or its
 // own FD limit); none when the error says nothing of a limit. In report.json: "limit":
@@ -83,6 +96,27 @@ std::string_view to_string(ConnectLimit limit);  // "" for none
 // The limit `text` names; none for "" and for a word this loiter does not know (a newer
 // loiter's: the finding's sentence then leaves the limit out).
 ConnectLimit connect_limit_of(std::string_view text);
+
+// Where a deadline runs from, as a finding names it. In report.json: "since": "connect",
+// "request-head" (the request head the client sent first), "last-response",
+// "second-request-head" (keepalive-partial's second head), "handshake" (the TLS handshake's
+// completion), "quiet" (HTTP/3: the client's last packet before its probe), "read-pause" (the
+// server's last progress as a reader that stopped reading saw it); absent for none.
+enum class Since {
+  none,
+  connect,
+  request_head,
+  last_response,
+  second_request_head,
+  handshake,
+  quiet,
+  read_pause,
+};
+// Every origin but none (a finding without a deadline, which leaves "since" out).
+inline constexpr std::array kSinces{
+    Since::connect,   Since::request_head, Since::last_response, Since::second_request_head,
+    Since::handshake, Since::quiet,        Since::read_pause};
+std::string_view to_string(Since since);  // "" for none
 
 struct Finding {
   std::string code;      // stable kebab-case id: "still-open", "closed-late", ...
@@ -94,9 +128,7 @@ struct Finding {
   std::string unit;                       // of measured/bound: "s", "ms", "" (a count)
 
   // Details: the rest of what the sentence needs, each only where its code uses it.
-  // where a deadline runs from: "connect", "request-head", "last-response", "second-request-head",
-  // "handshake", "quiet" (HTTP/3: the client's last packet before its probe)
-  std::string since;
+  Since since = Since::none;                  // where a deadline runs from
   std::optional<double> deadline, slack;      // s: the deadline and its slack either side
   std::string ending;                         // how the connections ended: "close", "408+close"
   std::vector<std::string> expected_endings;  // the endings allowed

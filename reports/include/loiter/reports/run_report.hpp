@@ -3,6 +3,7 @@
 // run can be rendered again, or compared, without running anything.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,8 @@ inline constexpr std::string_view kSchema = "loiter-run/3";
 
 // info: observed only, nothing judged (a `loiter drive` run).
 enum class Status { pass, fail, skip, error, info };
+inline constexpr std::array kStatuses{Status::pass, Status::fail, Status::skip, Status::error,
+                                      Status::info};
 std::string_view to_string(Status status);
 std::optional<Status> status_from_string(std::string_view text);
 

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,10 +32,79 @@ struct Spread {
   bool operator==(const Spread&) const = default;
 };
 
-// How many of a probe's connections ended one way ("408+close", "close", "reset", "open":
-// still open when the probe's wait ran out).
+// How a probe's connection ended. In survey.json by its word: the server's ending ("close",
+// "reset", "alert", "gone"), alone, after a response it sent unasked ("408+close") or after its
+// GOAWAY ("goaway+close"); "goaway" (a GOAWAY, the connection left open after it);
+// "rst-stream" (the server reset the probe's stream); "answered" (a slow reader read its
+// response whole); "open" (still open when the probe's wait ran out); "connect-failed",
+// "client-abort", "client-close"; "" where nothing was measured.
+struct SurveyEnding {
+  enum class Way : std::uint8_t {
+    none,
+    close,
+    reset,
+    alert,
+    gone,
+    goaway,
+    rst_stream,
+    answered,
+    open,
+    connect_failed,
+    client_abort,
+    client_close,
+  };
+  Way way = Way::none;
+  unsigned status = 0;        // the server's ending: the response it sent first, unasked; 0: none
+  bool after_goaway = false;  // the server's ending: its GOAWAY came first
+
+  // close, reset, alert or gone: the server ended the connection, whatever came first.
+  bool by_server() const;
+  bool operator==(const SurveyEnding&) const = default;
+};
+std::string to_string(const SurveyEnding& ending);
+std::ostream& operator<<(std::ostream& out, const SurveyEnding& ending);  // to_string's word
+// The ending `word` says ("408+close"); nullopt for a word no ending has.
+std::optional<SurveyEnding> survey_ending_of(std::string_view word);
+// The words survey_ending_of() reads, for an error that refuses another.
+std::string_view survey_ending_words();
+
+// What a target file's on_header_timeout or on_body_timeout promises that an ending keeps:
+// "408" for 408+close or 408+reset, "close" for close or reset; none for any other.
+enum class TimeoutAnswer { none, respond_408, close };
+TimeoutAnswer answer_of(const SurveyEnding& ending);
+std::string_view to_string(TimeoutAnswer answer);  // "408", "close"; "" for none
+
+// Where a measure's deadline runs from: idle-reused "connect" or "last-response"; next-head
+// "first-byte", "last-response", "never" (a second head has no deadline of its own) or
+// "other"; tls-header-from "connect", "handshake" or "other". For h2-idle and a flood, how the
+// server ended the connection: by a GOAWAY, in survey.json its code's name ("NO_ERROR"), or
+// "none" (without one). "" for any other measure.
+struct RunsFrom {
+  enum class Origin : std::uint8_t {
+    none,
+    connect,
+    last_response,
+    first_byte,
+    handshake,
+    never,
+    other,
+    goaway,
+    no_goaway,
+  };
+  Origin origin = Origin::none;
+  std::string goaway_code;  // Origin::goaway: its code's name ("NO_ERROR", "error 0x1f")
+  bool operator==(const RunsFrom&) const = default;
+};
+std::string to_string(const RunsFrom& runs_from);
+std::ostream& operator<<(std::ostream& out, const RunsFrom& runs_from);  // to_string's word
+// What `word` says ("last-response", "NO_ERROR"); nullopt for a word that is neither one of
+// the origins' nor a GOAWAY code's name (capitals, digits and '_', or "error 0x" and hex).
+std::optional<RunsFrom> runs_from_of(std::string_view word);
+std::string_view runs_from_words();  // the words runs_from_of() reads
+
+// How many of a probe's connections ended one way.
 struct EndingCount {
-  std::string ending;
+  SurveyEnding ending;
   std::size_t count = 0;
   bool operator==(const EndingCount&) const = default;
 };
@@ -73,16 +144,13 @@ struct SurveyMeasure {
   // The time to the server's ending over the agreeing connections; nullopt where they were
   // still open when the wait ran out ("none within 120 s": a result, not an error).
   std::optional<Spread> seconds;
-  std::string ending;                // the agreeing connections' ending: "408+close", "open", ...
+  SurveyEnding ending;               // the agreeing connections' ending
   std::vector<EndingCount> endings;  // every ending seen, most common first
   // A progress probe: whether the progress extended the deadline its stalled twin met
   // (header-bytes against header-partial, ...); nullopt: not a progress probe, or nothing
   // to compare against.
   std::optional<bool> extends;
-  // idle-reused: "connect" or "last-response"; next-head: "first-byte", "last-response" or
-  // "never"; tls-header-from: "connect" or "handshake"; h2-idle: the GOAWAY's code
-  // ("NO_ERROR", or "none" when it closed without one), as for a flood. Empty otherwise.
-  std::string runs_from;
+  RunsFrom runs_from;    // where its deadline runs from, or its GOAWAY (RunsFrom)
   std::string exposure;  // what it exposes, for a person: "a byte every 1.90 s holds ..."
   std::string note;      // anything else a reader needs ("the listener held them in SYN_RECV")
   // Why nothing was measured ("no echo path: give --echo PATH"); the rest is empty then.
