@@ -1,0 +1,114 @@
+// The sentences of findings about a connection's ending against its deadline: still open,
+// closed early or late, cut off, outlived by progress, not held at once, and HTTP/3's probes.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "finding_words.hpp"
+
+namespace loiter::reports::finding_words {
+
+std::string still_open(const Finding& f) {
+  return fmt::format(
+      "{}{} connections still open at {:.3f} s after connect (deadline {:.3f} s from {})",
+      of_subject(f), ratio(f), measured(f), bound(f), since_words(f.since));
+}
+
+std::string ended_before_origin(const Finding& f) {
+  return fmt::format("{}{} connections ended ({}) before {} it is measured from", of_subject(f),
+                     ratio(f), f.ending, since_words(f.since));
+}
+
+// "closed early, before 0.750 s (earliest 0.100 s; deadline 1.000 s ± 0.250 s from connect)";
+// with a named deadline, the cause first: "closed early, 1.000 s after the last response
+// (before 1.750 s): the idle deadline runs from the last response (2.000 s ± 0.250 s)".
+std::string closed_outside(const Finding& f, std::string_view how, std::string_view extreme) {
+  if (!f.deadline_name.empty()) {
+    return fmt::format(
+        "{}{} connections closed {}, {:.3f} s after {} ({} {:.3f} s): the {} deadline runs "
+        "from {} ({:.3f} s ± {:.3f} s)",
+        of_subject(f), ratio(f), how, measured(f), since_words(f.since), extreme, bound(f),
+        f.deadline_name, since_words(f.since), f.deadline.value_or(0), f.slack.value_or(0));
+  }
+  return fmt::format(
+      "{}{} connections closed {} {:.3f} s ({} {:.3f} s; deadline {:.3f} s ± {:.3f} s from {})",
+      of_subject(f), ratio(f), how, bound(f), extreme, measured(f), f.deadline.value_or(0),
+      f.slack.value_or(0), since_words(f.since));
+}
+
+// HTTP/3: a probe before the deadline found the connection gone, or one after it found it
+// still held.
+std::string probe_unanswered(const Finding& f) {
+  return fmt::format(
+      "{}{} connections no longer answered a probe sent {:.3f} s after {}, before the {} "
+      "deadline's window opened ({:.3f} s; deadline {:.3f} s ± {:.3f} s): the server dropped "
+      "them early",
+      of_subject(f), ratio(f), measured(f), since_words(f.since), f.deadline_name, bound(f),
+      f.deadline.value_or(0), f.slack.value_or(0));
+}
+
+std::string probe_answered(const Finding& f) {
+  return fmt::format(
+      "{}{} connections still answered a probe sent {:.3f} s after {}, past the {} deadline "
+      "({:.3f} s): the server still held them",
+      of_subject(f), ratio(f), measured(f), since_words(f.since), f.deadline_name, bound(f));
+}
+
+std::string idle_advertised(const Finding& f) {
+  const auto advertised =
+      measured(f) == 0 ? std::string("0 (no idle timeout)") : fmt::format("{:.3f} s", measured(f));
+  return fmt::format(
+      "{}{} connections were told max_idle_timeout {} by the server, which promises {:.3f} s",
+      of_subject(f), ratio(f), advertised, bound(f));
+}
+
+std::string amplification(const Finding& f) {
+  return fmt::format(
+      "{}{} connections got more than {:.0f}x the bytes they sent before their address was "
+      "validated: at most {:.2f}x (RFC 9000 8.1 allows three)",
+      of_subject(f), ratio(f), bound(f), measured(f));
+}
+
+std::string wrong_ending(const Finding& f) {
+  return fmt::format("{}{} connections ended as {}, expected {}", of_subject(f), ratio(f), f.ending,
+                     fmt::join(f.expected_endings, " or "));
+}
+
+std::string cut_off(const Finding& f) {
+  const auto what = f.responses ? fmt::format("fewer than {} whole {} response(s)", *f.responses,
+                                              f.status.value_or(200))
+                                : std::string("ended by the server before the client closed it");
+  return fmt::format(
+      "{}{} connections were cut off: {}, ended as {} (median {:.3f} s after connect; it must "
+      "outlive {:.3f} s)",
+      of_subject(f), ratio(f), what, f.ending, measured(f), bound(f));
+}
+
+std::string not_held_at_once(const Finding& f) {
+  const auto late = f.connected_late.value_or(0);
+  const auto why = late == 0
+                       ? std::string(
+                             "all had connected before it: the server answered their first "
+                             "request late (a slow accept loop, or slow first requests)")
+                       : fmt::format(
+                             "{} connected only after it, and at most {} of {} were connected at "
+                             "the same time: the fleet opened slower than planned; ask fewer "
+                             "connections, or declare a longer idle deadline (--idle-timeout) "
+                             "for a slower opening",
+                             late, f.most_at_once.value_or(0), f.connections.value_or(0));
+  return fmt::format(
+      "not every connection was held at once: {} answered their first request only after the "
+      "first re-check was sent (the last {:.3f} s after it); {}",
+      ratio(f), measured(f), why);
+}
+
+// "3/4 connections outlived the 1.000 s deadline from connect while header lines kept
+// arriving: up to 3 header lines by the deadline, the last at 1.900 s"
+std::string outlived_by_progress(const Finding& f) {
+  return fmt::format(
+      "{}{} connections outlived the {:.3f} s deadline from {} while {}s kept arriving: up to {} "
+      "{}s by the deadline, the last at {:.3f} s after connect",
+      of_subject(f), ratio(f), bound(f), since_words(f.since), f.progress,
+      f.progress_by_deadline.value_or(0), f.progress, measured(f));
+}
+
+}  // namespace loiter::reports::finding_words

@@ -1,0 +1,93 @@
+// The sentences of findings about the server's resources (FDs, their slope, what is left),
+// its regular traffic (non-2xx) and the floods.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "finding_words.hpp"
+
+namespace loiter::reports::finding_words {
+
+// "closed": the server closed a busy keep-alive connection of the regular traffic with a
+// request in flight. Each is idle for milliseconds between requests, so a deadline that ran
+// from the last response never strikes there: one that runs from connect does.
+std::string non_2xx(const Finding& f) {
+  std::vector<std::string> parts;
+  bool closed = false;
+  for (const auto& [what, n] : f.failures) {
+    parts.push_back(fmt::format("{}×{}", what, n));
+    closed = closed || what == "closed";
+  }
+  return fmt::format(
+      "{} dispatched regular requests were not answered 2xx: {}{}", ratio(f),
+      fmt::join(parts, ", "),
+      closed ? " (closed: the server closed a busy keep-alive connection with a request in "
+               "flight, never answering it; its idle deadline may run from connect instead of "
+               "from the last response)"
+             : "");
+}
+
+// ", mostly socket descriptors; TCP: server: CLOSE_WAIT 40": what a soak adds, if anything.
+std::string leftovers(const Finding& f) {
+  std::string text;
+  if (!f.descriptor.empty()) text += fmt::format(", mostly {} descriptors", f.descriptor);
+  if (!f.explanation.empty()) text += fmt::format("; TCP at the end: {}", f.explanation);
+  return text;
+}
+
+std::string fds_not_recovered(const Finding& f) {
+  const double left = std::max(0.0, measured(f) - bound(f));
+  return fmt::format("FDs {}→{}, not back to {} within {:.3f} s: {} left{}", f.baseline.value_or(0),
+                     f.peak.value_or(0), whole(bound(f)), f.deadline.value_or(0), whole(left),
+                     leftovers(f));
+}
+
+// "FDs grew 75.0/min over the second half of the traffic (least-squares), above the bound
+// of 10.0/min, mostly socket descriptors"
+std::string slope_over_bound(const Finding& f) {
+  const std::string what = f.subject == soak_subjects::kRss           ? "RSS"
+                           : f.subject == soak_subjects::kConnections ? "the server's connections"
+                                                                      : "FDs";
+  const std::string unit = f.unit.starts_with('/') ? f.unit : " " + f.unit;  // "/min", " MiB/min"
+  return fmt::format(
+      "{} grew {:.1f}{} over the second half of the traffic (least-squares slope), above the "
+      "bound of {:.1f}{}{}",
+      what, measured(f), unit, bound(f), unit, leftovers(f));
+}
+
+std::string fds_during_load(const Finding& f) {
+  return fmt::format(
+      "FDs while the load still ran came back only to {}, not to baseline {} + {} regular "
+      "connections: {} held",
+      whole(measured(f)), f.baseline.value_or(0), f.pool.value_or(0),
+      whole(measured(f) - bound(f)));
+}
+
+// The flood family's sentences.
+std::string flood_not_ended(const Finding& f) {
+  return fmt::format(
+      "{}{} flood connections were never ended by the server: up to {} frames sent, bound {}",
+      of_subject(f), ratio(f), whole(measured(f)), whole(bound(f)));
+}
+
+std::string flood_over_frames(const Finding& f) {
+  return fmt::format("{}{} flood connections ended ({}) only after up to {} frames, bound {}",
+                     of_subject(f), ratio(f), f.ending, whole(measured(f)), whole(bound(f)));
+}
+
+std::string flood_goaway_code(const Finding& f) {
+  return fmt::format(
+      "{}{} flood connections got a GOAWAY with {}, not ENHANCE_YOUR_CALM or PROTOCOL_ERROR",
+      of_subject(f), ratio(f), f.error);
+}
+
+std::string control_unanswered(const Finding& f) {
+  std::vector<std::string> parts;
+  for (const auto& [what, count] : f.failures) parts.push_back(fmt::format("{} {}", count, what));
+  return fmt::format("{}{} control requests during the flood not answered 200 ({})", of_subject(f),
+                     ratio(f), fmt::join(parts, ", "));
+}
+
+}  // namespace loiter::reports::finding_words

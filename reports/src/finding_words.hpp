@@ -1,0 +1,60 @@
+// The helpers and the sentences of findings that finding.cpp's table of codes uses, by
+// family: a connection's ending against its deadline (finding_endings.cpp), the server's
+// resources, its regular traffic and floods (finding_resources.cpp). Private to reports.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <string>
+#include <string_view>
+
+#include "loiter/reports/finding.hpp"
+
+namespace loiter::reports::finding_words {
+
+// "silent: " for one kind of a mix; nothing for every connection.
+inline std::string of_subject(const Finding& f) {
+  return f.subject.empty() ? "" : f.subject + ": ";
+}
+
+// "3/4": how many, out of how many.
+inline std::string ratio(const Finding& f) {
+  return fmt::format("{}/{}", f.count.value_or(0), f.of.value_or(0));
+}
+
+inline double measured(const Finding& f) { return f.measured.value_or(0); }
+inline double bound(const Finding& f) { return f.bound.value_or(0); }
+
+// A count carried as a number: "44".
+inline std::string whole(double value) { return fmt::format("{:.0f}", value); }
+
+// What a finding's since and limit say in its sentence: "the last response", " (the
+// client's RLIMIT_NOFILE)".
+std::string_view since_words(Since since);
+std::string_view limit_words(ConnectLimit limit);
+
+// A connection's ending against its deadline.
+std::string still_open(const Finding& f);
+std::string ended_before_origin(const Finding& f);
+std::string closed_outside(const Finding& f, std::string_view how, std::string_view extreme);
+std::string probe_unanswered(const Finding& f);
+std::string probe_answered(const Finding& f);
+std::string idle_advertised(const Finding& f);
+std::string amplification(const Finding& f);
+std::string wrong_ending(const Finding& f);
+std::string cut_off(const Finding& f);
+std::string not_held_at_once(const Finding& f);
+std::string outlived_by_progress(const Finding& f);
+
+// The server's resources, its regular traffic, the floods.
+std::string non_2xx(const Finding& f);
+std::string leftovers(const Finding& f);
+std::string fds_not_recovered(const Finding& f);
+std::string slope_over_bound(const Finding& f);
+std::string fds_during_load(const Finding& f);
+std::string flood_not_ended(const Finding& f);
+std::string flood_over_frames(const Finding& f);
+std::string flood_goaway_code(const Finding& f);
+std::string control_unanswered(const Finding& f);
+
+}  // namespace loiter::reports::finding_words
