@@ -56,6 +56,7 @@ TEST_P(H3FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto result =
       run_scenario(*find_scenario(c.scenario), testing::self_test_reference_h3({c.fault}),
                    testing::meta_timing(), {});
+  testing::keep_examples(result, c.fault);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings, Contains(Field("code", &Finding::code, c.code)))

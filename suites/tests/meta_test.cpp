@@ -219,6 +219,7 @@ TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
   const auto result = run_scenario(*find_scenario(c.scenario), reference_for(c),
                                    testing::meta_timing(), c.parameters);
+  testing::keep_examples(result, c.fault);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,
@@ -264,6 +265,7 @@ TEST_P(FloodFaultIsCaught, FloodScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
   const auto target = testing::self_test_reference_h2c({c.fault});
   const auto result = run_scenario(*find_scenario(c.scenario), target, testing::meta_timing(), {});
+  testing::keep_examples(result, c.fault);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,
@@ -306,6 +308,7 @@ TEST_P(SoakFaultIsCaught, SoakFailsOnTheSlopeOfWhatLeaks) {
   const auto& c = GetParam();
   const auto result = run_scenario(*find_scenario("soak"), self_test_reference({c.fault}),
                                    testing::meta_timing(), kShortSoak);
+  testing::keep_examples(result, c.fault);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the soak cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,

@@ -3,7 +3,13 @@
 // over TLS (reference-h2).
 #pragma once
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <boost/json.hpp>
+#include <cstdlib>
+#include <string_view>
 
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/fixtures/target/target_file.hpp"
@@ -79,6 +85,28 @@ inline std::string findings_of(const ScenarioResult& result) {
     out += fmt::format("\n  [{}] {}: {}", reports::to_string(f.klass), f.code, reports::text(f));
   }
   return out;
+}
+
+// With LOITER_FINDING_EXAMPLES naming a file, each finding of `result` as a JSON line (code,
+// class, scenario, fault, text) appended to it: scripts/finding-examples runs the meta rows so
+// and makes docs/findings.md of their words. Each line one write to a file opened O_APPEND, so
+// the rows' processes running at once never mix their lines.
+inline void keep_examples(const ScenarioResult& result, std::string_view fault) {
+  const char* path = std::getenv("LOITER_FINDING_EXAMPLES");
+  if (path == nullptr || *path == '\0') return;
+  const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  for (const auto& f : result.verdict.findings) {
+    const auto line = boost::json::serialize(boost::json::object{
+                          {"code", f.code},
+                          {"class", reports::to_string(f.klass)},
+                          {"scenario", result.id},
+                          {"fault", fault},
+                          {"text", reports::text(f)}}) +
+                      "\n";
+    if (::write(fd, line.data(), line.size()) < 0) break;
+  }
+  ::close(fd);
 }
 
 }  // namespace loiter::suites::testing
