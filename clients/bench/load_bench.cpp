@@ -100,14 +100,15 @@ void print_json(const LoadOptions& o, const LoadResult& r, const Figures& f) {
       "\"from_intended\": {}, \"from_sent\": {}, \"max_send_lag_us\": {:.1f}, "
       "\"max_sends_in_one_ms\": {}, \"connections_opened\": {}, \"elapsed_s\": {:.3f}, "
       "\"requests_per_s\": {:.1f}, \"cpu_us_per_request\": {:.2f}, \"keeping_up\": {}, "
-      "\"aborted\": {}, \"fresh_closed\": {}, \"server_closed\": {}, \"replaced\": {}, "
+      "\"aborted\": {}, \"fresh_closed\": {}, \"server_closed\": {}, \"close_kept\": {}, "
+      "\"replaced\": {}, "
       "\"max_rss_kib\": {}, \"stopped_early\": {}, \"h2\": {}, \"goaways\": {}}}\n",
       o.rate, std::chrono::duration<double>(o.duration).count(), o.connections, r.requested,
       r.dispatched, r.succeeded, counts_json(r.non_2xx), counts_json(r.errors),
       latency_json(r.from_intended), latency_json(r.from_sent), us(r.max_send_lag),
       r.max_sends_in_one_ms, r.connections_opened, f.elapsed_s, f.requests_per_s,
       f.cpu_us_per_request, r.keeping_up() ? "true" : "false", r.aborted, r.fresh_closed,
-      r.server_closed, r.replaced, f.max_rss_kib, r.stopped_early,
+      r.server_closed, r.close_kept, r.replaced, f.max_rss_kib, r.stopped_early,
       o.protocol == clients::LoadProtocol::h2, counts_json(r.goaways));
 }
 
@@ -139,8 +140,10 @@ void print_text(const LoadOptions& o, const LoadResult& r, const Figures& f, boo
   if (o.protocol == clients::LoadProtocol::h2)
     fmt::print("goaways       {}\n", counts_json(r.goaways));
   if (o.churn.any()) {
-    fmt::print("churn         {} aborted, {} fresh closed, {} server closed, {} replaced\n",
-               r.aborted, r.fresh_closed, r.server_closed, r.replaced);
+    fmt::print(
+        "churn         {} aborted, {} fresh closed, {} server closed, {} kept open after "
+        "\"Connection: close\", {} replaced\n",
+        r.aborted, r.fresh_closed, r.server_closed, r.close_kept, r.replaced);
   }
   fmt::print("throughput    {:.0f} responses/s over {:.3f} s\n", f.requests_per_s, f.elapsed_s);
   fmt::print("client CPU    {:.2f} us per request; peak RSS {} KiB\n", f.cpu_us_per_request,

@@ -52,6 +52,7 @@ TEST(LoadChurn, CountsEachKindAtItsShareAndAnswersEveryOwedRequest) {
   EXPECT_EQ(r.succeeded, r.owed());
   EXPECT_EQ(r.fresh_closed, kinds[RequestKind::fresh]);
   EXPECT_EQ(r.server_closed, kinds[RequestKind::server_close]);
+  EXPECT_EQ(r.close_kept, 0u);
   EXPECT_EQ(r.aborted, kinds[RequestKind::abort]);
   EXPECT_NEAR(static_cast<double>(r.fresh_closed), 400.0, 12.0);
   EXPECT_NEAR(static_cast<double>(r.server_closed), 400.0, 12.0);
@@ -102,16 +103,20 @@ TEST(LoadChurn, ResetsALargeAnswerMidResponse) {
 }
 
 // A server that answers "Connection: close" but keeps the connection open: no error, no
-// server_closed; the client closes the connection itself.
+// server_closed; each such request is counted as kept, and the client closes the connection
+// itself.
 TEST(LoadChurn, AServerThatKeepsAClosedConnectionOpenIsNoError) {
   LoadPeer peer({.honour_close = false});
-  auto options = churn_options(peer, {.server_close = 0.2});
+  const Churn churn{.server_close = 0.2};
+  auto options = churn_options(peer, churn);
   options.duration = 500ms;
   options.request_timeout = scaled(200ms);
   const auto r = run_until_stopped(options);
   EXPECT_EQ(r.dispatched, 1000u);
   EXPECT_EQ(r.succeeded, 1000u);
   EXPECT_EQ(r.server_closed, 0u);
+  EXPECT_EQ(r.close_kept, chosen_kinds(churn, r.requested)[RequestKind::server_close]);
+  EXPECT_GT(r.close_kept, 0u);
   EXPECT_TRUE(r.errors.empty()) << r.errors.begin()->first;
 }
 

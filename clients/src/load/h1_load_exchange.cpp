@@ -61,7 +61,7 @@ void after_answer(H1Run& run, H1Conn& conn, bool server_ended, bool keep_alive) 
 // The answer is whole: tallied, then the connection goes where its kind says. server_close:
 // an answer that says "Connection: close" is followed by the server's FIN, awaited by the
 // deadline (bytes past the answer are dropped); one that keeps the connection (HTTP/1.1's
-// default) is closed by the client at once and counted as nothing.
+// default) is closed by the client at once and counted as kept.
 void answered(H1Run& run, H1Conn& conn, Clock::time_point at, bool at_eof) {
   const auto now = Clock::now();
   note_response(run, *conn.ticket, conn.sent, std::clamp(at, conn.sent, now),
@@ -72,6 +72,7 @@ void answered(H1Run& run, H1Conn& conn, Clock::time_point at, bool at_eof) {
     return release(run, conn);
   }
   if (at_eof) ++run.out.server_closed;
+  if (!at_eof && keep_alive) ++run.out.close_kept;
   if (at_eof || keep_alive) {
     close_conn(run, conn);
     return release(run, conn);
@@ -193,7 +194,8 @@ void expire(H1Run& run, H1Conn& conn) {
     case H1Phase::reading:
     case H1Phase::aborting:
       return note_error(run, conn, "timeout");
-    case H1Phase::closing:
+    case H1Phase::closing:  // announced its close, sent no FIN
+      ++run.out.close_kept;
       close_conn(run, conn);
       return release(run, conn);
     case H1Phase::idle:

@@ -82,15 +82,22 @@ std::optional<reports::FigureGroup> tcp_at_end(const Observation& o) {
 // A load with churn: the requests the client reset on purpose and the connections each
 // kind of churn ended; none when the load had no churn.
 std::optional<reports::FigureGroup> churn_figures(const clients::LoadResult& load) {
-  if (load.aborted + load.fresh_closed + load.server_closed + load.replaced == 0) {
+  if (load.aborted + load.fresh_closed + load.server_closed + load.close_kept + load.replaced ==
+      0) {
     return std::nullopt;
   }
-  return reports::FigureGroup{.name = "churn",
-                              .unit = "",
-                              .values = {{"aborted", number(load.aborted)},
-                                         {"fresh closed", number(load.fresh_closed)},
-                                         {"server closed", number(load.server_closed)},
-                                         {"replaced", number(load.replaced)}}};
+  reports::FigureGroup group{.name = "churn",
+                             .unit = "",
+                             .values = {{"aborted", number(load.aborted)},
+                                        {"fresh closed", number(load.fresh_closed)},
+                                        {"server closed", number(load.server_closed)},
+                                        {"replaced", number(load.replaced)}}};
+  // Requests that asked "Connection: close" and whose connection the server kept: shown
+  // where there are any, beside the closes (HTTP/2's server closes are its GOAWAYs).
+  if (load.close_kept > 0) {
+    group.values.insert(group.values.begin() + 3, {"server kept", number(load.close_kept)});
+  }
+  return group;
 }
 
 // An HTTP/2 load: the GOAWAYs the server sent on the pool, by error code (nginx's after

@@ -119,6 +119,7 @@ ScenarioResult churn_load_result() {
   load.aborted = 4;
   load.fresh_closed = 3;
   load.server_closed = 2;
+  load.close_kept = 1;
   load.replaced = 5;
   for (int i = 0; i < 90; ++i) load.from_intended.record(1ms);
   for (int i = 0; i < 10; ++i) {

@@ -89,6 +89,7 @@ TEST(ToReport, ALoadWithChurnCarriesItsCountsAndEdgeWindowsThroughReportJson) {
   EXPECT_EQ(reports::figure(soak, "churn", "aborted"), 4.0);
   EXPECT_EQ(reports::figure(soak, "churn", "fresh closed"), 3.0);
   EXPECT_EQ(reports::figure(soak, "churn", "server closed"), 2.0);
+  EXPECT_EQ(reports::figure(soak, "churn", "server kept"), 1.0);  // asked to close, kept open
   EXPECT_EQ(reports::figure(soak, "churn", "replaced"), 5.0);
   EXPECT_NEAR(*reports::figure(soak, "edge latency", "first p99"), 2.0, 0.01);
   EXPECT_NEAR(*reports::figure(soak, "edge latency", "last p99"), 5.0, 0.025);

@@ -41,9 +41,9 @@ namespace loiter::clients {
 BOOST_DESCRIBE_STRUCT(LoadSecond, (), (requested, dispatched, succeeded, failed, latency))
 BOOST_DESCRIBE_STRUCT(LoadResult, (),
                       (requested, dispatched, succeeded, aborted, fresh_closed, server_closed,
-                       replaced, non_2xx, errors, goaways, from_intended, from_sent, max_send_lag,
-                       max_sends_in_one_ms, connections_opened, started, ended, seconds, scheduled,
-                       stopped_early, first_window, last_window))
+                       close_kept, replaced, non_2xx, errors, goaways, from_intended, from_sent,
+                       max_send_lag, max_sends_in_one_ms, connections_opened, started, ended,
+                       seconds, scheduled, stopped_early, first_window, last_window))
 
 }  // namespace loiter::clients
 
@@ -85,7 +85,8 @@ struct Amend<clients::LoadSecond> {
 };
 
 template <>
-inline constexpr auto kAddedLater<LoadResult> = std::tuple(&LoadResult::goaways);
+inline constexpr auto kAddedLater<LoadResult> = std::tuple(&LoadResult::goaways,
+                                                           &LoadResult::close_kept);
 // max_send_lag_ns, started_ns, ended_ns, scheduled_ns.
 template <>
 inline constexpr auto kForms<LoadResult> = std::tuple(As<&LoadResult::max_send_lag, Ns>{},
@@ -126,6 +127,7 @@ void merge_load(clients::LoadResult& sum, const clients::LoadResult& part) {
   sum.aborted += part.aborted;
   sum.fresh_closed += part.fresh_closed;
   sum.server_closed += part.server_closed;
+  sum.close_kept += part.close_kept;
   sum.replaced += part.replaced;
   for (const auto& [status, n] : part.non_2xx) sum.non_2xx[status] += n;
   for (const auto& [error, n] : part.errors) sum.errors[error] += n;

@@ -64,6 +64,7 @@ clients::LoadResult a_load(clients::Clock::time_point origin) {
   r.aborted = 2;
   r.fresh_closed = 31;
   r.server_closed = 12;
+  r.close_kept = 4;
   r.replaced = 1;
   r.non_2xx = {{404, 2}, {503, 1}};
   r.errors = {{"reset", 3}, {"timeout", 1}};

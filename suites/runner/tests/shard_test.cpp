@@ -114,6 +114,22 @@ TEST(Shard, ALoadResultSurvivesItsJson) {
   EXPECT_EQ(back.seconds[0].p99, r.seconds[0].latency.percentile(99));
 }
 
+// A load.json of an older loiter, without the keys added since (goaways, close_kept), reads
+// them as none; the merge of shards of older loiters still works.
+TEST(Shard, AnOlderLoadJsonReadsWhatItLacksAsNone) {
+  const auto origin = clients::Clock::now();
+  auto r = a_load(origin, 7);
+  r.close_kept = 3;
+  auto json = load_to_json(r, origin);
+  EXPECT_EQ(load_from_json(json, origin).close_kept, 3u);
+  json.as_object().erase("close_kept");
+  json.as_object().erase("goaways");
+  const auto back = load_from_json(json, origin);
+  EXPECT_EQ(back.close_kept, 0u);
+  EXPECT_TRUE(back.goaways.empty());
+  EXPECT_EQ(back.succeeded, r.succeeded);
+}
+
 // Merged shards hold the p99 of all their requests together, which no combination of
 // their own p99s gives: the histograms are added.
 TEST(Shard, MergedLoadsAddTheirHistogramsNotTheirPercentiles) {
@@ -141,8 +157,14 @@ std::vector<ShardData> whole_shards(std::size_t shards, std::size_t count) {
   std::vector<ShardData> out;
   for (std::size_t k = 0; k < shards; ++k) {
     ShardData d{.dir = "shard-" + std::to_string(k)};
-    d.header = {.plan = plan, .plan_hash = plan_hash(plan), .index = k, .count = shards,
-                .start_at = start, .status = ShardStatus::complete, .lag = 2ms, .ended = start + 3s,
+    d.header = {.plan = plan,
+                .plan_hash = plan_hash(plan),
+                .index = k,
+                .count = shards,
+                .start_at = start,
+                .status = ShardStatus::complete,
+                .lag = 2ms,
+                .ended = start + 3s,
                 .fleets = {count}};
     for (std::size_t i = k; i < count; i += shards) d.records.push_back({.fleet = 0, .index = i});
     d.header.records = d.records.size();
@@ -234,8 +256,8 @@ TEST(ShardCheck, MissingOrStrayRecordsAndShortLoadsAreNamed) {
 
 // What a shard writes is what the merge reads: header, records with fleet and index, load.
 TEST(Shard, ItsDirectoryReadsBackAsWritten) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("loiter-shard-test-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("loiter-shard-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto shard = whole_shards(2, 6)[1];
   const auto origin = clients::Clock::now();

@@ -29,7 +29,11 @@ struct LoadResult {
   std::uint64_t aborted = 0;
   std::uint64_t fresh_closed = 0;   // fresh connections the client closed after their answer
   std::uint64_t server_closed = 0;  // connections the server closed after "Connection: close"
-  std::uint64_t replaced = 0;       // kept-alive connections closed by the client after N requests
+  // Requests that asked "Connection: close" whose connection the server kept (it answered
+  // keep-alive, or sent no FIN within the request timeout): the client closed it. RFC 9112
+  // 9.6: a server that receives "close" must close after its answer.
+  std::uint64_t close_kept = 0;
+  std::uint64_t replaced = 0;  // kept-alive connections closed by the client after N requests
   // HTTP/2 (LoadProtocol::h2): the GOAWAYs the server sent, by error name ("NO_ERROR", ...).
   std::map<std::string, std::uint64_t> goaways;
   std::map<unsigned, std::uint64_t> non_2xx;  // status -> count
