@@ -29,9 +29,11 @@ struct LoadResult {
   std::uint64_t aborted = 0;
   std::uint64_t fresh_closed = 0;   // fresh connections the client closed after their answer
   std::uint64_t server_closed = 0;  // connections the server closed after "Connection: close"
-  // Requests that asked "Connection: close" whose connection the server kept (it answered
-  // keep-alive, or sent no FIN within the request timeout): the client closed it. RFC 9112
-  // 9.6: a server that receives "close" must close after its answer.
+  // Requests that asked "Connection: close" whose connection the server did not close with
+  // its answer: the answer did not say "Connection: close" and no FIN came with it, or the
+  // announced FIN never came within request_timeout. The client closed it at once (awaiting
+  // a FIN that was not announced would hold the request's slot). RFC 9112 9.6: a server that
+  // receives "close" must close after its answer, and should say so in it.
   std::uint64_t close_kept = 0;
   std::uint64_t replaced = 0;  // kept-alive connections closed by the client after N requests
   // HTTP/2 (LoadProtocol::h2): the GOAWAYs the server sent, by error name ("NO_ERROR", ...).
