@@ -54,6 +54,10 @@ std::string runs_from_text(const SurveyMeasure& m) {
 }  // namespace
 
 std::string title(const Survey& survey) {
+  if (survey.target == survey.endpoint) {  // a running server named by its address
+    return fmt::format("loiter {} survey of {} over {}", survey.loiter_version, survey.endpoint,
+                       protocol_text(survey));
+  }
   return fmt::format("loiter {} survey of {} at {} over {}", survey.loiter_version, survey.target,
                      survey.endpoint, protocol_text(survey));
 }

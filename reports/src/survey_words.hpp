@@ -9,7 +9,9 @@
 
 namespace loiter::reports::survey_words {
 
-// "loiter 0.1.0 survey of nginx at 127.0.0.1:8080 over HTTP/1.1"
+// "loiter 0.1.0 survey of nginx at 127.0.0.1:8080 over HTTP/1.1"; the endpoint once where
+// it is the target too (--connect without a target file): "loiter 0.1.0 survey of
+// 127.0.0.1:8080 over HTTP/1.1"
 std::string title(const Survey& survey);
 // "5 connections per probe, max wait 120 s, slack 0.25 s, took 412.5 s"
 std::string settings(const Survey& survey);

@@ -56,6 +56,19 @@ TEST(SurveyConsole, SaysWhatEachRowMeans) {
   EXPECT_EQ(text.find('\x1b'), std::string::npos);
 }
 
+// A running server named by its address (--connect, no target file) is named once.
+TEST(SurveyConsole, NamesAnEndpointThatIsTheTargetOnce) {
+  auto survey = testing::sample_survey();
+  survey.target = survey.endpoint;
+  EXPECT_THAT(console(survey), ::testing::StartsWith("loiter 0.1.0 survey of 127.0.0.1:8443 over "
+                                                     "HTTP/1.1 over TLS ("));
+  std::ostringstream page;
+  render_html(survey, page);
+  EXPECT_THAT(page.str(),
+              HasSubstr("loiter 0.1.0 survey of 127.0.0.1:8443 over HTTP/1.1 over TLS"));
+  EXPECT_THAT(page.str(), Not(HasSubstr("127.0.0.1:8443 at 127.0.0.1:8443")));
+}
+
 // A survey with nothing measured and nothing wrong still prints its header, and no problems.
 TEST(SurveyConsole, AnEmptySurveySaysSo) {
   const auto text = console(Survey{.target = "x"});

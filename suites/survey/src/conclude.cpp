@@ -65,7 +65,7 @@ void conclude(reports::Survey& survey, double slack, double max_wait) {
           measure,
           fmt::format("{} holds a connection for as long as the client likes", measure.title),
           max_wait);
-    } else if (id == "send-slow" && measure.extends == false) {
+    } else if (id == "send-slow" && measure.extends == false && measure.note.empty()) {
       measure.note =
           "the send deadline runs over the whole response: a slow but steady reader "
           "is cut";

@@ -19,6 +19,23 @@ reports::RunsFrom goaway_of(std::optional<std::uint32_t> code) {
   return {.origin = Origin::goaway, .goaway_code = clients::h2_error_name(*code)};
 }
 
+// Whether a reader was still taking bytes when the server ended its connection: from its
+// first byte to the ending, no stretch of `stall` s or more without new bytes. A deadline
+// that progress restarts never cuts such a reader: each of its reads lets the server's
+// writes go on.
+bool read_up_to_the_cut(const ConnectionRecord& record, double stall) {
+  if (!record.first_byte || record.progress.empty()) return false;
+  auto last_bytes = *record.first_byte;
+  std::size_t bytes = 0;
+  for (const auto& p : record.progress) {
+    if (p.bytes == bytes) continue;
+    if (in_seconds(p.at - last_bytes) >= stall) return false;
+    last_bytes = p.at;
+    bytes = p.bytes;
+  }
+  return bytes > 0 && in_seconds(record.ended_at - last_bytes) < stall;
+}
+
 }  // namespace
 
 reports::SurveyMeasure read_idle_reused(const MeasureHead& head,
@@ -110,6 +127,24 @@ reports::SurveyMeasure read_send_slow(const MeasureHead& head,
   if (measure.ending.way == Way::open) {
     measure.extends = true;
     measure.note = fmt::format("still reading at {}", seconds_text(max_wait));
+    return measure;
+  }
+  // The server's cuts: a reader still taking bytes at its cut was cut despite its progress,
+  // whenever that came (the client sees a close only once it has read what was queued
+  // before it, so its time is no sign of a later deadline).
+  std::size_t cut = 0;
+  std::size_t reading = 0;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (timed[i].ending != measure.ending || not_the_servers(measure.ending)) continue;
+    ++cut;
+    if (read_up_to_the_cut(records[i], send)) ++reading;
+  }
+  if (cut > 0 && reading * 2 > cut) {
+    measure.extends = false;
+    measure.note = fmt::format(
+        "cut while the reader made progress ({}/{} connections still taking bytes at the "
+        "cut): the send deadline runs over the whole response, not from the last write",
+        reading, cut);
     return measure;
   }
   if (measure.seconds) measure.extends = measure.seconds->median > send + slack;

@@ -28,11 +28,13 @@ reports::SurveyMeasure read_next_head(const MeasureHead& head,
                                       std::optional<double> header, std::optional<double> idle,
                                       double slack);
 
-// send-slow: a reader taking the response steadily. extends=true when it outlived the
-// stopped reader's deadline `send` (read it whole, or was cut later than send + slack from
-// the request), false when it was cut within the slack of `send` from the request
-// (the deadline runs over the whole response), nullopt when the response was whole sooner
-// than `send` (nothing to tell).
+// send-slow: a reader taking the response steadily. extends=false when the server cut most
+// of its connections while they were still taking bytes (no stretch of `send` s without
+// new bytes up to the cut; the note says "cut while the reader made progress"), whenever the
+// client saw the cut; otherwise true when it outlived the stopped reader's deadline `send`
+// (read it whole, or was cut later than send + slack from the request), false when it was
+// cut within the slack of `send` from the request (the deadline runs over the whole
+// response), nullopt when the response was whole sooner than `send` (nothing to tell).
 reports::SurveyMeasure read_send_slow(const MeasureHead& head,
                                       const std::vector<clients::ConnectionRecord>& records,
                                       double send, double slack, double max_wait);

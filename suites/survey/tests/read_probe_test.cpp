@@ -1,8 +1,9 @@
 // The survey's reading of records: each rule on canned records, so each can fail.
-#include "read_measures.hpp"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "loiter/reports/survey_target.hpp"
+#include "read_measures.hpp"
 
 namespace loiter::suites::survey {
 namespace {
@@ -174,6 +175,34 @@ TEST(ReadSendSlow, ACutFromTheRequestDespiteProgressDoesNotExtend) {
   auto quick = whole;
   quick.responses.front().complete = s(1.0);
   EXPECT_FALSE(read_send_slow(head, {quick}, 2.0, 0.25, 120).extends);
+}
+
+// A server that cuts any response not read out within 2 s of the request (Go's WriteTimeout):
+// the steady reader reads on, 128 KiB every 50 ms, until the close queued behind what the
+// server had sent reaches it at 3.13 s, past the stopped reader's 2 s. It was still taking
+// bytes at the cut: progress did not extend the deadline, whenever the client saw the close.
+TEST(ReadSendSlow, ACutWhileTheReaderTookBytesDoesNotExtendHoweverLateItWasSeen) {
+  const MeasureHead head{.id = "send-slow", .title = "a slow reader"};
+  auto cut = ended(Ending::close, 3.13);
+  cut.sends.push_back({.at = s(0.0), .bytes = 60});
+  cut.first_byte = s(0.01);
+  cut.responses.push_back({.status = 200, .started = s(0.01)});
+  for (int k = 1; k * 0.05 < 3.13; ++k) {
+    cut.progress.push_back({.at = s(k * 0.05), .bytes = k * 128 * 1024u});
+  }
+  const auto m = read_send_slow(head, {cut, cut, cut}, 2.0, 0.25, 120);
+  EXPECT_EQ(m.extends, false);
+  EXPECT_THAT(m.note, testing::HasSubstr("cut while the reader made progress (3/3 connections"));
+  reports::Survey survey{.target = "go", .endpoint = "127.0.0.1:8080", .slack = 0.25};
+  survey.measures.push_back(m);
+  const auto draft = reports::draft_target(survey, {.date = "2026-12-06", .name = "go"});
+  EXPECT_THAT(draft, testing::HasSubstr("\nsend_timeout_resets_on_progress = false\n"));
+  EXPECT_THAT(draft, testing::Not(testing::HasSubstr("send_timeout_resets_on_progress = true")));
+  // The same cut after the reader went the stopped reader's deadline without a byte: the
+  // server's own stall, no sign either way; the time decides as before.
+  auto stalled = cut;
+  std::erase_if(stalled.progress, [](const clients::Progress& p) { return p.at > s(0.5); });
+  EXPECT_EQ(read_send_slow(head, {stalled}, 2.0, 0.25, 120).extends, true);
 }
 
 TEST(ReadH2Idle, NamesTheGoawaysCodeOrNone) {

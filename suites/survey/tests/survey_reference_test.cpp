@@ -8,6 +8,7 @@
 
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/fixtures/target/target.hpp"
+#include "loiter/reports/survey_target.hpp"
 #include "loiter/suites/survey/survey_run.hpp"
 
 namespace loiter::suites {
@@ -96,6 +97,10 @@ TEST(SurveyReference, FindsEveryDeclaredDeadlineAndAnswer) {
   EXPECT_EQ(to_string(measure(survey, "idle-reused").runs_from), "last-response");
   EXPECT_EQ(to_string(measure(survey, "next-head").runs_from), "first-byte");
   EXPECT_TRUE(near(measure(survey, "send-stopped"), 1.0));
+  // Its send deadline restarts at each write that makes progress: a steady reader outlives it.
+  EXPECT_EQ(measure(survey, "send-slow").extends, true);
+  EXPECT_THAT(reports::draft_target(survey, {.date = "today", .name = "reference"}),
+              testing::HasSubstr("\nsend_timeout_resets_on_progress = true\n"));
   for (const auto& m : survey.measures) EXPECT_EQ(m.exposure, "") << m.id;
 }
 
@@ -195,6 +200,17 @@ INSTANTIATE_TEST_SUITE_P(
                   EXPECT_EQ(to_string(measure(s, "send-stopped").ending), "open");
                   EXPECT_THAT(measure(s, "send-stopped").exposure,
                               testing::HasSubstr("stops reading"));
+                }},
+        // Every response must be sent whole by the header deadline from connect: the steady
+        // reader is cut while it reads, and the draft does not say progress extends it.
+        Planted{"cuts-slow-responses",
+                [](const Survey& s) {
+                  const auto& slow = measure(s, "send-slow");
+                  EXPECT_EQ(slow.extends, false);
+                  EXPECT_THAT(slow.note, testing::HasSubstr("cut while the reader made progress"));
+                  const auto draft = reports::draft_target(s, {.date = "today", .name = "cut"});
+                  EXPECT_THAT(draft,
+                              testing::HasSubstr("\nsend_timeout_resets_on_progress = false\n"));
                 }},
         Planted{"handshake-deadline-resets-on-progress",
                 [](const Survey& s) { EXPECT_EQ(measure(s, "tls-hello-trickle").extends, true); },
