@@ -181,7 +181,11 @@ void add_warnings(const Survey& b, const Survey& c, SurveyComparison& result) {
   if (c.interrupted) result.warnings.push_back("the current survey was interrupted: partial");
 }
 
+// A running server named by its address is said once, as the survey's own title says it.
 std::string title(const Survey& s) {
+  if (s.target == s.endpoint) {
+    return fmt::format("{} against {} ({})", s.loiter_version, s.endpoint, s.started);
+  }
   return fmt::format("{} against {} at {} ({})", s.loiter_version, s.target, s.endpoint, s.started);
 }
 

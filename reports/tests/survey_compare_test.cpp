@@ -49,6 +49,18 @@ TEST(SurveyCompare, TheSameSurveyTwiceIsNoRegression) {
   EXPECT_THAT(comparison_text(c), HasSubstr("no regression against the baseline survey"));
 }
 
+// A survey of a running server named by its address (--connect, no target file) is titled
+// by that address once; one of a target at an address, by both.
+TEST(SurveyCompare, ARunningServerNamedByItsAddressIsTitledByItOnce) {
+  auto survey = canned::everything(SurveyProtocol::h2, true);
+  survey.target = survey.endpoint;
+  auto c = compare_surveys(survey, survey);
+  EXPECT_THAT(c.baseline_survey, HasSubstr("against " + survey.endpoint + " ("));
+  survey.target = "nginx";
+  c = compare_surveys(survey, survey);
+  EXPECT_THAT(c.current_survey, HasSubstr("against nginx at " + survey.endpoint + " ("));
+}
+
 TEST(SurveyCompare, ADeadlineGrownPastTheSlackRegressesAndOneWithinItDoesNot) {
   const auto baseline = canned::everything();
   auto current = baseline;
