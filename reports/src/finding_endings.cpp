@@ -7,9 +7,24 @@
 
 namespace loiter::reports::finding_words {
 
+// "100/100 connections still open when the client stopped watching, 4.000 s after connect
+// (deadline 2.000 s from the request head): the server had not ended them by then"; with
+// the response the server sent unasked: "... were answered 408 2.000 s after the request head
+// (deadline 2.000 s from it) but still open when ...: the server sent its 408 and never
+// closed".
 std::string still_open(const Finding& f) {
+  if (f.status && f.answered_at) {
+    return fmt::format(
+        "{}{} connections were answered {} {:.3f} s after {} (deadline {:.3f} s from it) but "
+        "still open when the client stopped watching, {:.3f} s after connect: the server sent "
+        "its {} and never closed",
+        of_subject(f), ratio(f), *f.status, *f.answered_at, since_words(f.since), bound(f),
+        measured(f), *f.status);
+  }
   return fmt::format(
-      "{}{} connections still open at {:.3f} s after connect (deadline {:.3f} s from {})",
+      "{}{} connections still open when the client stopped watching, {:.3f} s after connect "
+      "(deadline {:.3f} s from {}): the server had not ended them by then, and what it did "
+      "later loiter did not see",
       of_subject(f), ratio(f), measured(f), bound(f), since_words(f.since));
 }
 
@@ -20,8 +35,20 @@ std::string ended_before_origin(const Finding& f) {
 
 // "closed early, before 0.750 s (earliest 0.100 s; deadline 1.000 s ± 0.250 s from connect)";
 // with a named deadline, the cause first: "closed early, 1.000 s after the last response
-// (before 1.750 s): the idle deadline runs from the last response (2.000 s ± 0.250 s)".
+// (before 1.750 s): the idle deadline runs from the last response (2.000 s ± 0.250 s)"; one
+// whose closes all came at the deadline counted from connect says so: "..., 0.996 s after the
+// last response (before 1.750 s) but 2.003 s after connect: at the idle deadline (2.000 s ±
+// 0.250 s) counted from connect, where it runs from the last response".
 std::string closed_outside(const Finding& f, std::string_view how, std::string_view extreme) {
+  if (!f.deadline_name.empty() && f.after_connect && f.since != Since::connect) {
+    return fmt::format(
+        "{}{} connections closed {}, {:.3f} s after {} ({} {:.3f} s) but {:.3f} s after "
+        "connect: at the {} deadline ({:.3f} s ± {:.3f} s) counted from connect, where it runs "
+        "from {}",
+        of_subject(f), ratio(f), how, measured(f), since_words(f.since), extreme, bound(f),
+        *f.after_connect, f.deadline_name, f.deadline.value_or(0), f.slack.value_or(0),
+        since_words(f.since));
+  }
   if (!f.deadline_name.empty()) {
     return fmt::format(
         "{}{} connections closed {}, {:.3f} s after {} ({} {:.3f} s): the {} deadline runs "
@@ -73,13 +100,28 @@ std::string wrong_ending(const Finding& f) {
                      fmt::join(f.expected_endings, " or "));
 }
 
+// "1/2 connections were cut off before 1 whole 200 response(s) came, ended as close at the
+// median 4.000 s after connect: the exchange, meant to outlast the 2.000 s deadline, must not
+// be cut"; readers still reading when cut (read_gap) are named as such: "100/100 slow but
+// steady readers were cut off ... while still reading (their last bytes 0.200 s before the
+// cut): a reader that keeps making progress must not be cut, ...".
 std::string cut_off(const Finding& f) {
-  const auto what = f.responses ? fmt::format("fewer than {} whole {} response(s)", *f.responses,
+  const auto what = f.responses ? fmt::format("before {} whole {} response(s) came", *f.responses,
                                               f.status.value_or(200))
-                                : std::string("ended by the server before the client closed it");
+                                : std::string("by the server before the client closed it");
+  if (f.read_gap) {
+    const auto reading = *f.read_gap < 0.0005
+                             ? std::string("bytes still arriving up to the cut")
+                             : fmt::format("their last bytes {:.3f} s before the cut", *f.read_gap);
+    return fmt::format(
+        "{}{} slow but steady readers were cut off {}, ended as {} at the median {:.3f} s after "
+        "connect while still reading ({}): a reader that keeps making progress must not be "
+        "cut, however far past the {:.3f} s deadline its response runs",
+        of_subject(f), ratio(f), what, f.ending, measured(f), reading, bound(f));
+  }
   return fmt::format(
-      "{}{} connections were cut off: {}, ended as {} (median {:.3f} s after connect; it must "
-      "outlive {:.3f} s)",
+      "{}{} connections were cut off {}, ended as {} at the median {:.3f} s after connect: the "
+      "exchange, meant to outlast the {:.3f} s deadline, must not be cut",
       of_subject(f), ratio(f), what, f.ending, measured(f), bound(f));
 }
 

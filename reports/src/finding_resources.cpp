@@ -37,11 +37,20 @@ std::string leftovers(const Finding& f) {
   return text;
 }
 
+// "FDs 19→39, not back to 19 within 5.000 s: 20 left"; where the server's FIN ended as many
+// connections as FDs stay (count of of), they were shut down but never closed: "...: 20 left;
+// the client saw the server's FIN on 20/20 connections, yet as many FDs stay: shut down but
+// never closed".
 std::string fds_not_recovered(const Finding& f) {
   const double left = std::max(0.0, measured(f) - bound(f));
-  return fmt::format("FDs {}→{}, not back to {} within {:.3f} s: {} left{}", f.baseline.value_or(0),
-                     f.peak.value_or(0), whole(bound(f)), f.deadline.value_or(0), whole(left),
-                     leftovers(f));
+  const auto shut = f.count ? fmt::format(
+                                  "; the client saw the server's FIN on {} connections, yet as "
+                                  "many FDs stay: shut down but never closed",
+                                  ratio(f))
+                            : std::string();
+  return fmt::format("FDs {}→{}, not back to {} within {:.3f} s: {} left{}{}",
+                     f.baseline.value_or(0), f.peak.value_or(0), whole(bound(f)),
+                     f.deadline.value_or(0), whole(left), shut, leftovers(f));
 }
 
 // "FDs grew 75.0/min over the second half of the traffic (least-squares), above the bound

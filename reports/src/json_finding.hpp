@@ -23,7 +23,7 @@ BOOST_DESCRIBE_STRUCT(Finding, (),
                        deadline, slack, ending, expected_endings, responses, status, error, limit,
                        baseline, peak, pool, connected_late, most_at_once, connections, explanation,
                        processes, progress, progress_by_deadline, deadline_name, descriptor, before,
-                       failures))
+                       failures, answered_at, after_connect, read_gap))
 
 // A loiter-run/2 finding: a sentence with no code ("text"), its class guessed from the
 // scenario's status (an error is the harness's; any other failure, a deadline's).
@@ -44,7 +44,8 @@ inline constexpr auto kWhenSet<Finding> = std::tuple(
     &Finding::limit, &Finding::baseline, &Finding::peak, &Finding::pool, &Finding::connected_late,
     &Finding::most_at_once, &Finding::connections, &Finding::explanation, &Finding::processes,
     &Finding::progress, &Finding::progress_by_deadline, &Finding::deadline_name,
-    &Finding::descriptor, &Finding::before, &Finding::failures);
+    &Finding::descriptor, &Finding::before, &Finding::failures, &Finding::answered_at,
+    &Finding::after_connect, &Finding::read_gap);
 
 template <>
 struct Codec<FindingClass> : EnumWords<FindingClass, kFindingClasses> {};

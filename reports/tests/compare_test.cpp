@@ -123,7 +123,8 @@ TEST(Compare, AFindingThatAppearedIsARegressionAndOneGoneIsNot) {
   const auto& appeared = row(result, "finding still-open");
   EXPECT_TRUE(appeared.regressed);
   EXPECT_EQ(appeared.delta, "appeared");
-  EXPECT_THAT(appeared.note, HasSubstr("1/100 connections still open at 2.100 s"));
+  EXPECT_THAT(appeared.note,
+              HasSubstr("1/100 connections still open when the client stopped watching, 2.100 s"));
   const auto& gone = row(result, "finding closed-late");
   EXPECT_FALSE(gone.regressed);
   EXPECT_EQ(gone.delta, "gone");

@@ -29,13 +29,35 @@ Finding still_open(std::string subject) {
           .since = Since::connect};
 }
 
-// A deadline finding says how many, out of how many, and the deadline it broke.
+// A deadline finding says how many, out of how many, and the deadline it broke; still open
+// is as far as the client watched: when it stopped, and that nothing later was seen (a 408
+// at three times the deadline comes after it).
 TEST(FindingText, StillOpenNamesTheCountThePatienceAndTheDeadline) {
   EXPECT_EQ(text(still_open("")),
-            "2/3 connections still open at 2.000 s after connect (deadline 1.000 s from connect)");
+            "2/3 connections still open when the client stopped watching, 2.000 s after connect "
+            "(deadline 1.000 s from connect): the server had not ended them by then, and what it "
+            "did later loiter did not see");
   EXPECT_EQ(text(still_open("partial-header")),
-            "partial-header: 2/3 connections still open at 2.000 s after connect (deadline 1.000 s "
-            "from connect)");
+            "partial-header: 2/3 connections still open when the client stopped watching, "
+            "2.000 s after connect (deadline 1.000 s from connect): the server had not ended "
+            "them by then, and what it did later loiter did not see");
+}
+
+// Connections left open after the 408 the server sent at the deadline: the 408 and when it
+// came are named, with the close that never followed.
+TEST(FindingText, StillOpenAfterA408NamesThe408) {
+  auto open = still_open("");
+  open.count = 100;
+  open.of = 100;
+  open.measured = 4.0;
+  open.bound = 2.0;
+  open.since = Since::request_head;
+  open.status = 408;
+  open.answered_at = 2.001;
+  EXPECT_EQ(text(open),
+            "100/100 connections were answered 408 2.001 s after the request head (deadline "
+            "2.000 s from it) but still open when the client stopped watching, 4.000 s after "
+            "connect: the server sent its 408 and never closed");
 }
 
 // A closure outside the window names the window's edge, the extreme and the window itself.
@@ -94,6 +116,27 @@ TEST(FindingText, ANamedDeadlineSaysWhereItRunsFrom) {
             "(2.000 s ± 0.250 s)");
 }
 
+// Early closes that all came at the deadline counted from connect say so: the deadline ran
+// from connect, where it runs from the last response.
+TEST(FindingText, AnEarlyCloseAtTheDeadlineFromConnectSaysFromConnect) {
+  const Finding early{.code = codes::kClosedEarly,
+                      .klass = FindingClass::deadline,
+                      .count = 100,
+                      .of = 100,
+                      .measured = 0.996,
+                      .bound = 1.75,
+                      .unit = "s",
+                      .since = Since::last_response,
+                      .deadline = 2.0,
+                      .slack = 0.25,
+                      .deadline_name = "idle",
+                      .after_connect = 2.003};
+  EXPECT_EQ(text(early),
+            "100/100 connections closed early, 0.996 s after the last response (before 1.750 s) "
+            "but 2.003 s after connect: at the idle deadline (2.000 s ± 0.250 s) counted from "
+            "connect, where it runs from the last response");
+}
+
 TEST(FindingText, WrongEndingListsTheEndingsAllowed) {
   const Finding reset{.code = codes::kWrongEnding,
                       .klass = FindingClass::answer,
@@ -117,12 +160,37 @@ TEST(FindingText, CutOffSaysWhatEachConnectionHadToGet) {
               .responses = 1,
               .status = 200};
   EXPECT_EQ(text(cut),
-            "1/2 connections were cut off: fewer than 1 whole 200 response(s), ended as close "
-            "(median 1.002 s after connect; it must outlive 1.000 s)");
+            "1/2 connections were cut off before 1 whole 200 response(s) came, ended as close at "
+            "the median 1.002 s after connect: the exchange, meant to outlast the 1.000 s "
+            "deadline, must not be cut");
   cut.responses.reset();
   cut.status.reset();
   EXPECT_THAT(text(cut),
-              HasSubstr("were cut off: ended by the server before the client closed it"));
+              HasSubstr("were cut off by the server before the client closed it, ended as"));
+}
+
+// Slow readers cut while still reading: what was cut, when, and that they were reading.
+TEST(FindingText, CutOffSlowReadersSaysTheyWereStillReading) {
+  const Finding cut{.code = codes::kCutOff,
+                    .klass = FindingClass::deadline,
+                    .count = 100,
+                    .of = 100,
+                    .measured = 5.437,
+                    .bound = 2.0,
+                    .unit = "s",
+                    .ending = "reset",
+                    .responses = 1,
+                    .status = 200,
+                    .read_gap = 0.2};
+  EXPECT_EQ(text(cut),
+            "100/100 slow but steady readers were cut off before 1 whole 200 response(s) came, "
+            "ended as reset at the median 5.437 s after connect while still reading (their last "
+            "bytes 0.200 s before the cut): a reader that keeps making progress must not be "
+            "cut, however far past the 2.000 s deadline its response runs");
+  auto at_the_cut = cut;
+  at_the_cut.read_gap = 0.0;
+  EXPECT_THAT(text(at_the_cut), HasSubstr("while still reading (bytes still arriving up to the "
+                                          "cut): a reader"));
 }
 
 // FD counts are whole numbers, and what is left is derived from the figure and its bound.
@@ -135,6 +203,22 @@ TEST(FindingText, FdsNotRecoveredSaysHowManyAreLeft) {
                     .baseline = 19,
                     .peak = 39};
   EXPECT_EQ(text(fds), "FDs 19→39, not back to 19 within 5.000 s: 20 left");
+}
+
+// FDs left for every connection the server's FIN ended: shut down, never closed.
+TEST(FindingText, FdsNotRecoveredAfterTheServersFinSaysShutDownButNeverClosed) {
+  const Finding fds{.code = codes::kFdsNotRecovered,
+                    .klass = FindingClass::resources,
+                    .count = 20,
+                    .of = 20,
+                    .measured = 39,
+                    .bound = 19,
+                    .deadline = 5.0,
+                    .baseline = 19,
+                    .peak = 39};
+  EXPECT_EQ(text(fds),
+            "FDs 19→39, not back to 19 within 5.000 s: 20 left; the client saw the server's FIN "
+            "on 20/20 connections, yet as many FDs stay: shut down but never closed");
 }
 
 TEST(FindingText, ConnectFailuresNameTheLimitTheyPointAt) {

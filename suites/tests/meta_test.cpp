@@ -205,6 +205,8 @@ const std::vector<FaultCase> kFaultCases = {
      .deadline = 1s,
      .h2tls = true,
      .ending = "without GOAWAY"},
+    // A stalled body answered 408 at its deadline, and the connection never closed.
+    {"partial-body", "408-keeps-open", codes::kStillOpen},
 };
 
 fixtures::Target reference_for(const FaultCase& c) {

@@ -1,8 +1,8 @@
 // Connections that must not be cut (streams, slow readers, held connections), and
 // held-capacity's premise: every connection held at once.
 #include <algorithm>
-#include <ranges>
 #include <map>
+#include <ranges>
 
 #include "checks.hpp"
 #include "loiter/suites/judge/in_units.hpp"
@@ -42,6 +42,35 @@ Duration cut_at(const ConnectionRecord& r) {
   return r.ended_at;
 }
 
+// A slow reader's record keeps its reads: when its last response bytes arrived (the last
+// read that took more than the one before it); nothing for another kind.
+std::optional<Duration> last_bytes(const ConnectionRecord& r) {
+  std::optional<Duration> last;
+  std::size_t before = 0;
+  for (const auto& read : r.progress) {
+    if (read.bytes > before) last = read.at;
+    before = std::max(before, read.bytes);
+  }
+  return last;
+}
+
+// The cut readers were still reading: each kept records of its reads, and the median time
+// from its last bytes to the cut is within what the exchange had to outlast (they made
+// progress well inside any send deadline that might have cut them). That median, else nothing.
+std::optional<double> reading_until_cut(const std::vector<const ConnectionRecord*>& records,
+                                        const CompletionExpectation& c) {
+  std::vector<Duration> gaps;
+  for (const auto* r : records) {
+    const auto last = last_bytes(*r);
+    if (!last) return std::nullopt;
+    gaps.push_back(std::max(Duration{}, cut_at(*r) - *last));
+  }
+  std::ranges::sort(gaps);
+  const auto gap = gaps[gaps.size() / 2];
+  if (gap >= c.outlives) return std::nullopt;
+  return in_seconds(gap);
+}
+
 // `records` (all ending alike) were cut: when, at the median, against what they had to
 // outlive, and what they had to get (whole responses, or the client's own close; over
 // HTTP/2 one for every stream the client asked for).
@@ -62,6 +91,7 @@ Finding cut_off(const Observation& o, const CompletionExpectation& c,
     f.responses = first.h2 ? std::max(c.responses, first.requests) : c.responses;
     f.status = c.status;
   }
+  f.read_gap = reading_until_cut(records, c);
   return f;
 }
 

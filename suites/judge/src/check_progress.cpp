@@ -28,24 +28,44 @@ Progress progress_of(const ConnectionRecord& r, Duration origin, Duration deadli
   return p;
 }
 
+// A late close that came from a late accept, not from progress: it came less than the
+// deadline (less its slack) after one of the client's sends, so no deadline re-armed by that
+// send could have fired then, and the server's accept queue still held connections at a
+// sample after this one connected and before the close less the deadline (when the server's
+// clock must have started, had it started at its accept).
+bool accepted_late(const ConnectionRecord& r, Duration end, const ClosureExpectation& c,
+                   const std::vector<fixtures::TimedSample>& timeline) {
+  const bool soon_after_a_send = std::ranges::any_of(r.sends, [&](const clients::Send& send) {
+    return send.at < end && end - send.at < c.deadline - c.slack;
+  });
+  if (!soon_after_a_send) return false;
+  const auto from = r.connected(), until = r.connected() + (end - c.deadline);
+  return std::ranges::any_of(timeline, [&](const fixtures::TimedSample& s) {
+    return s.at >= from && s.at <= until && s.sample.tcp && s.sample.tcp->accept_queue > 0;
+  });
+}
+
 // Still open when the client gave up, or ended by the server after the window (over
-// HTTP/2 with ClosureExpectation::stream: the stream).
-bool outlived(const ConnectionRecord& r, Duration origin, const ClosureExpectation& c) {
+// HTTP/2 with ClosureExpectation::stream: the stream), and not accepted late.
+bool outlived(const ConnectionRecord& r, Duration origin, const ClosureExpectation& c,
+              const std::vector<fixtures::TimedSample>& timeline) {
   const auto end = server_end(r, c.stream);
   if (end.open) return true;
-  return end.by_server && end.at - origin > c.deadline + c.slack;
+  return end.by_server && end.at - origin > c.deadline + c.slack &&
+         !accepted_late(r, end.at, c, timeline);
 }
 
 }  // namespace
 
 void check_progress(const std::vector<const ConnectionRecord*>& records,
-                    const ClosureExpectation& c, Finding about, Verdict& v) {
+                    const ClosureExpectation& c, Finding about,
+                    const std::vector<fixtures::TimedSample>& timeline, Verdict& v) {
   if (c.progress.empty()) return;
   std::size_t count = 0, most_by_deadline = 0;
   Duration last{};
   for (const auto* r : records) {
     const auto origin = deadline_origin(*r, c.since);
-    if (!origin || !outlived(*r, *origin, c)) continue;
+    if (!origin || !outlived(*r, *origin, c, timeline)) continue;
     const auto p = progress_of(*r, *origin, c.deadline);
     if (!p.after_deadline) continue;
     ++count;

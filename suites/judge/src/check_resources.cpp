@@ -5,6 +5,28 @@
 
 namespace loiter::suites::checks {
 
+namespace {
+
+// The connections the server ended with its FIN, when their FDs are all among those left:
+// the server shut them down and never closed them. How many, out of the connections made, and
+// the TCP states at the last sample (the server's side in TIME_WAIT: it sent its FIN first,
+// while the descriptors stay open).
+void name_shut_down(const Observation& o, std::size_t left, Finding& f) {
+  std::size_t fin = 0, made = 0;
+  for (const auto& r : o.connections) {
+    if (r.ending == Ending::connect_failed) continue;
+    ++made;
+    if (r.ending == Ending::close) ++fin;
+  }
+  if (fin == 0 || left < fin) return;
+  f.count = fin;
+  f.of = made;
+  if (!o.timeline.empty() && o.timeline.back().sample.tcp) {
+    f.explanation = fixtures::describe(*o.timeline.back().sample.tcp);
+  }
+}
+
+}  // namespace
 
 void check_fds(const Observation& o, const Expectations& e, Verdict& v) {
   const auto& fds = o.fds;
@@ -15,6 +37,8 @@ void check_fds(const Observation& o, const Expectations& e, Verdict& v) {
   f.baseline = fds.baseline;
   f.peak = fds.peak;
   f.deadline = in_seconds(e.recovery);
+  const auto allowed = fds.baseline + e.fds_after;
+  if (fds.after > allowed) name_shut_down(o, fds.after - allowed, f);
   v.findings.push_back(std::move(f));
 }
 

@@ -52,14 +52,25 @@ reports::Since finding_since(Since since);
 reports::Finding finding(const Observation& o, const char* code, reports::FindingClass klass,
                          std::string subject = {});
 
+// closure_causes.cpp: what the records show of a missed deadline's cause. Connections still
+// open that each got one response unasked (a 408): its status and when, at the median, from
+// the deadline's origin (Finding::status, answered_at). Closes (since connect) that all came
+// within the deadline's window counted from connect, where it runs from elsewhere: their
+// median (Finding::after_connect).
+void name_unasked_answer(const std::vector<const ConnectionRecord*>& open, Since since, Finding& f);
+std::optional<double> at_deadline_from_connect(const std::vector<Duration>& ended,
+                                               const ClosureExpectation& c);
+
 // check_completion.cpp: connections that must not be cut, and held-capacity's premise.
 void check_completion(const Observation& o, const CompletionExpectation& c, Verdict& v);
 void check_held_at_once(const Observation& o, Verdict& v);
 
 // check_progress.cpp: connections of one closure that outlived their deadline while the
-// client's progress (c.progress) kept arriving past it; `about` is their base finding.
+// client's progress (c.progress) kept arriving past it; `about` is their base finding. Not
+// those the server's sampled accept queue (`timeline`) shows were accepted late.
 void check_progress(const std::vector<const ConnectionRecord*>& records,
-                    const ClosureExpectation& c, Finding about, Verdict& v);
+                    const ClosureExpectation& c, Finding about,
+                    const std::vector<fixtures::TimedSample>& timeline, Verdict& v);
 // check_cut.cpp: readers that stalled the send path: cut by the send deadline, and the
 // response large enough to stall it at all.
 void check_cut(const Observation& o, const CutExpectation& c, Verdict& v);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <functional>
+#include <iterator>
 #include <map>
 
 #include "checks.hpp"
@@ -143,13 +144,15 @@ Finding about(const Subset& s, const char* code, std::size_t count,
 
 void check_still_open(const Subset& s, const Expectations& e, const ClosureExpectation& c,
                       Verdict& v) {
-  const auto open =
-      std::ranges::count_if(s.records, [&c](auto* r) { return server_end(*r, c.stream).open; });
-  if (open == 0) return;
-  auto f = about(s, codes::kStillOpen, static_cast<std::size_t>(open));
+  std::vector<const ConnectionRecord*> open;
+  std::ranges::copy_if(s.records, std::back_inserter(open),
+                       [&c](auto* r) { return server_end(*r, c.stream).open; });
+  if (open.empty()) return;
+  auto f = about(s, codes::kStillOpen, open.size());
   f.measured = in_seconds(e.patience);
   f.bound = in_seconds(c.deadline);
   f.unit = "s";
+  if (!c.stream) name_unasked_answer(open, c.since, f);
   v.findings.push_back(std::move(f));
 }
 
@@ -182,6 +185,7 @@ Duration latest_origin(const ConnectionRecord& r, Since since, Duration origin) 
 void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
   std::vector<const ConnectionRecord*> unmeasurable;
   std::vector<Duration> early, late;
+  std::vector<Duration> early_since_connect;  // when the early ones closed, from connect
   for (const auto* r : s.records) {
     const auto end = server_end(*r, c.stream);
     if (!end.by_server) continue;
@@ -191,7 +195,10 @@ void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
       continue;
     }
     const auto lasted = end.at - *from;
-    if (lasted < c.deadline - c.slack) early.push_back(lasted);
+    if (lasted < c.deadline - c.slack) {
+      early.push_back(lasted);
+      early_since_connect.push_back(end.at);
+    }
     if (end.at - latest_origin(*r, c.since, *from) > c.deadline + c.slack) late.push_back(lasted);
   }
   if (!unmeasurable.empty()) {
@@ -201,8 +208,10 @@ void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
     v.findings.push_back(std::move(f));
   }
   if (!early.empty()) {
-    v.findings.push_back(outside_window(s, c, codes::kClosedEarly, early.size(),
-                                        std::ranges::min(early), c.deadline - c.slack));
+    auto f = outside_window(s, c, codes::kClosedEarly, early.size(), std::ranges::min(early),
+                            c.deadline - c.slack);
+    f.after_connect = at_deadline_from_connect(early_since_connect, c);
+    v.findings.push_back(std::move(f));
   }
   if (!late.empty()) {
     v.findings.push_back(outside_window(s, c, codes::kClosedLate, late.size(),
@@ -235,7 +244,7 @@ void check_closure(const Observation& o, const Expectations& e, const ClosureExp
   const auto subset = subset_for(o, c);
   check_still_open(subset, e, c, v);
   check_window(subset, c, v);
-  checks::check_progress(subset.records, c, subset.about, v);
+  checks::check_progress(subset.records, c, subset.about, o.timeline, v);
   check_endings(subset, c, v);
 }
 

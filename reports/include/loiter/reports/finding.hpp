@@ -149,6 +149,16 @@ struct Finding {
   // (p99-grew: the first window's p99).
   std::string descriptor;
   std::optional<double> before;
+  // still-open: every one got a response unasked (its `status`: a 408) and was left open:
+  // when it came, at the median, in s from `since`.
+  std::optional<double> answered_at;
+  // closed-early: when those connections closed, at the median, in s from connect, set
+  // where every one of them closed within the deadline's window counted from connect: a
+  // deadline run from connect instead of `since` (an idle deadline from the accept).
+  std::optional<double> after_connect;
+  // cut-off: the cut readers were still reading: at the median, s between the last response
+  // bytes they received and the cut (slow readers, whose records keep their reads).
+  std::optional<double> read_gap;
   // The sentence as a document stored it, kept only for a code this loiter does not
   // render (a loiter-run/2 string, code "text"; a newer loiter's code).
   std::string sentence;
