@@ -21,11 +21,12 @@ enum class FindingClass {
   resources,       // FDs not given back, sockets left in CLOSE_WAIT
   answer,          // the wrong ending or status
   capacity,        // connect failures, latency, connections not held at once, an FD limit
-  infrastructure,  // the run itself: what was driven, the server's exit, harness errors
+  infrastructure,  // the run itself: what was driven, harness errors, a premise unmet
+  crash,           // the server died under the scenario (its exit status or signal)
 };
 inline constexpr std::array kFindingClasses{FindingClass::deadline, FindingClass::resources,
-                                            FindingClass::answer, FindingClass::capacity,
-                                            FindingClass::infrastructure};
+                                            FindingClass::answer,   FindingClass::capacity,
+                                            FindingClass::infrastructure, FindingClass::crash};
 std::string_view to_string(FindingClass klass);
 std::optional<FindingClass> finding_class_from_string(std::string_view text);
 
