@@ -140,6 +140,10 @@ struct Finding {
   std::vector<std::pair<std::string, std::size_t>> failures;  // {"503", 7}, {"reset", 3}
   std::optional<std::size_t> baseline, peak, pool;            // FDs: baseline, peak, regular pool
   std::optional<std::size_t> connected_late, most_at_once, connections;  // held at once
+  // not-held-at-once: the listener's accept queue at its longest, its capacity (the backlog),
+  // and for how long (s) connections waited there while the server took none of them.
+  std::optional<std::size_t> accept_queue, backlog;
+  std::optional<double> accept_stalled;
   std::string explanation;             // what the kernel showed for the connections still open
   std::vector<std::string> processes;  // leftover-process: "PID command", one per process
   std::string progress;  // outlived-by-progress: what kept arriving: "header line", "header byte"
