@@ -17,12 +17,13 @@ namespace {
 
 using namespace finding_words;
 
-constexpr std::array<std::pair<FindingClass, std::string_view>, 5> kClassNames{{
+constexpr std::array<std::pair<FindingClass, std::string_view>, 6> kClassNames{{
     {FindingClass::deadline, "deadline"},
     {FindingClass::resources, "resources"},
     {FindingClass::answer, "answer"},
     {FindingClass::capacity, "capacity"},
     {FindingClass::infrastructure, "infrastructure"},
+    {FindingClass::crash, "crash"},
 }};
 
 // A value of an enum a finding holds: its word in report.json, and what the finding's
@@ -61,8 +62,7 @@ constexpr std::size_t kRendered = 40;  // every code but "text"
 
 // One sentence per code, in the order the judge checks.
 constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{{
-    {codes::kServerExited,
-     [](const Finding& f) { return fmt::format("the server {} during the scenario", f.error); }},
+    {codes::kServerExited, server_exited},
     {codes::kDrivenCount,
      [](const Finding& f) {
        return fmt::format("{} connections were driven, {} expected", f.count.value_or(0),

@@ -1,14 +1,51 @@
-// The sentences of findings about the server's resources (FDs, their slope, what is left),
-// its regular traffic (non-2xx) and the floods.
+// The sentences of findings about the server's death, its resources (FDs, their slope, what
+// is left), its regular traffic (non-2xx) and the floods.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 #include <vector>
 
 #include "finding_words.hpp"
 
 namespace loiter::reports::finding_words {
+
+namespace {
+
+// How the harness said the server ended, as the end of "the server ...": "exited with status
+// 3"; "killed by signal 11 (Segmentation fault)" with the signal's name, "was killed by signal
+// 11 (SIGSEGV, Segmentation fault)"; a sentence of its own ("the server (pid 42) exited at
+// ...", from a watch) as it is.
+std::string how_it_ended(std::string_view error) {
+  constexpr std::string_view kKilled = "killed by signal ";
+  if (!error.starts_with(kKilled)) return std::string(error);
+  const auto rest = error.substr(kKilled.size());
+  int signal = 0;
+  const auto [end, problem] = std::from_chars(rest.data(), rest.data() + rest.size(), signal);
+  const char* name = problem == std::errc{} ? ::sigabbrev_np(signal) : nullptr;
+  if (name == nullptr) return fmt::format("was {}", error);
+  auto words = std::string_view(end, rest.data() + rest.size());  // " (Segmentation fault)"
+  if (words.starts_with(" (") && words.ends_with(')')) words = words.substr(2, words.size() - 3);
+  return words.empty() ? fmt::format("was killed by signal {} (SIG{})", signal, name)
+                       : fmt::format("was killed by signal {} (SIG{}, {})", signal, name, words);
+}
+
+}  // namespace
+
+// "the server was killed by signal 6 (SIGABRT, Aborted) 1.4 s into the scenario": when the
+// samples saw it gone, from the first connection's start; a watch's words as they are.
+std::string server_exited(const Finding& f) {
+  const auto how = how_it_ended(f.error);
+  if (how.starts_with("the server")) return how;
+  const auto when = f.measured ? fmt::format("{:.1f} s into the scenario", *f.measured)
+                               : std::string("during the scenario");
+  return fmt::format(
+      "the server {} {}: it died under the scenario (its log may say why), and what came "
+      "after was judged against a server that was gone",
+      how, when);
+}
 
 // "closed": the server closed a busy keep-alive connection of the regular traffic with a
 // request in flight. Each is idle for milliseconds between requests, so a deadline that ran

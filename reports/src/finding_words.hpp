@@ -46,7 +46,8 @@ std::string cut_off(const Finding& f);
 std::string not_held_at_once(const Finding& f);
 std::string outlived_by_progress(const Finding& f);
 
-// The server's resources, its regular traffic, the floods.
+// The server's death, its resources, its regular traffic, the floods.
+std::string server_exited(const Finding& f);
 std::string non_2xx(const Finding& f);
 std::string leftovers(const Finding& f);
 std::string fds_not_recovered(const Finding& f);

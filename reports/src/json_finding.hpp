@@ -21,7 +21,8 @@ namespace loiter::reports {
 BOOST_DESCRIBE_STRUCT(Finding, (),
                       (code, klass, scenario, subject, count, of, measured, bound, unit, since,
                        deadline, slack, ending, expected_endings, responses, status, error, limit,
-                       baseline, peak, pool, connected_late, most_at_once, connections, explanation,
+                       baseline, peak, pool, connected_late, most_at_once, connections, accept_queue,
+                       backlog, accept_stalled, explanation,
                        processes, progress, progress_by_deadline, deadline_name, descriptor, before,
                        failures, answered_at, after_connect, read_gap))
 
@@ -42,7 +43,8 @@ inline constexpr auto kWhenSet<Finding> = std::tuple(
     &Finding::since, &Finding::deadline, &Finding::slack, &Finding::ending,
     &Finding::expected_endings, &Finding::responses, &Finding::status, &Finding::error,
     &Finding::limit, &Finding::baseline, &Finding::peak, &Finding::pool, &Finding::connected_late,
-    &Finding::most_at_once, &Finding::connections, &Finding::explanation, &Finding::processes,
+    &Finding::most_at_once, &Finding::connections, &Finding::accept_queue, &Finding::backlog,
+    &Finding::accept_stalled, &Finding::explanation, &Finding::processes,
     &Finding::progress, &Finding::progress_by_deadline, &Finding::deadline_name,
     &Finding::descriptor, &Finding::before, &Finding::failures, &Finding::answered_at,
     &Finding::after_connect, &Finding::read_gap);

@@ -74,6 +74,20 @@ std::vector<std::string> closure_parts(const ScenarioReport& s, double deadline)
   if (saw_408 > 0) parts.emplace_back("408");
   const auto [open, all] = endings(s, [](const auto& label) { return label == "open"; });
   if (open > 0) parts.push_back(fmt::format("{}/{} open", open, all));
+  // Over HTTP/2 and HTTP/3: the stream ended (reset, or answered), the connection kept.
+  const auto kept_suffix = fmt::format("+{}", kKeptOpen);
+  const auto reset_kept = endings(s, [&](const auto& label) {
+    return label.ends_with(kept_suffix) && label.starts_with("rst-stream");
+  }).first;
+  if (reset_kept > 0) {
+    parts.push_back(fmt::format("{}/{} streams reset, connections kept", reset_kept, all));
+  }
+  const auto answered_kept = endings(s, [&](const auto& label) {
+    return label.ends_with(kept_suffix) && !label.starts_with("rst-stream");
+  }).first;
+  if (answered_kept > 0) {
+    parts.push_back(fmt::format("{}/{} streams answered, connections kept", answered_kept, all));
+  }
   return parts;
 }
 

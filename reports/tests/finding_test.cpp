@@ -297,8 +297,7 @@ TEST(FindingText, TheSchemaListsEveryCode) {
 }
 
 TEST(FindingClass, NamesItselfAndBack) {
-  for (const auto klass : {FindingClass::deadline, FindingClass::resources, FindingClass::answer,
-                           FindingClass::capacity, FindingClass::infrastructure}) {
+  for (const auto klass : kFindingClasses) {
     EXPECT_EQ(finding_class_from_string(to_string(klass)), klass);
   }
   EXPECT_FALSE(finding_class_from_string("timing").has_value());

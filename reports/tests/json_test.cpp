@@ -224,7 +224,7 @@ TEST(Json, NamesWhereAFindingOrAMarkIsMalformed) {
   EXPECT_EQ(
       malformed([](auto& d) { d.at("scenarios").at(1).at("findings").at(0).at("class") = "x"; }),
       "report: scenarios[1].findings[0]: key 'class' is 'x', not one of 'deadline', "
-      "'resources', 'answer', 'capacity', 'infrastructure'");
+      "'resources', 'answer', 'capacity', 'infrastructure', 'crash'");
   EXPECT_EQ(malformed([](auto& d) {
               d.at("scenarios").at(1).at("findings").at(0).as_object()["failures"] = {{"503", -1}};
             }),

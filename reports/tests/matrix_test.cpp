@@ -85,6 +85,20 @@ TEST(MatrixCell, AClosureCellWithNothingClosedSaysSo) {
   EXPECT_EQ(matrix_cell(held).figure, "none closed / 2 s, 100/100 open");
 }
 
+// Over HTTP/2 a stream closure whose streams the server reset, keeping their connections
+// (h2-data-trickle passing), says so, not that the connections were left open.
+TEST(MatrixCell, AStreamClosureSaysTheStreamsWereResetAndTheConnectionsKept) {
+  const ScenarioReport trickle{
+      .id = "h2-data-trickle",
+      .status = Status::pass,
+      .figures = {group("closure", "s", {{"min", 0.5}, {"median", 0.51}, {"max", 0.52}}),
+                  group("deadline", "s", {{"declared", 0.5}, {"slack", 0.25}}),
+                  group("endings", "", {{"rst-stream+kept-open", 98}, {"408+kept-open", 2}})}};
+  EXPECT_EQ(matrix_cell(trickle).figure,
+            "0.51 s / 0.5 s, 408, 98/100 streams reset, connections kept, 2/100 streams answered, "
+            "connections kept");
+}
+
 // A cell of a scenario the server must not cut counts the connections answered whole.
 TEST(MatrixCell, ACompletionCellCountsTheAnsweredConnections) {
   auto report = fds_report("long-response",

@@ -43,6 +43,7 @@ struct FaultCase {
   bool h2 = false;                  // against reference-h2c (HTTP/2 with prior knowledge)
   bool h2tls = false;    // against reference-h2 (HTTP/2 over TLS, ALPN h2; handshake deadline 1 s)
   std::string ending{};  // what the finding's ending must name; empty: anything
+  std::string explanation{};  // what the finding's sentence must say; empty: anything
 };
 
 // idle-under-load, shortened: 300 waiting connections beside 2,000 req/s for 4 s. At the
@@ -207,6 +208,16 @@ const std::vector<FaultCase> kFaultCases = {
      .ending = "without GOAWAY"},
     // A stalled body answered 408 at its deadline, and the connection never closed.
     {"partial-body", "408-keeps-open", codes::kStillOpen},
+    // A server that dies under the scenario (abort() at the 150th reset) fails it: the
+    // server's crash, not loiter's infrastructure.
+    {"rst-abort", "crash-after-resets", codes::kServerExited},
+    // A cap of 500 open connections: the rest wait in the accept queue until the first
+    // close, after the re-checks; the finding names the queue and the cap.
+    {.scenario = "held-capacity",
+     .fault = "accept-cap",
+     .code = codes::kNotHeldAtOnce,
+     .deadline = 1s,
+     .explanation = "stops accepting at about"},
 };
 
 fixtures::Target reference_for(const FaultCase& c) {
@@ -227,7 +238,8 @@ TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   EXPECT_THAT(result.verdict.findings,
               Contains(AllOf(Field("code", &Finding::code, c.code),
                              Field("subject", &Finding::subject, c.subject),
-                             Field("ending", &Finding::ending, HasSubstr(c.ending)))))
+                             Field("ending", &Finding::ending, HasSubstr(c.ending)),
+                             ::testing::ResultOf("text", reports::text, HasSubstr(c.explanation)))))
       << findings_of(result);
 }
 

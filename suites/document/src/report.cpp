@@ -194,11 +194,21 @@ std::optional<reports::FigureGroup> fds_back_figures(const FdObservation& fds) {
       .name = "FDs back", .unit = "s", .values = {{"after", in_seconds(*fds.recovered_after)}}};
 }
 
-// Connections by ending label ("close", "408+close", "open", ...), in label order.
-std::optional<reports::FigureGroup> ending_figures(const Observation& o) {
+// Connections by ending label ("close", "408+close", "open", ...), in label order. Where the
+// closure is a stream's (HTTP/2, HTTP/3), a connection kept open after the server ended its
+// stream is labelled by that ending: "rst-stream+kept-open", "408+kept-open".
+std::optional<reports::FigureGroup> ending_figures(const Observation& o, bool stream) {
   if (o.connections.empty()) return std::nullopt;
   std::map<std::string, std::size_t> counts;
-  for (const auto& record : o.connections) ++counts[clients::ending_label(record)];
+  for (const auto& record : o.connections) {
+    auto label = clients::ending_label(record);
+    if (stream && record.ending == Ending::open) {
+      if (const auto ended = server_end_label(record, true)) {
+        label = fmt::format("{}+{}", to_string(*ended), reports::kKeptOpen);
+      }
+    }
+    ++counts[label];
+  }
   reports::FigureGroup group{.name = "endings", .unit = "", .values = {}};
   for (const auto& [label, n] : counts) group.values.emplace_back(label, number(n));
   return group;
@@ -217,12 +227,19 @@ std::optional<reports::FigureGroup> completion_figures(const Observation& o,
                                          {"connections", number(o.connections.size())}}};
 }
 
+// The closure is a stream's (the first kind's, where the scenario mixes kinds).
+bool stream_closure(const Expectations& e) {
+  if (e.closure) return e.closure->stream;
+  return !e.kind_closures.empty() && e.kind_closures.front().stream;
+}
+
 // What a matrix cell shows, beside the figures above: the deadline, FDs back, endings,
 // answers, and how many client processes the fleet was split over.
 void add_cell_figures(std::vector<reports::FigureGroup>& figures, const ScenarioResult& result) {
   const auto& o = result.observation;
   for (auto group : {deadline_figures(result.expectations), fds_back_figures(o.fds),
-                     ending_figures(o), completion_figures(o, result.expectations)}) {
+                     ending_figures(o, stream_closure(result.expectations)),
+                     completion_figures(o, result.expectations)}) {
     if (group) figures.push_back(std::move(*group));
   }
   if (o.client_processes > 1) {  // a fleet split over client processes

@@ -115,6 +115,33 @@ std::size_t most_open_at_once(const std::vector<ConnectionRecord>& records) {
   return most;
 }
 
+// What the server's side shows of connections answered late (sampled TCP states): the
+// listener's accept queue at its longest and its backlog; how long connections waited there
+// while the server took none (between two samples the queue did not shrink and the server's
+// FDs did not grow: a cap, not a slow loop, which drains it as it goes); the FDs it held.
+void add_accept_queue(const Observation& o, Finding& f) {
+  const fixtures::TimedSample* previous = nullptr;
+  Duration stalled{};
+  for (const auto& s : o.timeline) {
+    if (!s.sample.tcp) continue;
+    const auto& tcp = *s.sample.tcp;
+    if (!f.accept_queue || tcp.accept_queue > *f.accept_queue) {
+      f.accept_queue = tcp.accept_queue;
+      f.backlog = tcp.backlog;
+    }
+    if (previous != nullptr && previous->sample.tcp->accept_queue > 0 && tcp.accept_queue > 0 &&
+        tcp.accept_queue >= previous->sample.tcp->accept_queue &&
+        s.sample.fds <= previous->sample.fds) {
+      stalled += std::chrono::duration_cast<Duration>(s.at - previous->at);
+    }
+    previous = &s;
+  }
+  if (!f.accept_queue) return;
+  f.accept_stalled = in_seconds(stalled);
+  f.baseline = o.fds.baseline;
+  f.peak = o.fds.peak;
+}
+
 }  // namespace
 
 void check_completion(const Observation& o, const CompletionExpectation& c, Verdict& v) {
@@ -173,6 +200,8 @@ void check_held_at_once(const Observation& o, Verdict& v) {
   if (*f.connected_late > 0) {
     f.most_at_once = most_open_at_once(o.connections);
     f.connections = o.connections.size();
+  } else if (o.server_sampled) {
+    add_accept_queue(o, f);
   }
   v.findings.push_back(std::move(f));
 }

@@ -84,10 +84,33 @@ reports::ConnectLimit limit_behind(int error_number) {
   }
 }
 
+// When the samples first saw the server gone (no process left, or none with a descriptor: a
+// dead child not yet reaped), from the first connection's start: nullopt when nothing was
+// sampled or no connection started.
+std::optional<Duration> seen_gone_at(const Observation& o) {
+  std::optional<clients::Clock::time_point> start;
+  for (const auto& r : o.connections) {
+    if (r.connect_start == clients::Clock::time_point{}) continue;
+    start = std::min(start.value_or(r.connect_start), r.connect_start);
+  }
+  if (!start) return std::nullopt;
+  for (const auto& s : o.timeline) {
+    if (s.at < *start || (s.sample.processes > 0 && s.sample.fds > 0)) continue;
+    return std::chrono::duration_cast<Duration>(s.at - *start);
+  }
+  return std::nullopt;
+}
+
 void check_connections(const Observation& o, const Expectations& e, Verdict& v) {
+  // A server that died under the scenario failed it: the server's finding, not loiter's (one
+  // that never started is a harness error before any judging).
   if (o.server_exit) {
-    auto f = finding(o, codes::kServerExited, FindingClass::infrastructure);
+    auto f = finding(o, codes::kServerExited, FindingClass::crash);
     f.error = *o.server_exit;
+    if (const auto at = seen_gone_at(o)) {
+      f.measured = in_seconds(*at);
+      f.unit = "s";
+    }
     v.findings.push_back(std::move(f));
   }
   if (!o.leftovers.empty()) {
@@ -112,7 +135,9 @@ void check_connections(const Observation& o, const Expectations& e, Verdict& v) 
     f.count = count;
     f.of = o.connections.size();
     f.error = error.first;
-    f.limit = limit_behind(error.second);
+    // Refused by a server that had died: its death says why (server-exited), not a limit.
+    f.limit = o.server_exit && error.second == ECONNREFUSED ? reports::ConnectLimit::none
+                                                             : limit_behind(error.second);
     v.findings.push_back(std::move(f));
   }
 }

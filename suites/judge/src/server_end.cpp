@@ -109,4 +109,11 @@ std::optional<Duration> server_end_time(const clients::ConnectionRecord& record,
   return end.at;
 }
 
+std::optional<clients::EndingLabel> server_end_label(const clients::ConnectionRecord& record,
+                                                     bool stream) {
+  const auto end = checks::server_end(record, stream);
+  if (!end.by_server) return std::nullopt;
+  return end.label;
+}
+
 }  // namespace loiter::suites

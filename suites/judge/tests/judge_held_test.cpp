@@ -88,5 +88,72 @@ TEST(Judge, HeldCapacityOverH2TakesTheSendBeforeTheSecondAnswerForTheRecheck) {
                                 Field(&Finding::measured, Optional(0.51)))));
 }
 
+// A sample of the server at `after` (from `t0`): its FDs and its listener's accept queue.
+fixtures::TimedSample queued(clients::Clock::time_point t0, Duration after, std::size_t fds,
+                             std::size_t accept_queue) {
+  fixtures::TimedSample s{.at = t0 + after, .sample = {}};
+  s.sample.processes = 1;
+  s.sample.fds = fds;
+  s.sample.tcp = fixtures::TcpCounts{.accept_queue = accept_queue, .backlog = 4096};
+  return s;
+}
+
+// The third connection connected in time but was answered after the re-checks began.
+Observation answered_late(clients::Clock::time_point t0) {
+  auto slow_answer = held(t0, 900ms, 1610ms);
+  slow_answer.responses[0].complete = 700ms;
+  auto observation = observe({held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms), slow_answer});
+  observation.fds.baseline = 11;
+  observation.fds.peak = 511;
+  return observation;
+}
+
+// Connections answered late although every one had connected: the accept queue tells a cap
+// (connections wait there while the server takes none, its FDs flat) from a slow accept loop
+// (it keeps taking from the queue) and from slow first answers (nothing waits there).
+TEST(Judge, HeldCapacityAnsweredLateSaysWhatTheAcceptQueueShowed) {
+  const auto t0 = clients::Clock::now();
+  const auto expectations = expect_three_held_at_once();
+  const auto text_of = [&](const Observation& o) {
+    const auto findings = judge(o, expectations).findings;
+    return findings.size() == 1 ? reports::text(findings.front()) : std::string("?");
+  };
+  // A cap of 500: the FDs stop at 511 while up to 500 wait, for 0.5 s, until the first close.
+  auto capped = answered_late(t0);
+  capped.timeline = {queued(t0, 0ms, 11, 0),      queued(t0, 100ms, 300, 0),
+                     queued(t0, 200ms, 511, 100), queued(t0, 300ms, 511, 500),
+                     queued(t0, 400ms, 511, 500), queued(t0, 500ms, 511, 500),
+                     queued(t0, 600ms, 511, 500), queued(t0, 700ms, 511, 500),
+                     queued(t0, 800ms, 511, 0)};
+  EXPECT_THAT(judge(capped, expectations).findings,
+              ElementsAre(AllOf(counted(codes::kNotHeldAtOnce, 1, 3),
+                                Field(&Finding::accept_queue, Optional(500u)),
+                                Field(&Finding::backlog, Optional(4096u)),
+                                Field(&Finding::accept_stalled, Optional(0.5)),
+                                Field(&Finding::peak, Optional(511u)))));
+  EXPECT_EQ(text_of(capped),
+            "not every connection was held at once: 1/3 answered their first request only after "
+            "the first re-check was sent (the last 0.100 s after it); all had connected before "
+            "it, but up to 500 waited in the server's accept queue (backlog 4096), where for "
+            "0.5 s it took none of them, while it held about 500 connections (its FDs 11→511): "
+            "the server stops accepting at about 500 open connections (a worker or connection "
+            "limit, as nginx's worker_connections or Apache's MaxRequestWorkers)");
+  // A slow accept loop: the queue shrinks as the FDs grow.
+  auto slow = answered_late(t0);
+  slow.timeline = {queued(t0, 0ms, 11, 0),     queued(t0, 100ms, 61, 700),
+                   queued(t0, 200ms, 111, 650), queued(t0, 300ms, 161, 600),
+                   queued(t0, 400ms, 211, 550), queued(t0, 500ms, 261, 500)};
+  EXPECT_THAT(text_of(slow),
+              HasSubstr("all had connected before it, but up to 700 waited in the server's "
+                        "accept queue (backlog 4096), which it kept taking from, slowly (its FDs "
+                        "11→511): a slow accept loop"));
+  // Nothing waited: accepted at once, answered late.
+  auto slow_first = answered_late(t0);
+  slow_first.timeline = {queued(t0, 0ms, 11, 0), queued(t0, 100ms, 511, 0)};
+  EXPECT_THAT(text_of(slow_first), HasSubstr("none waited in the server's accept queue"));
+  // No TCP samples: the words that name both causes.
+  EXPECT_THAT(text_of(answered_late(t0)), HasSubstr("(a slow accept loop, or slow first requests)"));
+}
+
 }  // namespace judge_held_test
 }  // namespace loiter::suites

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "canned_connections.hpp"
@@ -101,20 +102,64 @@ TEST(Judge, MakesNoFdFindingForAServerWhoseSideWasNotSampled) {
 
 TEST(Judge, NamesConnectFailuresAndAServerThatDied) {
   auto failed = ended(Ending::connect_failed, 0s);
-  failed.error = "Connection refused";
-  failed.error_number = ECONNREFUSED;
+  failed.error = "Connection timed out";
+  failed.error_number = ETIMEDOUT;
   auto observation = observe({failed});
   observation.server_exit = "killed by signal 11 (Segmentation fault)";
   const auto verdict = judge(observation, expect_silent(1));
   EXPECT_THAT(
       verdict.findings,
       ElementsAre(
-          with_class(FindingClass::infrastructure,
+          with_class(FindingClass::crash,
                      AllOf(has_code(codes::kServerExited),
                            Field(&Finding::error, "killed by signal 11 (Segmentation fault)"))),
           with_class(FindingClass::capacity, AllOf(counted(codes::kConnectFailed, 1, 1),
-                                                   Field(&Finding::error, "Connection refused"),
+                                                   Field(&Finding::error, "Connection timed out"),
                                                    Field(&Finding::limit, reports::ConnectLimit::server)))));
+}
+
+// A server that died under the scenario (the issue's: after 150 resets) is the server's
+// failure, a crash with its signal and when the samples first saw it gone; the connections
+// it then refused point at its death, not at a limit.
+TEST(Judge, AServerThatDiedUnderTheScenarioIsACrashWithItsSignalAndTime) {
+  const auto t0 = clients::Clock::now();
+  std::vector<ConnectionRecord> records(200, ended(Ending::reset, 100ms));
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    records[i].connect_start = t0 + std::chrono::milliseconds(10 * i);
+  }
+  auto refused = ended(Ending::connect_failed, 0s);
+  refused.error = "Connection refused";
+  refused.error_number = ECONNREFUSED;
+  refused.connect_start = t0 + 1600ms;
+  std::fill(records.begin() + 160, records.end(), refused);
+  auto observation = observe(records);
+  observation.server_exit = "killed by signal 6 (Aborted)";
+  const auto at = [&](Duration after, std::size_t processes, std::size_t fds) {
+    fixtures::TimedSample s{.at = t0 + after, .sample = {}};
+    s.sample.processes = processes;
+    s.sample.fds = fds;
+    return s;
+  };
+  // Settling before the clients, alive, then a dead child not yet reaped, then gone.
+  observation.timeline = {at(-200ms, 1, 10), at(1400ms, 1, 160), at(1500ms, 1, 0),
+                          at(1600ms, 0, 0)};
+  const auto verdict = judge(observation, expect_silent(200));
+  EXPECT_FALSE(verdict.passed);
+  ASSERT_THAT(verdict.findings,
+              Contains(with_class(FindingClass::crash,
+                                  AllOf(has_code(codes::kServerExited),
+                                        Field(&Finding::measured, Optional(1.5))))));
+  EXPECT_EQ(reports::text(verdict.findings.front()),
+            "the server was killed by signal 6 (SIGABRT, Aborted) 1.5 s into the scenario: it "
+            "died under the scenario (its log may say why), and what came after was judged "
+            "against a server that was gone");
+  EXPECT_THAT(verdict.findings,
+              Contains(AllOf(counted(codes::kConnectFailed, 40, 200),
+                             Field(&Finding::limit, reports::ConnectLimit::none))));
+  reports::Finding status{.code = codes::kServerExited, .error = "exited with status 3"};
+  EXPECT_EQ(reports::text(status),
+            "the server exited with status 3 during the scenario: it died under the scenario (its "
+            "log may say why), and what came after was judged against a server that was gone");
 }
 
 // Processes of the server still running after it was stopped are one infrastructure

@@ -21,11 +21,12 @@ enum class FindingClass {
   resources,       // FDs not given back, sockets left in CLOSE_WAIT
   answer,          // the wrong ending or status
   capacity,        // connect failures, latency, connections not held at once, an FD limit
-  infrastructure,  // the run itself: what was driven, the server's exit, harness errors
+  infrastructure,  // the run itself: what was driven, harness errors, a premise unmet
+  crash,           // the server died under the scenario (its exit status or signal)
 };
 inline constexpr std::array kFindingClasses{FindingClass::deadline, FindingClass::resources,
-                                            FindingClass::answer, FindingClass::capacity,
-                                            FindingClass::infrastructure};
+                                            FindingClass::answer,   FindingClass::capacity,
+                                            FindingClass::infrastructure, FindingClass::crash};
 std::string_view to_string(FindingClass klass);
 std::optional<FindingClass> finding_class_from_string(std::string_view text);
 
@@ -139,6 +140,10 @@ struct Finding {
   std::vector<std::pair<std::string, std::size_t>> failures;  // {"503", 7}, {"reset", 3}
   std::optional<std::size_t> baseline, peak, pool;            // FDs: baseline, peak, regular pool
   std::optional<std::size_t> connected_late, most_at_once, connections;  // held at once
+  // not-held-at-once: the listener's accept queue at its longest, its capacity (the backlog),
+  // and for how long (s) connections waited there while the server took none of them.
+  std::optional<std::size_t> accept_queue, backlog;
+  std::optional<double> accept_stalled;
   std::string explanation;             // what the kernel showed for the connections still open
   std::vector<std::string> processes;  // leftover-process: "PID command", one per process
   std::string progress;  // outlived-by-progress: what kept arriving: "header line", "header byte"

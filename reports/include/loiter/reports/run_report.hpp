@@ -32,6 +32,10 @@ struct FigureGroup {
   bool operator==(const FigureGroup&) const = default;
 };
 
+// The "endings" group's suffix for a connection kept open after the server ended the stream
+// a stream closure is about (HTTP/2, HTTP/3): "rst-stream+kept-open", "408+kept-open".
+inline constexpr char kKeptOpen[] = "kept-open";
+
 // One line (or set of dots) of a plot: (x, y) points in the plot's units. A fitted line (a
 // slope over part of the x axis) is drawn dashed, point to point, whatever the plot's style,
 // in the colour of the series just before it (the line it fits).

@@ -28,6 +28,10 @@ Duration server_ended_at(const clients::ConnectionRecord& record);
 // stream, by its answer, its reset or the connection's end; else the connection), since
 // connect; nullopt when the server did not end it.
 std::optional<Duration> server_end_time(const clients::ConnectionRecord& record, bool stream);
+// How the server ended it, as a closure's endings are matched ("rst-stream", "408", "close");
+// nullopt when the server did not end it.
+std::optional<clients::EndingLabel> server_end_label(const clients::ConnectionRecord& record,
+                                                     bool stream);
 
 // The flood family's figures. The 99th percentile (nearest rank) of the control client's
 // latencies; nullopt without any. The server's RSS peak over the timeline, in bytes (all
