@@ -119,10 +119,14 @@ std::string cut_off(const Finding& f) {
         "cut, however far past the {:.3f} s deadline its response runs",
         of_subject(f), ratio(f), what, f.ending, measured(f), reading, bound(f));
   }
+  // A bound of 0: nothing to outlast but the client's own requests (keepalive-reuse).
+  const auto outlast =
+      bound(f) > 0 ? fmt::format("exchange, meant to outlast the {:.3f} s deadline,", bound(f))
+                   : std::string("exchange");
   return fmt::format(
       "{}{} connections were cut off {}, ended as {} at the median {:.3f} s after connect: the "
-      "exchange, meant to outlast the {:.3f} s deadline, must not be cut",
-      of_subject(f), ratio(f), what, f.ending, measured(f), bound(f));
+      "{} must not be cut",
+      of_subject(f), ratio(f), what, f.ending, measured(f), outlast);
 }
 
 namespace {

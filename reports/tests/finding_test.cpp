@@ -167,6 +167,8 @@ TEST(FindingText, CutOffSaysWhatEachConnectionHadToGet) {
   cut.status.reset();
   EXPECT_THAT(text(cut),
               HasSubstr("were cut off by the server before the client closed it, ended as"));
+  cut.bound = 0;  // keepalive-reuse: nothing to outlast but its own requests
+  EXPECT_THAT(text(cut), ::testing::EndsWith("after connect: the exchange must not be cut"));
 }
 
 // Slow readers cut while still reading: what was cut, when, and that they were reading.
