@@ -173,6 +173,7 @@ void problems_and_interruption(const Ladder& ladder, std::ostream& out) {
 
 void render_html(const Ladder& ladder, std::ostream& out) {
   using namespace ladder_html;
+  namespace words = ladder_words;  // not survey.html's, in the batch's anonymous namespace
   const auto title = escape_html(words::title(ladder));
   fmt::print(out,
              "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
