@@ -46,20 +46,22 @@ reports::FigureGroup closure_figures(const Observation& observation, Since since
   return group;
 }
 
-// The server's FDs, unmeasured ("-") where its side was not sampled (check --connect
-// without --pid).
-// A figure of the server's side: unmeasured ("-") where that side was not sampled.
+// A figure of the server's side: unmeasured ("-") where that side was not sampled (check
+// --connect without --pid).
 std::optional<double> sampled_number(std::size_t n, bool sampled) {
   return sampled ? std::optional<double>(static_cast<double>(n)) : std::nullopt;
 }
 
-reports::FigureGroup fd_figures(const FdObservation& fds, bool sampled) {
+// The server's FDs: at rest, at their peak, and back (or not) after the run; "-" after it
+// for a server that died under the scenario (a gone process holds none, and gave none back).
+reports::FigureGroup fd_figures(const FdObservation& fds, bool sampled, bool exited) {
   const auto as_number = [sampled](std::size_t n) { return sampled_number(n, sampled); };
   return {.name = "FDs",
           .unit = "",
           .values = {{"baseline", as_number(fds.baseline)},
                      {"peak", as_number(fds.peak)},
-                     {fds.recovered ? "recovered" : "after", as_number(fds.after)}}};
+                     {fds.recovered ? "recovered" : "after",
+                      exited ? std::nullopt : as_number(fds.after)}}};
 }
 
 std::optional<double> number(std::size_t n) { return static_cast<double>(n); }
@@ -137,7 +139,8 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
   if (figures->all_waiting_closed) all_closed = in_seconds(*figures->all_waiting_closed);
   const auto server = [&](std::size_t n) { return sampled_number(n, o.server_sampled); };
   const auto during = figures->fds_during ? server(*figures->fds_during) : std::nullopt;
-  auto fds = fd_figures(o.fds, o.server_sampled);  // and during the load, third
+  auto fds =
+      fd_figures(o.fds, o.server_sampled, o.server_exit.has_value());  // and during the load, third
   fds.values.insert(fds.values.begin() + 2, {"during load", during});
   std::vector<reports::FigureGroup> groups{
       {.name = "regular",
@@ -284,7 +287,8 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
     const auto& closure = result.expectations.closure;
     report.figures = {closure_figures(observation, closure ? closure->since : Since::connect,
                                       closure && closure->stream),
-                      fd_figures(observation.fds, observation.server_sampled),
+                      fd_figures(observation.fds, observation.server_sampled,
+                                 observation.server_exit.has_value()),
                       plots::rss_figures(observation)};
   }
   add_cell_figures(report.figures, result);

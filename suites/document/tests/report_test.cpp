@@ -120,6 +120,21 @@ TEST(ToReport, ALoadOfAnUnsampledServerHasNoServerFigures) {
   EXPECT_TRUE(reports::figure(report, "regular", "requested").has_value());
 }
 
+// A server that died under the scenario holds no FDs: the figure after the run is "-", not
+// a count a gone process reads as, and no "FDs back" time is written.
+TEST(ToReport, AServerThatDiedHasNoFdsAfterTheRun) {
+  auto result = testing::load_result();
+  result.observation.fds.recovered = false;
+  result.observation.fds.recovered_after.reset();
+  EXPECT_TRUE(reports::figure(to_report(result), "FDs", "after").has_value());
+  result.observation.server_exit = "killed by signal 6 (SIGABRT, Aborted)";
+  const auto report = to_report(result);
+  EXPECT_FALSE(reports::figure(report, "FDs", "after").has_value());
+  EXPECT_TRUE(reports::figure(report, "FDs", "peak").has_value());
+  EXPECT_EQ(std::ranges::find(report.figures, "FDs back", &reports::FigureGroup::name),
+            report.figures.end());
+}
+
 // A load without churn or edge windows writes none of those groups, nor GOAWAY.
 TEST(ToReport, ALoadWithoutChurnWritesNoChurnOrEdgeGroups) {
   const auto report = to_report(testing::load_result());

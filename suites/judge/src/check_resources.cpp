@@ -30,7 +30,9 @@ void name_shut_down(const Observation& o, std::size_t left, Finding& f) {
 
 void check_fds(const Observation& o, const Expectations& e, Verdict& v) {
   const auto& fds = o.fds;
-  if (fds.recovered || !o.server_sampled) return;  // not sampled: not made (server_side_checks)
+  // Not sampled: not made (server_side_checks). A server that died gave nothing back and
+  // holds nothing: its crash is the finding (server-exited), not its FDs.
+  if (fds.recovered || !o.server_sampled || o.server_exit) return;
   auto f = finding(o, codes::kFdsNotRecovered, FindingClass::resources);
   f.measured = static_cast<double>(fds.after);
   f.bound = static_cast<double>(fds.baseline + e.fds_after);

@@ -113,9 +113,10 @@ TEST(Judge, NamesConnectFailuresAndAServerThatDied) {
           with_class(FindingClass::crash,
                      AllOf(has_code(codes::kServerExited),
                            Field(&Finding::error, "killed by signal 11 (Segmentation fault)"))),
-          with_class(FindingClass::capacity, AllOf(counted(codes::kConnectFailed, 1, 1),
-                                                   Field(&Finding::error, "Connection timed out"),
-                                                   Field(&Finding::limit, reports::ConnectLimit::server)))));
+          with_class(FindingClass::capacity,
+                     AllOf(counted(codes::kConnectFailed, 1, 1),
+                           Field(&Finding::error, "Connection timed out"),
+                           Field(&Finding::limit, reports::ConnectLimit::server)))));
 }
 
 // A server that died under the scenario (the issue's: after 150 resets) is the server's
@@ -145,10 +146,10 @@ TEST(Judge, AServerThatDiedUnderTheScenarioIsACrashWithItsSignalAndTime) {
                           at(1600ms, 0, 0)};
   const auto verdict = judge(observation, expect_silent(200));
   EXPECT_FALSE(verdict.passed);
-  ASSERT_THAT(verdict.findings,
-              Contains(with_class(FindingClass::crash,
-                                  AllOf(has_code(codes::kServerExited),
-                                        Field(&Finding::measured, Optional(1.5))))));
+  ASSERT_THAT(
+      verdict.findings,
+      Contains(with_class(FindingClass::crash, AllOf(has_code(codes::kServerExited),
+                                                     Field(&Finding::measured, Optional(1.5))))));
   EXPECT_EQ(reports::text(verdict.findings.front()),
             "the server was killed by signal 6 (SIGABRT, Aborted) 1.5 s into the scenario: it "
             "died under the scenario (its log may say why), and what came after was judged "
@@ -156,6 +157,8 @@ TEST(Judge, AServerThatDiedUnderTheScenarioIsACrashWithItsSignalAndTime) {
   EXPECT_THAT(verdict.findings,
               Contains(AllOf(counted(codes::kConnectFailed, 40, 200),
                              Field(&Finding::limit, reports::ConnectLimit::none))));
+  // Its FDs after the run (none: it is gone) are not judged as given back or kept.
+  EXPECT_THAT(verdict.findings, Not(Contains(has_code(codes::kFdsNotRecovered))));
   reports::Finding status{.code = codes::kServerExited, .error = "exited with status 3"};
   EXPECT_EQ(reports::text(status),
             "the server exited with status 3 during the scenario: it died under the scenario (its "
@@ -207,11 +210,11 @@ TEST(Judge, NamesTheLimitOfAConnectFailureByItsErrno) {
   unknown.error = "Too many open files";  // the words alone name no limit
   unknown.error_number = 0;
   const auto verdict = judge(observe({refused, unknown}), expect_silent(2));
-  EXPECT_THAT(
-      verdict.findings,
-      ElementsAre(AllOf(Field(&Finding::error, "Too many open files"), Field(&Finding::limit, reports::ConnectLimit::none)),
-                  AllOf(Field(&Finding::error, "Verbindungsaufbau abgelehnt"),
-                        Field(&Finding::limit, reports::ConnectLimit::server))));
+  EXPECT_THAT(verdict.findings,
+              ElementsAre(AllOf(Field(&Finding::error, "Too many open files"),
+                                Field(&Finding::limit, reports::ConnectLimit::none)),
+                          AllOf(Field(&Finding::error, "Verbindungsaufbau abgelehnt"),
+                                Field(&Finding::limit, reports::ConnectLimit::server))));
 }
 
 TEST(Judge, MeasuresTheIdleDeadlineFromTheLastWholeResponse) {

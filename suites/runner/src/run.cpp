@@ -102,12 +102,19 @@ ScenarioResult run_in_session(const Scenario& scenario, const fixtures::Target& 
     if (probe != nullptr) recover_into(*probe, timing, result.expectations, observation.fds);
     observation.timeline = session->end_sampling();
   }
+  observation.server_exit = session->exit_description();
   std::optional<reports::Finding> late_fds;
   if (probe != nullptr) {
-    late_fds = late_fds_look(*probe, timing, result.expectations, observation.fds);
+    // A server that died holds no FDs: its count after the run says nothing of what it gave
+    // back, and a late look would only see it gone.
+    if (observation.server_exit) {
+      observation.fds.recovered = false;
+      observation.fds.recovered_after.reset();
+    } else {
+      late_fds = late_fds_look(*probe, timing, result.expectations, observation.fds);
+    }
     add_peaks(observation);
   }
-  observation.server_exit = session->exit_description();
   // What of the server still runs once it is stopped is a finding.
   if (const auto stopped = session->stop()) {
     for (const auto& leftover : stopped->leftovers) {
