@@ -56,10 +56,16 @@ std::string closed_outside(const Finding& f, std::string_view how, std::string_v
         of_subject(f), ratio(f), how, measured(f), since_words(f.since), extreme, bound(f),
         f.deadline_name, since_words(f.since), f.deadline.value_or(0), f.slack.value_or(0));
   }
-  return fmt::format(
+  const auto words = fmt::format(
       "{}{} connections closed {} {:.3f} s ({} {:.3f} s; deadline {:.3f} s ± {:.3f} s from {})",
       of_subject(f), ratio(f), how, bound(f), extreme, measured(f), f.deadline.value_or(0),
       f.slack.value_or(0), since_words(f.since));
+  if (!f.accept_waited) return words;
+  return fmt::format(
+      "{}: for {} of them the server's accept queue still held connections (up to {} of "
+      "backlog {}) a deadline before they closed, so a deadline the server starts at its accept "
+      "ran late from connect (a slow accept loop, or one that stops at a connection limit)",
+      words, *f.accept_waited, f.accept_queue.value_or(0), f.backlog.value_or(0));
 }
 
 // HTTP/3: a probe before the deadline found the connection gone, or one after it found it

@@ -21,10 +21,10 @@ namespace loiter::reports {
 BOOST_DESCRIBE_STRUCT(Finding, (),
                       (code, klass, scenario, subject, count, of, measured, bound, unit, since,
                        deadline, slack, ending, expected_endings, responses, status, error, limit,
-                       baseline, peak, pool, connected_late, most_at_once, connections, accept_queue,
-                       backlog, accept_stalled, explanation,
-                       processes, progress, progress_by_deadline, deadline_name, descriptor, before,
-                       failures, answered_at, after_connect, read_gap))
+                       baseline, peak, pool, connected_late, most_at_once, connections,
+                       accept_queue, backlog, accept_stalled, accept_waited, explanation, processes,
+                       progress, progress_by_deadline, deadline_name, descriptor, before, failures,
+                       answered_at, after_connect, read_gap))
 
 // A loiter-run/2 finding: a sentence with no code ("text"), its class guessed from the
 // scenario's status (an error is the harness's; any other failure, a deadline's).
@@ -44,7 +44,7 @@ inline constexpr auto kWhenSet<Finding> = std::tuple(
     &Finding::expected_endings, &Finding::responses, &Finding::status, &Finding::error,
     &Finding::limit, &Finding::baseline, &Finding::peak, &Finding::pool, &Finding::connected_late,
     &Finding::most_at_once, &Finding::connections, &Finding::accept_queue, &Finding::backlog,
-    &Finding::accept_stalled, &Finding::explanation, &Finding::processes,
+    &Finding::accept_stalled, &Finding::accept_waited, &Finding::explanation, &Finding::processes,
     &Finding::progress, &Finding::progress_by_deadline, &Finding::deadline_name,
     &Finding::descriptor, &Finding::before, &Finding::failures, &Finding::answered_at,
     &Finding::after_connect, &Finding::read_gap);

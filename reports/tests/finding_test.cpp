@@ -83,6 +83,30 @@ TEST(FindingText, ClosedEarlyNamesTheEdgeTheEarliestAndTheWindow) {
                                      "deadline 1.000 s ± 0.250 s from the request head)"));
 }
 
+// Late closes from connect whose deadline ran from a late accept: the sentence names the
+// accept queue that still held connections a deadline before they closed, and its figures.
+TEST(FindingText, ALateCloseAfterAWaitInTheAcceptQueueNamesTheQueue) {
+  Finding late{.code = codes::kClosedLate,
+               .klass = FindingClass::deadline,
+               .count = 270,
+               .of = 1000,
+               .measured = 1.999,
+               .bound = 1.25,
+               .unit = "s",
+               .since = Since::connect,
+               .deadline = 1.0,
+               .slack = 0.25,
+               .accept_queue = 858,
+               .backlog = 4096,
+               .accept_waited = 270};
+  EXPECT_EQ(text(late),
+            "270/1000 connections closed late, after 1.250 s (latest 1.999 s; deadline 1.000 s ± "
+            "0.250 s from connect): for 270 of them the server's accept queue still held "
+            "connections (up to 858 of backlog 4096) a deadline before they closed, so a deadline "
+            "the server starts at its accept ran late from connect (a slow accept loop, or one "
+            "that stops at a connection limit)");
+}
+
 // With a named deadline the sentence leads with the cause: how long after its origin the
 // connections closed, and which deadline runs from there.
 TEST(FindingText, ANamedDeadlineSaysWhereItRunsFrom) {

@@ -211,6 +211,14 @@ const std::vector<FaultCase> kFaultCases = {
     // A server that dies under the scenario (abort() at the 150th reset) fails it: the
     // server's crash, not loiter's infrastructure.
     {"rst-abort", "crash-after-resets", codes::kServerExited},
+    // An accept loop that takes a connection every 2 ms, under 1,000 trickled heads: those
+    // it takes after their deadline are closed late from connect, and the finding names the
+    // accept queue they waited in (not the header lines that kept arriving meanwhile).
+    {.scenario = "header-lines",
+     .fault = "slow-accept",
+     .code = codes::kClosedLate,
+     .parameters = {.count = 1000},
+     .explanation = "accept queue still held connections"},
     // A cap of 500 open connections: the rest wait in the accept queue until the first
     // close, after the re-checks; the finding names the queue and the cap.
     {.scenario = "held-capacity",

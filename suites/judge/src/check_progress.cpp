@@ -28,21 +28,22 @@ Progress progress_of(const ConnectionRecord& r, Duration origin, Duration deadli
   return p;
 }
 
-// A late close that came from a late accept, not from progress: it came less than the
-// deadline (less its slack) after one of the client's sends, so no deadline re-armed by that
-// send could have fired then, and the server's accept queue still held connections at a
-// sample after this one connected and before the close less the deadline (when the server's
-// clock must have started, had it started at its accept).
-bool accepted_late(const ConnectionRecord& r, Duration end, const ClosureExpectation& c,
+// A late end that came from a late accept, not from progress: the server's accept queue
+// still held connections at the last sample before this one's end less the deadline (when
+// the server's clock must have started, had it started at its accept). A close must also
+// have come less than the deadline (less its slack) after one of the client's sends, so that
+// no deadline re-armed by that send could have fired then; a connection still open when the
+// client gave up is judged on the queue alone (the kernel's view at the end says which of
+// them the server never accepted).
+bool accepted_late(const ConnectionRecord& r, const ServerEnd& end, const ClosureExpectation& c,
                    const std::vector<fixtures::TimedSample>& timeline) {
-  const bool soon_after_a_send = std::ranges::any_of(r.sends, [&](const clients::Send& send) {
-    return send.at < end && end - send.at < c.deadline - c.slack;
-  });
-  if (!soon_after_a_send) return false;
-  const auto from = r.connected(), until = r.connected() + (end - c.deadline);
-  return std::ranges::any_of(timeline, [&](const fixtures::TimedSample& s) {
-    return s.at >= from && s.at <= until && s.sample.tcp && s.sample.tcp->accept_queue > 0;
-  });
+  const auto at = end.open ? r.ended_at : end.at;
+  const bool soon_after_a_send =
+      end.open || std::ranges::any_of(r.sends, [&](const clients::Send& send) {
+        return send.at < at && at - send.at < c.deadline - c.slack;
+      });
+  return soon_after_a_send && at > c.deadline &&
+         queued_until(r, at - c.deadline, timeline).has_value();
 }
 
 // Still open when the client gave up, or ended by the server after the window (over
@@ -50,9 +51,8 @@ bool accepted_late(const ConnectionRecord& r, Duration end, const ClosureExpecta
 bool outlived(const ConnectionRecord& r, Duration origin, const ClosureExpectation& c,
               const std::vector<fixtures::TimedSample>& timeline) {
   const auto end = server_end(r, c.stream);
-  if (end.open) return true;
-  return end.by_server && end.at - origin > c.deadline + c.slack &&
-         !accepted_late(r, end.at, c, timeline);
+  if (!end.open && !(end.by_server && end.at - origin > c.deadline + c.slack)) return false;
+  return !accepted_late(r, end, c, timeline);
 }
 
 }  // namespace

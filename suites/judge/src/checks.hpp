@@ -60,6 +60,20 @@ reports::Finding finding(const Observation& o, const char* code, reports::Findin
 void name_unasked_answer(const std::vector<const ConnectionRecord*>& open, Since since, Finding& f);
 std::optional<double> at_deadline_from_connect(const std::vector<Duration>& ended,
                                                const ClosureExpectation& c);
+// The server's listener's accept queue at the last sample from r's connect to `until` after
+// it, where it held any: connections were still waiting for an accept then, as r was if the
+// server took it at `until` (the latest a deadline started at its accept can have started).
+struct QueueSeen {
+  std::size_t queue = 0, backlog = 0;
+};
+std::optional<QueueSeen> queued_until(const ConnectionRecord& r, Duration until,
+                                      const std::vector<fixtures::TimedSample>& timeline);
+// closed-late: of the `late` connections (each with its end since connect), those for which
+// the accept queue still held connections at their end less the deadline (queued_until): how
+// many (Finding::accept_waited) and the longest queue so seen (accept_queue, backlog).
+void name_late_accept(const std::vector<std::pair<const ConnectionRecord*, Duration>>& late,
+                      const ClosureExpectation& c,
+                      const std::vector<fixtures::TimedSample>& timeline, Finding& f);
 
 // check_completion.cpp: connections that must not be cut, and held-capacity's premise.
 void check_completion(const Observation& o, const CompletionExpectation& c, Verdict& v);

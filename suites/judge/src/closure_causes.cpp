@@ -1,7 +1,8 @@
 // What the records show of why a closure missed its deadline, for the finding's words: the
-// answer a server sent unasked to connections it then left open (a 408 and no close), and
-// early closes that all came at the deadline counted from connect (an idle deadline run from
-// the accept instead of the last response).
+// answer a server sent unasked to connections it then left open (a 408 and no close), early
+// closes that all came at the deadline counted from connect (an idle deadline run from the
+// accept instead of the last response), and late closes of connections that waited in the
+// server's accept queue (a deadline from a late accept).
 #include <algorithm>
 
 #include "checks.hpp"
@@ -47,6 +48,33 @@ std::optional<double> at_deadline_from_connect(const std::vector<Duration>& ende
   });
   if (!all_at_it) return std::nullopt;
   return in_seconds(median(ended));
+}
+
+std::optional<QueueSeen> queued_until(const ConnectionRecord& r, Duration until,
+                                      const std::vector<fixtures::TimedSample>& timeline) {
+  const fixtures::TimedSample* last = nullptr;
+  const auto from = r.connected(), to = r.connected() + until;
+  for (const auto& s : timeline) {
+    if (s.at >= from && s.at <= to && s.sample.tcp) last = &s;
+  }
+  if (last == nullptr || last->sample.tcp->accept_queue == 0) return std::nullopt;
+  return QueueSeen{.queue = last->sample.tcp->accept_queue, .backlog = last->sample.tcp->backlog};
+}
+
+void name_late_accept(const std::vector<std::pair<const ConnectionRecord*, Duration>>& late,
+                      const ClosureExpectation& c,
+                      const std::vector<fixtures::TimedSample>& timeline, Finding& f) {
+  std::size_t waited = 0;
+  for (const auto& [r, end] : late) {
+    const auto seen = queued_until(*r, end - c.deadline, timeline);
+    if (!seen) continue;
+    ++waited;
+    if (!f.accept_queue || seen->queue > *f.accept_queue) {
+      f.accept_queue = seen->queue;
+      f.backlog = seen->backlog;
+    }
+  }
+  if (waited > 0) f.accept_waited = waited;
 }
 
 }  // namespace loiter::suites::checks

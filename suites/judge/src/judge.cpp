@@ -137,7 +137,7 @@ void check_connections(const Observation& o, const Expectations& e, Verdict& v) 
     f.error = error.first;
     // Refused by a server that had died: its death says why (server-exited), not a limit.
     f.limit = o.server_exit && error.second == ECONNREFUSED ? reports::ConnectLimit::none
-                                                             : limit_behind(error.second);
+                                                            : limit_behind(error.second);
     v.findings.push_back(std::move(f));
   }
 }
@@ -207,9 +207,11 @@ Duration latest_origin(const ConnectionRecord& r, Since since, Duration origin) 
 
 // Early before the deadline less its slack from the origin, late past the deadline and its
 // slack from the latest the server can have started it (latest_origin).
-void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
+void check_window(const Subset& s, const ClosureExpectation& c,
+                  const std::vector<fixtures::TimedSample>& timeline, Verdict& v) {
   std::vector<const ConnectionRecord*> unmeasurable;
   std::vector<Duration> early, late;
+  std::vector<std::pair<const ConnectionRecord*, Duration>> late_ends;  // since connect
   std::vector<Duration> early_since_connect;  // when the early ones closed, from connect
   for (const auto* r : s.records) {
     const auto end = server_end(*r, c.stream);
@@ -224,7 +226,10 @@ void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
       early.push_back(lasted);
       early_since_connect.push_back(end.at);
     }
-    if (end.at - latest_origin(*r, c.since, *from) > c.deadline + c.slack) late.push_back(lasted);
+    if (end.at - latest_origin(*r, c.since, *from) > c.deadline + c.slack) {
+      late.push_back(lasted);
+      late_ends.emplace_back(r, end.at);
+    }
   }
   if (!unmeasurable.empty()) {
     auto f = about(s, codes::kEndedBeforeOrigin, unmeasurable.size());
@@ -239,8 +244,10 @@ void check_window(const Subset& s, const ClosureExpectation& c, Verdict& v) {
     v.findings.push_back(std::move(f));
   }
   if (!late.empty()) {
-    v.findings.push_back(outside_window(s, c, codes::kClosedLate, late.size(),
-                                        std::ranges::max(late), c.deadline + c.slack));
+    auto f = outside_window(s, c, codes::kClosedLate, late.size(), std::ranges::max(late),
+                            c.deadline + c.slack);
+    if (c.since == Since::connect) checks::name_late_accept(late_ends, c, timeline, f);
+    v.findings.push_back(std::move(f));
   }
 }
 
@@ -268,7 +275,7 @@ void check_closure(const Observation& o, const Expectations& e, const ClosureExp
                    Verdict& v) {
   const auto subset = subset_for(o, c);
   check_still_open(subset, e, c, v);
-  check_window(subset, c, v);
+  check_window(subset, c, o.timeline, v);
   checks::check_progress(subset.records, c, subset.about, o.timeline, v);
   check_endings(subset, c, v);
 }

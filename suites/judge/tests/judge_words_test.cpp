@@ -146,5 +146,52 @@ TEST(JudgeWords, ALateCloseFromALateAcceptIsNotBlamedOnProgress) {
               Contains(counted(codes::kOutlivedByProgress, 2, 2)));
 }
 
+// 1,000 connections at a 1 s deadline from connect, the server's accept queue sampled every
+// 100 ms: one closed late at 1.6 s with the queue still 300 at 0.6 s (the last sample before
+// its end less the deadline) is counted as waiting there; one closed late at 1.9 s with the
+// queue empty since 0.7 s is not. A header-lines connection still open when the client
+// gave up, with the queue still held a deadline before, is not blamed on its lines.
+TEST(JudgeWords, LateClosesNameTheAcceptQueueThatStillHeldConnectionsADeadlineBefore) {
+  const auto start = Clock::now();
+  const auto closed_at = [&](Duration at) {
+    auto r = ended(Ending::close, at);
+    r.connect_start = start;
+    return r;
+  };
+  auto observation = observe({closed_at(1600ms), closed_at(1900ms), closed_at(1s)});
+  for (auto at = 100ms; at <= 2s; at += 100ms) {
+    fixtures::TcpCounts tcp;
+    tcp.accept_queue = at <= 300ms ? 500 : at <= 600ms ? 300 : 0;
+    tcp.backlog = 4096;
+    observation.timeline.push_back({.at = start + at, .sample = {.processes = 1, .tcp = tcp}});
+  }
+  const auto verdict = judge(observation, expect(Since::connect, 3));
+  EXPECT_THAT(verdict.findings, Contains(AllOf(counted(codes::kClosedLate, 2, 3),
+                                               Field(&Finding::accept_waited, Optional(1u)),
+                                               Field(&Finding::accept_queue, Optional(300u)),
+                                               Field(&Finding::backlog, Optional(4096u)))));
+  observation.timeline.clear();
+  EXPECT_THAT(judge(observation, expect(Since::connect, 3)).findings,
+              Contains(AllOf(counted(codes::kClosedLate, 2, 3),
+                             Field(&Finding::accept_waited, std::nullopt))));
+
+  ConnectionRecord open;
+  open.kind = "header-lines";
+  open.connect_start = start;
+  for (auto at = 0ms; at < 2s; at += 300ms) open.sends.push_back({.at = at, .bytes = 15});
+  open.ending = Ending::open;
+  open.ended_at = 2s;
+  observation.connections = {open};
+  fixtures::TcpCounts queued;
+  queued.accept_queue = 40;
+  observation.timeline = {{.at = start + 900ms, .sample = {.processes = 1, .tcp = queued}}};
+  const auto lines = judge(observation, expect(Since::connect, 1, "header line"));
+  EXPECT_THAT(lines.findings, Contains(has_code(codes::kStillOpen)));
+  EXPECT_THAT(lines.findings, Not(Contains(has_code(codes::kOutlivedByProgress))));
+  observation.timeline.clear();
+  EXPECT_THAT(judge(observation, expect(Since::connect, 1, "header line")).findings,
+              Contains(counted(codes::kOutlivedByProgress, 1, 1)));
+}
+
 }  // namespace judge_words_test
 }  // namespace loiter::suites

@@ -24,8 +24,8 @@ enum class FindingClass {
   infrastructure,  // the run itself: what was driven, harness errors, a premise unmet
   crash,           // the server died under the scenario (its exit status or signal)
 };
-inline constexpr std::array kFindingClasses{FindingClass::deadline, FindingClass::resources,
-                                            FindingClass::answer,   FindingClass::capacity,
+inline constexpr std::array kFindingClasses{FindingClass::deadline,       FindingClass::resources,
+                                            FindingClass::answer,         FindingClass::capacity,
                                             FindingClass::infrastructure, FindingClass::crash};
 std::string_view to_string(FindingClass klass);
 std::optional<FindingClass> finding_class_from_string(std::string_view text);
@@ -135,14 +135,17 @@ struct Finding {
   std::vector<std::string> expected_endings;  // the endings allowed
   std::string error;  // in the harness's words: a connect error, the server's exit, ...
   ConnectLimit limit = ConnectLimit::none;  // what a connect error points at
-  std::optional<std::size_t> responses;  // cut-off: the whole responses each had to get...
-  std::optional<unsigned> status;        // ...with this status (absent: the client ends it)
+  std::optional<std::size_t> responses;     // cut-off: the whole responses each had to get...
+  std::optional<unsigned> status;           // ...with this status (absent: the client ends it)
   std::vector<std::pair<std::string, std::size_t>> failures;  // {"503", 7}, {"reset", 3}
   std::optional<std::size_t> baseline, peak, pool;            // FDs: baseline, peak, regular pool
   std::optional<std::size_t> connected_late, most_at_once, connections;  // held at once
   // not-held-at-once: the listener's accept queue at its longest, its capacity (the backlog),
   // and for how long (s) connections waited there while the server took none of them.
-  std::optional<std::size_t> accept_queue, backlog;
+  // closed-late (from connect): for how many of the late ones the accept queue still held
+  // connections a deadline before they closed (a deadline run from a late accept), and the
+  // longest queue so seen.
+  std::optional<std::size_t> accept_queue, backlog, accept_waited;
   std::optional<double> accept_stalled;
   std::string explanation;             // what the kernel showed for the connections still open
   std::vector<std::string> processes;  // leftover-process: "PID command", one per process
