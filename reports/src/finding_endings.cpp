@@ -142,7 +142,6 @@ namespace {
 // flat), a slow accept loop (it drained the queue, slowly), or late first answers to
 // connections it had accepted (the queue stayed empty); without TCP samples, either.
 std::string answered_late(const Finding& f) {
-  constexpr double kCapStall = 0.2;  // s: two samples' worth with nothing taken
   if (!f.accept_queue) {
     return "all had connected before it: the server answered their first request late (a slow "
            "accept loop, or slow first requests)";
@@ -153,7 +152,7 @@ std::string answered_late(const Finding& f) {
   }
   const auto baseline = f.baseline.value_or(0), peak = f.peak.value_or(0);
   const auto held = peak > baseline ? peak - baseline : 0;
-  if (f.accept_stalled.value_or(0) >= kCapStall) {
+  if (f.accept_stalled.value_or(0) > 0) {
     return fmt::format(
         "all had connected before it, but up to {} waited in the server's accept queue "
         "(backlog {}), where for {:.1f} s it took none of them, while it held about {} "

@@ -226,6 +226,13 @@ const std::vector<FaultCase> kFaultCases = {
      .code = codes::kNotHeldAtOnce,
      .deadline = 1s,
      .explanation = "stops accepting at about"},
+    // The same cap under h2c: the accept loop is the protocol's, the words the same.
+    {.scenario = "held-capacity",
+     .fault = "accept-cap",
+     .code = codes::kNotHeldAtOnce,
+     .deadline = 1s,
+     .h2 = true,
+     .explanation = "stops accepting at about"},
 };
 
 fixtures::Target reference_for(const FaultCase& c) {

@@ -118,10 +118,13 @@ std::size_t most_open_at_once(const std::vector<ConnectionRecord>& records) {
 // What the server's side shows of connections answered late (sampled TCP states): the
 // listener's accept queue at its longest and its backlog; how long connections waited there
 // while the server took none (between two samples the queue did not shrink and the server's
-// FDs did not grow: a cap, not a slow loop, which drains it as it goes); the FDs it held.
+// FDs did not grow: a cap, not a slow loop, which drains it as it goes), counted only where
+// it adds up to two of the timeline's sampling intervals or more (one interval of no change
+// can be a slow loop caught between two accepts); the FDs it held.
 void add_accept_queue(const Observation& o, Finding& f) {
   const fixtures::TimedSample* previous = nullptr;
   Duration stalled{};
+  std::vector<Duration> intervals;
   for (const auto& s : o.timeline) {
     if (!s.sample.tcp) continue;
     const auto& tcp = *s.sample.tcp;
@@ -134,10 +137,15 @@ void add_accept_queue(const Observation& o, Finding& f) {
         s.sample.fds <= previous->sample.fds) {
       stalled += std::chrono::duration_cast<Duration>(s.at - previous->at);
     }
+    if (previous != nullptr) {
+      intervals.push_back(std::chrono::duration_cast<Duration>(s.at - previous->at));
+    }
     previous = &s;
   }
   if (!f.accept_queue) return;
-  f.accept_stalled = in_seconds(stalled);
+  std::ranges::sort(intervals);
+  const auto interval = intervals.empty() ? Duration{} : intervals[intervals.size() / 2];
+  f.accept_stalled = stalled >= 2 * interval ? in_seconds(stalled) : 0.0;
   f.baseline = o.fds.baseline;
   f.peak = o.fds.peak;
 }

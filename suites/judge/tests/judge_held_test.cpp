@@ -12,6 +12,7 @@ namespace loiter::suites {
 namespace judge_held_test {  // named: unity batches put other tests' helpers beside these
 
 using namespace judge_test_names;
+using ::testing::DoubleNear;
 
 // held-capacity: a connection held, re-checked and closed by the client, connected at
 // `connect` (from `t0`), its first answer 10 ms later and the re-check sent at `recheck`.
@@ -120,17 +121,16 @@ TEST(Judge, HeldCapacityAnsweredLateSaysWhatTheAcceptQueueShowed) {
   };
   // A cap of 500: the FDs stop at 511 while up to 500 wait, for 0.5 s, until the first close.
   auto capped = answered_late(t0);
-  capped.timeline = {queued(t0, 0ms, 11, 0),      queued(t0, 100ms, 300, 0),
-                     queued(t0, 200ms, 511, 100), queued(t0, 300ms, 511, 500),
-                     queued(t0, 400ms, 511, 500), queued(t0, 500ms, 511, 500),
-                     queued(t0, 600ms, 511, 500), queued(t0, 700ms, 511, 500),
-                     queued(t0, 800ms, 511, 0)};
-  EXPECT_THAT(judge(capped, expectations).findings,
-              ElementsAre(AllOf(counted(codes::kNotHeldAtOnce, 1, 3),
-                                Field(&Finding::accept_queue, Optional(500u)),
-                                Field(&Finding::backlog, Optional(4096u)),
-                                Field(&Finding::accept_stalled, Optional(0.5)),
-                                Field(&Finding::peak, Optional(511u)))));
+  capped.timeline = {
+      queued(t0, 0ms, 11, 0),      queued(t0, 100ms, 300, 0),   queued(t0, 200ms, 511, 100),
+      queued(t0, 300ms, 511, 500), queued(t0, 400ms, 511, 500), queued(t0, 500ms, 511, 500),
+      queued(t0, 600ms, 511, 500), queued(t0, 700ms, 511, 500), queued(t0, 800ms, 511, 0)};
+  EXPECT_THAT(
+      judge(capped, expectations).findings,
+      ElementsAre(AllOf(
+          counted(codes::kNotHeldAtOnce, 1, 3), Field(&Finding::accept_queue, Optional(500u)),
+          Field(&Finding::backlog, Optional(4096u)), Field(&Finding::accept_stalled, Optional(0.5)),
+          Field(&Finding::peak, Optional(511u)))));
   EXPECT_EQ(text_of(capped),
             "not every connection was held at once: 1/3 answered their first request only after "
             "the first re-check was sent (the last 0.100 s after it); all had connected before "
@@ -140,19 +140,36 @@ TEST(Judge, HeldCapacityAnsweredLateSaysWhatTheAcceptQueueShowed) {
             "limit, as nginx's worker_connections or Apache's MaxRequestWorkers)");
   // A slow accept loop: the queue shrinks as the FDs grow.
   auto slow = answered_late(t0);
-  slow.timeline = {queued(t0, 0ms, 11, 0),     queued(t0, 100ms, 61, 700),
+  slow.timeline = {queued(t0, 0ms, 11, 0),      queued(t0, 100ms, 61, 700),
                    queued(t0, 200ms, 111, 650), queued(t0, 300ms, 161, 600),
                    queued(t0, 400ms, 211, 550), queued(t0, 500ms, 261, 500)};
   EXPECT_THAT(text_of(slow),
               HasSubstr("all had connected before it, but up to 700 waited in the server's "
                         "accept queue (backlog 4096), which it kept taking from, slowly (its FDs "
                         "11→511): a slow accept loop"));
+  // One interval of no change in a slow loop (caught between two accepts) is not a cap:
+  // a stall counts from two of the timeline's sampling intervals, whatever they are.
+  auto between = answered_late(t0);
+  between.timeline = {queued(t0, 0ms, 11, 0),      queued(t0, 100ms, 61, 700),
+                      queued(t0, 200ms, 61, 700),  queued(t0, 300ms, 161, 600),
+                      queued(t0, 400ms, 211, 550), queued(t0, 500ms, 261, 500)};
+  EXPECT_THAT(judge(between, expectations).findings,
+              ElementsAre(Field(&Finding::accept_stalled, Optional(0.0))));
+  EXPECT_THAT(text_of(between), HasSubstr("a slow accept loop"));
+  auto sampled_fast = answered_late(t0);
+  sampled_fast.timeline = {queued(t0, 0ms, 11, 0), queued(t0, 50ms, 511, 500),
+                           queued(t0, 100ms, 511, 500), queued(t0, 150ms, 511, 500),
+                           queued(t0, 200ms, 511, 0)};
+  EXPECT_THAT(judge(sampled_fast, expectations).findings,
+              ElementsAre(Field(&Finding::accept_stalled, Optional(DoubleNear(0.1, 1e-9)))));
+  EXPECT_THAT(text_of(sampled_fast), HasSubstr("stops accepting at about 500"));
   // Nothing waited: accepted at once, answered late.
   auto slow_first = answered_late(t0);
   slow_first.timeline = {queued(t0, 0ms, 11, 0), queued(t0, 100ms, 511, 0)};
   EXPECT_THAT(text_of(slow_first), HasSubstr("none waited in the server's accept queue"));
   // No TCP samples: the words that name both causes.
-  EXPECT_THAT(text_of(answered_late(t0)), HasSubstr("(a slow accept loop, or slow first requests)"));
+  EXPECT_THAT(text_of(answered_late(t0)),
+              HasSubstr("(a slow accept loop, or slow first requests)"));
 }
 
 }  // namespace judge_held_test
