@@ -9,7 +9,9 @@
 
 #include <boost/json.hpp>
 #include <cstdlib>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/fixtures/target/target_file.hpp"
@@ -87,26 +89,57 @@ inline std::string findings_of(const ScenarioResult& result) {
   return out;
 }
 
-// With LOITER_FINDING_EXAMPLES naming a file, each finding of `result` as a JSON line (code,
-// class, scenario, fault, text) appended to it: scripts/finding-examples runs the meta rows so
-// and makes docs/findings.md of their words. Each line one write to a file opened O_APPEND, so
-// the rows' processes running at once never mix their lines.
-inline void keep_examples(const ScenarioResult& result, std::string_view fault) {
+// One finding as the JSON line scripts/finding-examples reads: code, class, scenario, the
+// reference-server fault the row planted (empty: none), its text; and `setup`, the broken
+// set-up a harness example comes from in words, only when there is one.
+inline std::string example_line(std::string_view code, std::string_view klass,
+                                std::string_view scenario, std::string_view fault,
+                                std::string_view text, std::string_view setup = {}) {
+  boost::json::object line{
+      {"code", code}, {"class", klass}, {"scenario", scenario}, {"fault", fault}, {"text", text}};
+  if (!setup.empty()) line["setup"] = setup;
+  return boost::json::serialize(line) + "\n";
+}
+
+// With LOITER_FINDING_EXAMPLES naming a file, `lines` appended to it. Each line one write to
+// a file opened O_APPEND, so the rows' processes running at once never mix their lines.
+inline void append_example_lines(const std::vector<std::string>& lines) {
   const char* path = std::getenv("LOITER_FINDING_EXAMPLES");
   if (path == nullptr || *path == '\0') return;
   const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return;
-  for (const auto& f : result.verdict.findings) {
-    const auto line = boost::json::serialize(boost::json::object{
-                          {"code", f.code},
-                          {"class", reports::to_string(f.klass)},
-                          {"scenario", result.id},
-                          {"fault", fault},
-                          {"text", reports::text(f)}}) +
-                      "\n";
+  for (const auto& line : lines) {
     if (::write(fd, line.data(), line.size()) < 0) break;
   }
   ::close(fd);
+}
+
+// With LOITER_FINDING_EXAMPLES naming a file, each finding of `result` as a JSON line (code,
+// class, scenario, fault, text) appended to it: scripts/finding-examples runs the meta rows so
+// and makes docs/findings.md of their words. `setup`: see example_line.
+inline void keep_examples(const ScenarioResult& result, std::string_view fault,
+                          std::string_view setup = {}) {
+  std::vector<std::string> lines;
+  for (const auto& f : result.verdict.findings) {
+    lines.push_back(example_line(f.code, reports::to_string(f.klass), result.id, fault,
+                                 reports::text(f), setup));
+  }
+  append_example_lines(lines);
+}
+
+// The same lines for the findings of a run document (report.json's text) that a `loiter`
+// process wrote: what a test that runs the command line keeps. No fault is planted there.
+inline void keep_report_examples(std::string_view report_json, std::string_view setup) {
+  const auto document = boost::json::parse(report_json);  // outlives the loop over its parts
+  std::vector<std::string> lines;
+  for (const auto& scenario : document.at("scenarios").as_array()) {
+    for (const auto& f : scenario.at("findings").as_array()) {
+      lines.push_back(example_line(f.at("code").as_string(), f.at("class").as_string(),
+                                   scenario.at("id").as_string(), "", f.at("text").as_string(),
+                                   setup));
+    }
+  }
+  append_example_lines(lines);
 }
 
 }  // namespace loiter::suites::testing
