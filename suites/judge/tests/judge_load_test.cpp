@@ -115,6 +115,19 @@ TEST(JudgeLoad, CountsDispatchedRequestsNotAnswered2xx) {
                 Field(&Finding::failures, ElementsAre(Pair("503", 7u), Pair("reset", 3u)))))));
 }
 
+// A load that dispatched nothing (its schedule had none due) is that one finding: no load
+// ran to be too short (its end before its start) or to hold FDs during.
+TEST(JudgeLoad, ALoadThatDispatchedNothingIsOnlyThat) {
+  clients::LoadResult none;
+  none.started = kT0 + 1s;
+  none.ended = kT0 + 958ms;
+  auto o = observe_closed_beside(none);
+  o.timeline.push_back(sample(500ms, 500));
+  EXPECT_THAT(judge(o, expect_mix()).findings,
+              ElementsAre(with_class(FindingClass::infrastructure,
+                                     has_code(codes::kNoLoadDispatched))));
+}
+
 TEST(JudgeLoad, FailsAP99AboveTheTargetsBound) {
   auto load = healthy_load();
   for (int i = 0; i < 100; ++i) load.from_intended.record(900ms);
