@@ -254,7 +254,7 @@ std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) {
 INSTANTIATE_TEST_SUITE_P(Meta, FaultIsCaught, ::testing::ValuesIn(kFaultCases), case_name);
 
 // --- The flood family: the reference server over h2c (fixtures/targets/reference-h2c.toml)
-// with a flood limit taken away.
+// with a flood limit taken away, or a flood ended wrongly or at too high a cost.
 struct FloodFaultCase {
   std::string scenario;
   std::string fault;
@@ -298,12 +298,20 @@ const std::vector<FloodFaultCase> kFloodFaultCases = {
      .deadline = 4s,
      .parameters = {.count = 24},
      .name = "many_floods"},
+    // A rapid reset ended at its limit, but with the graceful GOAWAY(NO_ERROR) of a shutdown
+    // and no close (the flood waits a second for one, then closes itself): the client is not
+    // told it was flooding.
+    {"h2-rapid-reset", "flood-goaway-no-error", {codes::kFloodGoawayCode}},
+    // A rapid reset ended at its limit, its ~1,000 streams' work still queued at the server's
+    // one worker (10 ms each): the control client's requests wait behind ~10 s of it, past
+    // its patience (under 9 s).
+    {"h2-rapid-reset", "reset-keeps-backend-work", {codes::kControlUnanswered}},
 };
 
 class FloodFaultIsCaught : public ::testing::TestWithParam<FloodFaultCase> {};
 
-// The flood scenario fails against the server without the limit, with a finding about the
-// flood (its frames, or the server's RSS).
+// The flood scenario fails against the faulty server, with a finding about the flood (its
+// frames, its GOAWAY's code, the control client's answers, or the server's RSS).
 TEST_P(FloodFaultIsCaught, FloodScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
   const auto target = testing::self_test_reference_at(c.deadline, {c.fault}, /*tls=*/false,
