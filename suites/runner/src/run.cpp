@@ -90,7 +90,8 @@ ScenarioResult run_in_session(const Scenario& scenario, const fixtures::Target& 
   {
     // The client processes, if any, are forked before the sampler's thread starts (drive.hpp).
     Drive clients(scenario, asio_endpoint(endpoint), target, result.expectations, timing, resolved);
-    session->begin_sampling(sample_period(result.expectations));
+    session->begin_sampling(sample_period(result.expectations),
+                            duration_cast<milliseconds>(result.expectations.tcp_sample_period));
     clients.run(observation, watch);
     if (interrupted()) {
       if (!scenario.winds_down || !observation.load) {

@@ -56,8 +56,11 @@ std::optional<std::string> ServerSession::exit_description() const {
   return std::nullopt;
 }
 
-void ServerSession::begin_sampling(std::chrono::milliseconds period) {
-  if (probe_ && !sampler_) sampler_ = std::make_unique<fixtures::Sampler>(*probe_, period);
+void ServerSession::begin_sampling(std::chrono::milliseconds period,
+                                   std::chrono::milliseconds tcp_period) {
+  if (probe_ && !sampler_) {
+    sampler_ = std::make_unique<fixtures::Sampler>(*probe_, period, tcp_period);
+  }
 }
 
 std::vector<fixtures::TimedSample> ServerSession::samples_so_far() const {

@@ -207,8 +207,10 @@ struct Expectations {
   std::optional<std::size_t> stall_bytes;
   std::size_t fds_after = 0;  // FDs the server may hold once recovered, above baseline
   Duration recovery{};
-  // How often the server is sampled; 0: every 100 ms (a long soak samples less often).
+  // How often the server is sampled; 0: every 100 ms (a long soak samples less often). Its
+  // port's TCP states at most every tcp_sample_period; 0: at every sample (fixtures::Sampler).
   Duration sample_period{};
+  Duration tcp_sample_period{};
   // At the end, no server-side socket of the port may sit in CLOSE_WAIT (the client's FIN
   // came and the server never closed). Judged on the last sample's TCP counts, if any.
   bool no_server_close_wait = false;

@@ -76,7 +76,8 @@ class ServerSession {
   std::optional<std::string> exit_description() const;
 
   // Samples the server every `period` until end_sampling(); nothing without a probe.
-  void begin_sampling(std::chrono::milliseconds period = std::chrono::milliseconds(100));
+  void begin_sampling(std::chrono::milliseconds period = std::chrono::milliseconds(100),
+                      std::chrono::milliseconds tcp_period = std::chrono::milliseconds(0));
   // The samples so far while sampling goes on (the sampler's thread is not stopped).
   std::vector<fixtures::TimedSample> samples_so_far() const;
   // Stops sampling (one last sample) and returns the timeline; empty when nothing sampled.
