@@ -29,8 +29,8 @@ std::string still_open(const Finding& f) {
 }
 
 std::string ended_before_origin(const Finding& f) {
-  return fmt::format("{}{} connections ended ({}) before {} it is measured from", of_subject(f),
-                     ratio(f), f.ending, since_words(f.since));
+  return fmt::format("{}{} connections ended ({}) before {}, the moment their deadline runs from",
+                     of_subject(f), ratio(f), f.ending, since_words(f.since));
 }
 
 // "closed early, before 0.750 s (earliest 0.100 s; deadline 1.000 s ± 0.250 s from connect)";

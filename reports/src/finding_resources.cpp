@@ -75,14 +75,14 @@ std::string leftovers(const Finding& f) {
 }
 
 // "FDs 19→39, not back to 19 within 5.000 s: 20 left"; where the server's FIN ended as many
-// connections as FDs stay (count of of), they were shut down but never closed: "...: 20 left;
-// the client saw the server's FIN on 20/20 connections, yet as many FDs stay: shut down but
-// never closed".
+// connections as FDs stay (count of of), they were shut down but not closed (not yet: a late
+// close is fds-back-late's to tell): "...: 20 left; the client saw the server's FIN on 20/20
+// connections, yet as many FDs stay: shut down but not closed".
 std::string fds_not_recovered(const Finding& f) {
   const double left = std::max(0.0, measured(f) - bound(f));
   const auto shut = f.count ? fmt::format(
                                   "; the client saw the server's FIN on {} connections, yet as "
-                                  "many FDs stay: shut down but never closed",
+                                  "many FDs stay: shut down but not closed",
                                   ratio(f))
                             : std::string();
   return fmt::format("FDs {}→{}, not back to {} within {:.3f} s: {} left{}{}",

@@ -244,7 +244,7 @@ TEST(FindingText, FdsNotRecoveredAfterTheServersFinSaysShutDownButNeverClosed) {
                     .peak = 39};
   EXPECT_EQ(text(fds),
             "FDs 19→39, not back to 19 within 5.000 s: 20 left; the client saw the server's FIN "
-            "on 20/20 connections, yet as many FDs stay: shut down but never closed");
+            "on 20/20 connections, yet as many FDs stay: shut down but not closed");
 }
 
 TEST(FindingText, ConnectFailuresNameTheLimitTheyPointAt) {

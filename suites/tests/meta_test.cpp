@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ranges>
 
 #include "loiter/suites/runner/target_choice.hpp"
 #include "self_test.hpp"
@@ -34,8 +35,8 @@ constexpr Duration kShortDeadline = 500ms;
 
 struct FaultCase {
   std::string scenario;
-  std::string fault;                   // the reference server's --fault switch
-  std::string code;                    // the code of the finding that must name the symptom
+  std::string fault;  // the reference server's --fault switch; several: comma-separated
+  std::string code;   // the code of the finding that must name the symptom
   Duration deadline = kShortDeadline;  // the server's deadlines
   std::string subject{};            // the client kind it is about in a mix; empty: every connection
   ScenarioParameters parameters{};  // defaults, unless the row makes the run shorter
@@ -44,6 +45,7 @@ struct FaultCase {
   bool h2tls = false;    // against reference-h2 (HTTP/2 over TLS, ALPN h2; handshake deadline 1 s)
   std::string ending{};  // what the finding's ending must name; empty: anything
   std::string explanation{};  // what the finding's sentence must say; empty: anything
+  Duration late_look{};       // how long FDs not back are looked for; zero: meta_timing's
 };
 
 // idle-under-load, shortened: 300 waiting connections beside 2,000 req/s for 4 s. At the
@@ -233,10 +235,39 @@ const std::vector<FaultCase> kFaultCases = {
      .deadline = 1s,
      .h2 = true,
      .explanation = "stops accepting at about"},
+    // A server under a low `ulimit -n` (256): past ~250 open connections accept fails with
+    // EMFILE, so the fleet is never held at once and the finding names the limit. At 2 s, so
+    // that the fleet is held long enough for a server slowed by a busy machine to reach the
+    // limit (at 1 s beside another row it once held only 114 connections at a time).
+    {"held-capacity", "low-fd-limit", codes::kServerFdLimit, 2s},
+    // The same limit, and an accept loop that ends (closing its listener) on its first EMFILE:
+    // the later connections are refused, one connect-failed finding per error.
+    {"held-capacity", "low-fd-limit,accept-error-fatal", codes::kConnectFailed, 2s},
+    // Timed-out connections shut down at once, their descriptors closed 4 s later: the FDs
+    // come back after the recovery window (2 s), seen by the late look (10 s, the suite's).
+    {.scenario = "silent",
+     .fault = "deferred-close",
+     .code = codes::kFdsBackLate,
+     .late_look = 10s},
+    // Long exchanges clamped short (16 KiB, 100 ms) by the server: the responses fit in the
+    // socket buffers, or end before the deadline they must outlive, so the scenario proves
+    // nothing and says so.
+    {"slow-reader", "clamps-long-responses", codes::kFitsInBuffers},
+    {"long-response", "clamps-long-responses", codes::kProvesNothing},
+    {"stream", "clamps-long-responses", codes::kProvesNothing},
+    // /large closed after 16 KiB of its body, before the 64 KiB each reader reads before its
+    // pause: the server ended them before the moment the send deadline counts from.
+    {.scenario = "reader-pause",
+     .fault = "truncates-large-bodies",
+     .code = codes::kEndedBeforeOrigin,
+     .subject = "reader-pause"},
 };
 
 fixtures::Target reference_for(const FaultCase& c) {
-  return testing::self_test_reference_at(c.deadline, {c.fault}, c.tls, c.h2, c.h2tls);
+  std::vector<std::string> faults;
+  for (const auto name : std::views::split(c.fault, ','))
+    faults.emplace_back(name.begin(), name.end());
+  return testing::self_test_reference_at(c.deadline, std::move(faults), c.tls, c.h2, c.h2tls);
 }
 
 class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
@@ -245,8 +276,10 @@ class FaultIsCaught : public ::testing::TestWithParam<FaultCase> {};
 // planted bug does.
 TEST_P(FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
-  const auto result = run_scenario(*find_scenario(c.scenario), reference_for(c),
-                                   testing::meta_timing(), c.parameters);
+  auto timing = testing::meta_timing();
+  if (c.late_look > Duration{}) timing.late_look = c.late_look;
+  const auto result =
+      run_scenario(*find_scenario(c.scenario), reference_for(c), timing, c.parameters);
   testing::keep_examples(result, c.fault);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
@@ -263,6 +296,7 @@ std::string case_name(const ::testing::TestParamInfo<FaultCase>& info) {
   std::string name = c.scenario + "_" + c.fault + (c.tls ? "_tls" : "") + (c.h2 ? "_h2c" : "") +
                      (c.h2tls ? "_h2" : "");
   std::ranges::replace(name, '-', '_');
+  std::ranges::replace(name, ',', '_');
   return name;
 }
 
@@ -354,11 +388,13 @@ INSTANTIATE_TEST_SUITE_P(MetaFlood, FloodFaultIsCaught, ::testing::ValuesIn(kFlo
                          });
 
 // --- The soak, short (8 s of 5,000 req/s with its default churn): a leak seen only under
-// churn, and memory that grows with traffic, each fails it on its slope.
+// churn, and memory that grows with traffic, each fails it on its slope; latency that grows
+// with the requests served fails it on its last p99.
 struct SoakFaultCase {
   std::string fault;
-  std::string subject;     // the slope that must be over its bound: "fds", "rss"
+  std::string subject;     // the slope that must be over its bound: "fds", "rss"; "": none
   std::string descriptor;  // the descriptor type the finding must name; empty: any
+  std::string code = codes::kSlopeOverBound;  // the finding's code
 };
 
 const std::vector<SoakFaultCase> kSoakFaultCases = {
@@ -367,6 +403,9 @@ const std::vector<SoakFaultCase> kSoakFaultCases = {
     {"leak-fd-under-churn", "fds", "socket"},
     // Every request's head kept for good: RSS grows with the traffic, FDs do not.
     {"memory-per-request", "rss", ""},
+    // Every request's cost grows with the requests served before it: the server falls behind
+    // in the soak's second half, and the last window's p99 is far above the first's.
+    {"slows-with-requests", "", "", codes::kP99Grew},
 };
 
 const ScenarioParameters kShortSoak{
@@ -375,7 +414,7 @@ const ScenarioParameters kShortSoak{
 class SoakFaultIsCaught : public ::testing::TestWithParam<SoakFaultCase> {};
 
 // The short soak fails with a slope over its bound, about the quantity the fault grows and
-// naming the descriptor type that grew.
+// naming the descriptor type that grew (or with the finding of the row's code: p99-grew).
 TEST_P(SoakFaultIsCaught, SoakFailsOnTheSlopeOfWhatLeaks) {
   const auto& c = GetParam();
   const auto result = run_scenario(*find_scenario("soak"), self_test_reference({c.fault}),
@@ -384,7 +423,7 @@ TEST_P(SoakFaultIsCaught, SoakFailsOnTheSlopeOfWhatLeaks) {
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the soak cannot catch " << c.fault;
   EXPECT_THAT(result.verdict.findings,
-              Contains(AllOf(Field("code", &Finding::code, codes::kSlopeOverBound),
+              Contains(AllOf(Field("code", &Finding::code, c.code),
                              Field("subject", &Finding::subject, c.subject),
                              Field("descriptor", &Finding::descriptor, HasSubstr(c.descriptor)))))
       << findings_of(result);
