@@ -307,7 +307,7 @@ INSTANTIATE_TEST_SUITE_P(Meta, FaultIsCaught, ::testing::ValuesIn(kFaultCases), 
 struct FloodFaultCase {
   std::string scenario;
   std::string fault;
-  std::vector<std::string> codes;  // any of these findings names the symptom
+  std::vector<std::string> codes;   // any of these findings names the symptom
   Duration deadline = 1s;           // the server's deadlines
   ScenarioParameters parameters{};  // defaults (one flood), unless the row floods more
   std::string name{};  // the test's name after scenario and fault, where a pair has two rows
@@ -354,9 +354,8 @@ const std::vector<FloodFaultCase> kFloodFaultCases = {
     {"h2-rapid-reset", "flood-goaway-no-error", {codes::kFloodGoawayCode}},
     // A rapid reset ended at its limit, its ~1,000 streams' work still queued at the server's
     // one worker (10 ms each): the control client's requests wait behind ~10 s of it, past
-    // its patience (under 9 s). (Its 101st unanswered request, about 2 s in, exceeds the
-    // server's 100 concurrent streams, and nghttp2 ends its connection with PROTOCOL_ERROR:
-    // unanswered either way.)
+    // its patience (under 9 s). (It keeps at most 100 requests unanswered, the server's
+    // concurrent streams, and holds the rest back, their latency counted from when due.)
     {"h2-rapid-reset", "reset-keeps-backend-work", {codes::kControlUnanswered}},
 };
 

@@ -12,6 +12,13 @@ namespace loiter::clients {
 
 namespace {
 
+// At most this many requests unanswered at once: a server's SETTINGS_MAX_CONCURRENT_STREAMS
+// is no fewer than 100 where RFC 9113 5.1.2 is followed (nginx 128, h2o and Apache 100, Go
+// and Caddy 250), and a stream past it is a protocol error of the client's, which the server
+// may end the connection for. A request held back for a free stream still counts its latency
+// from its intended time.
+constexpr std::size_t kMostOpen = 100;
+
 // Each answered request's latency from its intended send time (request k at k × interval
 // since connect; the responses in the order their HEADERS came, one a request).
 void note_latencies(ConnectionRecord& record, Duration interval) {
@@ -40,6 +47,10 @@ awaitable<void> control_connection(Shared<FloodOptions> options, Slot slot) {
     const auto due = start + options->interval * static_cast<long>(k);
     if (due >= start + options->duration) break;
     if (Clock::now() < due) co_await connection.read_until(due);
+    if (connection.is_open() && record.requests >= complete_responses(record) + kMostOpen) {
+      co_await connection.read_until(until, record.requests - kMostOpen + 1);
+      if (record.requests >= complete_responses(record) + kMostOpen) break;  // patience ran out
+    }
     if (!connection.is_open()) break;
     if (auto owed = connection.take_h2_owed(); !owed.empty()) co_await connection.send(owed, until);
     const bool sent = co_await connection.send(
