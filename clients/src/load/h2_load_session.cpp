@@ -17,7 +17,15 @@ namespace loiter::clients::load_detail {
 
 namespace {
 
-constexpr std::int32_t kH2WideWindow = INT32_MAX;  // 2^31-1: the server is never held back
+// The connection's window: 2^31-1, so the server is never held back by the connection.
+constexpr std::int32_t kH2WideWindow = INT32_MAX;
+// Each stream's: 256 KiB, far above a regular answer, and nghttp2 opens it again as the
+// client reads. Not 2^31-1: an aborted request (the soak's churn asks 1 MiB and resets the
+// stream when its HEADERS come) then had its whole body sent before the RST_STREAM arrived,
+// about 75 MB/s at the soak's defaults over h2c that the client read and threw away (its
+// copies were a fifth of its CPU) and the server wrote for nothing. At 256 KiB the server
+// is still mid-response, held by the window, when the reset comes.
+constexpr std::int32_t kH2StreamWindow = 256 * 1024;
 
 // Each session's user data is its connection (which knows its run); each stream's, the
 // stream.
@@ -172,8 +180,8 @@ bool h2_start_session(H2Run& run, H2Conn& conn) {
     return false;
   }
   conn.session.reset(session);
-  const nghttp2_settings_entry settings[] = {{NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
-                                             {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, kH2WideWindow}};
+  const nghttp2_settings_entry settings[] = {
+      {NGHTTP2_SETTINGS_ENABLE_PUSH, 0}, {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, kH2StreamWindow}};
   return nghttp2_submit_settings(session, NGHTTP2_FLAG_NONE, settings, 2) == 0 &&
          nghttp2_session_set_local_window_size(session, NGHTTP2_FLAG_NONE, 0, kH2WideWindow) == 0;
 }
