@@ -109,8 +109,8 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
     {codes::kP99OverBound,
      [](const Finding& f) {
        return fmt::format(
-           "regular p99 {:.2f} ms (from intended send time) exceeds the target's bound {:.2f} ms",
-           measured(f), bound(f));
+           "regular p99 {:.2f} ms (from intended send time) exceeds the target's bound {:.2f} ms{}",
+           measured(f), bound(f), client_limit(f));
      }},
     {codes::kLoadTooShort,
      [](const Finding& f) {
@@ -184,8 +184,8 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
      [](const Finding& f) {
        return fmt::format(
            "regular p99 (from intended send time) {:.2f} ms in the last window, up from "
-           "{:.2f} ms in the first: above the bound of {:.2f} ms",
-           measured(f), f.before.value_or(0), bound(f));
+           "{:.2f} ms in the first: above the bound of {:.2f} ms{}",
+           measured(f), f.before.value_or(0), bound(f), client_limit(f));
      }},
     {codes::kNotBackToBaseline,
      [](const Finding& f) {

@@ -27,6 +27,15 @@ inline double bound(const Finding& f) { return f.bound.value_or(0); }
 
 // A count carried as a number: "44".
 inline std::string whole(double value) { return fmt::format("{:.0f}", value); }
+// A latency finding made while loiter's own load thread was short of CPU: "" when it was not.
+inline std::string client_limit(const Finding& f) {
+  if (!f.client_busy) return {};
+  return fmt::format(
+      "; a client limit: loiter's load thread wanted a CPU {:.0f}% of the load's wall time, so "
+      "this latency is loiter's as much as the server's (lower --load-rate, or give loiter a "
+      "core of its own)",
+      *f.client_busy * 100);
+}
 
 // What a finding's since and limit say in its sentence: "the last response", " (the
 // client's RLIMIT_NOFILE)".

@@ -299,6 +299,30 @@ TEST(FindingText, OutlivedByProgressCountsTheLinesThatKeptComing) {
 }
 
 // A code this loiter does not render (a loiter-run/2 sentence) shows the sentence it came with.
+// A latency finding made at a client limit says so, with the share loiter's load thread
+// wanted a CPU; without one it is the server's latency alone.
+TEST(FindingText, AP99AtAClientLimitNamesTheLoadThreadsShare) {
+  Finding f{.code = codes::kP99OverBound,
+            .scenario = "soak",
+            .klass = FindingClass::capacity,
+            .measured = 807.0,
+            .bound = 200.0,
+            .unit = "ms"};
+  EXPECT_EQ(text(f), "regular p99 807.00 ms (from intended send time) exceeds the target's bound "
+                     "200.00 ms");
+  f.klass = FindingClass::infrastructure;
+  f.client_busy = 0.934;
+  EXPECT_EQ(text(f),
+            "regular p99 807.00 ms (from intended send time) exceeds the target's bound 200.00 ms; "
+            "a client limit: loiter's load thread wanted a CPU 93% of the load's wall time, so "
+            "this latency is loiter's as much as the server's (lower --load-rate, or give loiter "
+            "a core of its own)");
+  f.code = codes::kP99Grew;
+  f.before = 2.5;
+  EXPECT_THAT(text(f), HasSubstr("up from 2.50 ms in the first: above the bound of 200.00 ms; a "
+                                 "client limit: loiter's load thread wanted a CPU 93%"));
+}
+
 TEST(FindingText, AnUnknownCodeShowsTheSentenceItWasReadWith) {
   const Finding old{.code = codes::kText, .sentence = "100/100 connections still open"};
   EXPECT_EQ(text(old), "100/100 connections still open");

@@ -117,6 +117,7 @@ void step(const EnginePtr& self) {
   run.flush();           // acks, window updates, retirements, before new requests
   run.ask_stop_early();  // once a wake
   const auto now = Clock::now();
+  run.cost.tick(now);
   if (now >= run.next_watch || now >= run.next_retry) {
     run.next_retry = kNever;  // the watch sets it again from the links that wait
     run.watch(now);
@@ -194,6 +195,7 @@ void Engine::reopen_at(Link& link, Clock::time_point at) {
 
 void start_engine(std::shared_ptr<Engine> engine) {
   asio::post(engine->pacer.get_executor(), [engine] {
+    engine->cost.start(Clock::now(), engine->options.start);
     // The pool is opened ahead of the schedule (as wrk and h2load do): the first requests
     // neither wait for a connect nor go out together when the connects complete.
     engine->open_pool();

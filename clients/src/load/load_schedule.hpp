@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "client_cost.hpp"
 #include "loiter/clients/load/load.hpp"
 
 namespace loiter::clients::load_detail {
@@ -70,6 +71,7 @@ struct Schedule {
   std::uint32_t burst_cap = 0;     // 0: no cap (closed loop)
   Clock::time_point burst_wait{};  // the cap held dispatch back until then
   bool stopped = false;            // options.stop_early said so: nothing more is taken
+  CostMeter cost;                  // the client's own CPU, on the load's thread
   bool ended = false;
 
   // The next request if it is due by `now`; nothing once the schedule has run out (or

@@ -80,6 +80,7 @@ void finish(Schedule& run) {
                       .max = tally.from_intended.max(),
                       .latency = std::move(tally.from_intended)};
   }
+  out.client = run.cost.finish(out.ended, out.seconds);
   if (run.closed_loop) {
     for (auto& s : out.seconds) s.requested = s.dispatched;
   } else {

@@ -174,6 +174,7 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
   if (auto churn = churn_figures(load)) groups.push_back(std::move(*churn));
   if (auto goaways = goaway_figures(load)) groups.push_back(std::move(*goaways));
   for (auto& edge : edge_figures(load)) groups.push_back(std::move(edge));
+  for (auto& client : plots::client_groups(load)) groups.push_back(std::move(client));
   return groups;
 }
 
@@ -294,6 +295,10 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
   add_cell_figures(report.figures, result);
   report.plots = plots::scenario_plots(observation, result.expectations);
   add_load_report(report, observation, observation_origin(observation));
+  if (observation.load) {
+    if (auto plot = plots::client_plot(observation.load->result, observation_origin(observation)))
+      report.plots.push_back(std::move(*plot));
+  }
   if (result.expectations.soak) add_soak_report(report, observation);
   return report;
 }

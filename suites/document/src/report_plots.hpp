@@ -34,4 +34,19 @@ std::vector<reports::Plot> soak_plots(const Observation& observation, const Soak
 // connections at start and end), "drift" (the fitted slopes per minute).
 std::vector<reports::FigureGroup> soak_groups(const SoakFigures& figures);
 
+// The client's own cost (report_client.cpp), where the load engine measured it: "client"
+// (its load thread's want of a CPU over the load's wall time, loiter's cores and CPU
+// seconds) and "client CPU per request" (µs, the schedule's first and last window past its
+// first and last seconds, which hold the pool's opening and the drain: a minute each in a
+// long run, a quarter of a short one); the plot "client-cpu", loiter's CPU per second.
+inline constexpr std::size_t kClientEdge = 60;  // s
+struct ClientEdges {
+  std::size_t window = 0;  // s
+  std::optional<double> first, last;  // µs per request; none: the window dispatched none
+};
+ClientEdges client_edges(const clients::LoadResult& load);
+std::vector<reports::FigureGroup> client_groups(const clients::LoadResult& load);
+std::optional<reports::Plot> client_plot(const clients::LoadResult& load,
+                                         clients::Clock::time_point origin);
+
 }  // namespace loiter::suites::plots

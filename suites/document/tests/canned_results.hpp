@@ -13,7 +13,8 @@ ScenarioResult plain_result();
 // idle-under-load: two kinds closed in time beside regular traffic, FDs back.
 ScenarioResult load_result();
 // soak: regular traffic with churn (4 aborted of 100 dispatched, 90 answered 2xx, 3 fresh,
-// 2 server-closed, 5 replaced) and edge windows (10 answers in 2 ms / 5 ms).
+// 2 server-closed, 5 replaced) and edge windows (10 answers in 2 ms / 5 ms); the client's
+// cost measured (20 µs a request in the first second, 30 in the last).
 ScenarioResult churn_load_result();
 // The same over HTTP/2: the server ended two pool connections with GOAWAY NO_ERROR.
 ScenarioResult h2_churn_load_result();

@@ -96,6 +96,9 @@ TEST(ToReport, ALoadWithChurnCarriesItsCountsAndEdgeWindowsThroughReportJson) {
   EXPECT_EQ(reports::figure(soak, "edge answers", "first"), 10.0);
   EXPECT_EQ(reports::figure(soak, "edge answers", "last"), 10.0);
   EXPECT_EQ(reports::figure(soak, "regular", "non-2xx"), 6.0);  // 100 - 4 aborted - 90
+  EXPECT_EQ(reports::figure(soak, "client", "load busy"), 0.25);
+  EXPECT_NEAR(*reports::figure(soak, "client CPU per request", "first"), 20.0, 1e-9);
+  EXPECT_NEAR(*reports::figure(soak, "client CPU per request", "last"), 30.0, 1e-9);
 }
 
 // An HTTP/2 load names the GOAWAYs the server sent on its pool, by error code.
@@ -133,6 +136,41 @@ TEST(ToReport, AServerThatDiedHasNoFdsAfterTheRun) {
   EXPECT_TRUE(reports::figure(report, "FDs", "peak").has_value());
   EXPECT_EQ(std::ranges::find(report.figures, "FDs back", &reports::FigureGroup::name),
             report.figures.end());
+}
+
+// The client's own cost where the engine measured it: the load thread's busy share, loiter's
+// cores and CPU, its CPU per request in the schedule's first and last window past the pool's
+// opening and the drain (a quarter of a 10 s run: seconds 1-2 and 7-8), and the per-second
+// plot. A load of a document from before (not measured) writes none of it.
+TEST(ToReport, ALoadMeasuredByTheEngineWritesTheClientsOwnCost) {
+  auto result = testing::load_result();
+  const auto unmeasured = to_report(result);
+  for (const char* group : {"client", "client CPU per request"}) {
+    EXPECT_EQ(std::ranges::find(unmeasured.figures, group, &reports::FigureGroup::name),
+              unmeasured.figures.end())
+        << group;
+  }
+  EXPECT_EQ(std::ranges::find(unmeasured.plots, "client-cpu", &reports::Plot::id),
+            unmeasured.plots.end());
+
+  auto& load = result.observation.load->result;
+  load.client = {.wall_s = 10.0, .load_busy = 0.3125, .cpu_s = 2.5};
+  load.seconds.assign(10, {});
+  for (std::size_t k = 0; k < 10; ++k) {
+    load.seconds[k].dispatched = 1000;
+    load.seconds[k].client_cpu_s = k < 5 ? 0.02 : 0.03;  // 20 µs a request, then 30
+  }
+  load.seconds.front().client_cpu_s = load.seconds.back().client_cpu_s = 1.0;  // opening, drain
+  const auto report = to_report(result);
+  EXPECT_EQ(reports::figure(report, "client", "load busy"), 0.313);
+  EXPECT_EQ(reports::figure(report, "client", "cores"), 0.25);
+  EXPECT_EQ(reports::figure(report, "client", "CPU s"), 2.5);
+  EXPECT_NEAR(*reports::figure(report, "client CPU per request", "first"), 20.0, 1e-9);
+  EXPECT_NEAR(*reports::figure(report, "client CPU per request", "last"), 30.0, 1e-9);
+  const auto plot = std::ranges::find(report.plots, "client-cpu", &reports::Plot::id);
+  ASSERT_NE(plot, report.plots.end());
+  ASSERT_EQ(plot->series.at(0).points.size(), 10u);
+  EXPECT_EQ(plot->series.at(0).points[3].second, 0.02);
 }
 
 // A load without churn or edge windows writes none of those groups, nor GOAWAY.

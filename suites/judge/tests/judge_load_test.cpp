@@ -140,6 +140,23 @@ TEST(JudgeLoad, FailsAP99AboveTheTargetsBound) {
                 Field(&Finding::bound, Optional(50.0)), Field(&Finding::unit, "ms")))));
 }
 
+// The same p99 while loiter's load thread wanted a CPU 93% of the load: a client limit, the
+// run's finding (infrastructure) with the share it measured; at 84% still the server's.
+TEST(JudgeLoad, AP99AboveTheBoundWhileTheLoadThreadWasShortOfCpuIsAClientLimit) {
+  auto load = healthy_load();
+  for (int i = 0; i < 100; ++i) load.from_intended.record(900ms);
+  load.client = {.wall_s = 10, .load_busy = 0.93, .cpu_s = 9.5};
+  EXPECT_THAT(judge(observe_closed_beside(load), expect_mix()).findings,
+              ElementsAre(with_class(FindingClass::infrastructure,
+                                     AllOf(has_code(codes::kP99OverBound),
+                                           Field(&Finding::client_busy, Optional(0.93))))));
+  load.client.load_busy = 0.84;
+  EXPECT_THAT(judge(observe_closed_beside(load), expect_mix()).findings,
+              ElementsAre(with_class(FindingClass::capacity,
+                                     AllOf(has_code(codes::kP99OverBound),
+                                           Field(&Finding::client_busy, std::nullopt)))));
+}
+
 // Closure observed, FDs kept: while the load still ran the server held more than its pool.
 TEST(JudgeLoad, FailsFdsNotBackToBaselinePlusPoolWhileTheLoadRan) {
   const auto o =

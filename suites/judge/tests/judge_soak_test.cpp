@@ -185,6 +185,19 @@ TEST(JudgeSoak, ALastWindowP99AboveGrowthAndFloorFails) {
   EXPECT_THAT(judge(o, soak_expectations()).findings, Not(Contains(has_code(codes::kP99Grew))));
 }
 
+// A p99 that grew while loiter's load thread was short of CPU is a client limit.
+TEST(JudgeSoak, AP99ThatGrewWhileTheLoadThreadWasShortOfCpuIsAClientLimit) {
+  auto o = soak_observation(0, 0);
+  auto& load = o.load->result;
+  load.last_window = {};
+  for (int i = 0; i < 1000; ++i) load.last_window.record(50ms);
+  load.client = {.wall_s = 60, .load_busy = 0.97, .cpu_s = 58};
+  EXPECT_THAT(judge(o, soak_expectations()).findings,
+              Contains(with_class(FindingClass::infrastructure,
+                                  AllOf(has_code(codes::kP99Grew),
+                                        Field(&Finding::client_busy, Optional(0.97))))));
+}
+
 // Connections left established after the traffic: not back, with the TCP states.
 TEST(JudgeSoak, ConnectionsLeftBehindAreNotBackToBaseline) {
   const auto verdict = judge(soak_observation(0, 0, 7), soak_expectations());

@@ -2,11 +2,9 @@
 
 #include <pthread.h>
 #include <sched.h>
-#include <time.h>
 
 #include <algorithm>
 #include <exception>
-#include <fstream>
 #include <stdexcept>
 #include <thread>
 
@@ -31,20 +29,6 @@ constexpr auto kLeadPerTlsConnection = std::chrono::milliseconds(4);
 // The server's descriptors, processes and threads hold one value this long: settled.
 constexpr auto kSettle = std::chrono::milliseconds(100);
 
-// What this thread wanted of a CPU so far, s: its time on one plus its time runnable but
-// waiting for one (/proc/thread-self/schedstat, when the kernel keeps it), so a load thread
-// starved of its core by other processes counts as busy, as it is; its CPU time alone
-// otherwise.
-double thread_wanted_seconds() {
-  if (std::ifstream in("/proc/thread-self/schedstat"); in) {
-    double on_cpu = 0, waiting = 0;
-    if (in >> on_cpu >> waiting) return (on_cpu + waiting) / 1e9;
-  }
-  timespec now{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
-}
-
 void pin_this_thread(const std::vector<int>& cpus) {
   if (cpus.empty()) return;
   cpu_set_t set;
@@ -63,36 +47,25 @@ std::uint64_t sum(const std::map<std::string, std::uint64_t>& counts) {
   return total;
 }
 
-// The load on a thread of its own, timed by what that thread wanted of a CPU: pinned alone to
-// the client's CPUs, while the caller's thread (which starts the next trial's server, and
-// whose affinity a forked child starts with) stays unpinned.
-struct LoadRun {
+// The load on a thread of its own, pinned alone to the client's CPUs, while the caller's
+// thread (which starts the next trial's server, and whose affinity a forked child starts
+// with) stays unpinned. The engine measures its thread's want of a CPU (result.client).
+clients::LoadResult run_load(const clients::LoadOptions& options, const std::vector<int>& cpus) {
   clients::LoadResult result;
-  double busy = 0;
-  double wall = 0;  // s, from the thread's start of the load to its end
-};
-
-LoadRun run_load(const clients::LoadOptions& options, const std::vector<int>& cpus) {
-  LoadRun run;
   std::exception_ptr error;
   std::thread thread([&] {
     try {
       pin_this_thread(cpus);
       clients::asio::io_context io(1);
-      clients::spawn_load(io, options, run.result);
-      const auto wall = Clock::now();
-      const double cpu = thread_wanted_seconds();
+      clients::spawn_load(io, options, result);
       io.run();
-      const double elapsed = std::chrono::duration<double>(Clock::now() - wall).count();
-      run.wall = elapsed;
-      run.busy = elapsed > 0 ? (thread_wanted_seconds() - cpu) / elapsed : 0;
     } catch (...) {
       error = std::current_exception();
     }
   });
   thread.join();
   if (error) std::rethrow_exception(error);
-  return run;
+  return result;
 }
 
 }  // namespace
@@ -128,12 +101,11 @@ TrialOutcome run_trial(const TrialPlan& plan) {
   const auto server_cpus = fixtures::cpu_affinity(server.pid()).size();
   const auto before = probe.sample();
   session.begin_sampling();
-  const auto load = run_load(options, plan.client_cpus);
+  const auto result = run_load(options, plan.client_cpus);
   const auto after = probe.sample();
   const auto peaks = peaks_of(session.end_sampling());
   session.stop();
 
-  const auto& result = load.result;
   const auto& latency = closed ? result.from_sent : result.from_intended;
   auto& trial = outcome.trial;
   trial.run = plan.run;
@@ -149,10 +121,11 @@ TrialOutcome run_trial(const TrialPlan& plan) {
   trial.p50_ms = in_ms(latency.percentile(50.0));
   trial.p99_ms = in_ms(latency.percentile(99.0));
   trial.max_ms = in_ms(latency.max());
-  trial.client_busy = load.busy;
+  trial.client_busy = result.client.load_busy;
   trial.server_cpu_s = std::max(0.0, after.cpu_seconds - before.cpu_seconds);
-  if (load.wall > 0 && server_cpus > 0) {
-    trial.server_busy = trial.server_cpu_s / (load.wall * static_cast<double>(server_cpus));
+  if (result.client.wall_s > 0 && server_cpus > 0) {
+    trial.server_busy =
+        trial.server_cpu_s / (result.client.wall_s * static_cast<double>(server_cpus));
   }
   trial.server_fds_before = baseline.sample.fds;
   trial.server_fds_peak = peaks.fds;

@@ -38,12 +38,14 @@ void summarize(clients::LoadSecond& s) {
 namespace loiter::clients {
 
 // Its p50, p99 and max are not kept: they are read again from its latency.
-BOOST_DESCRIBE_STRUCT(LoadSecond, (), (requested, dispatched, succeeded, failed, latency))
+BOOST_DESCRIBE_STRUCT(LoadSecond, (),
+                      (requested, dispatched, succeeded, failed, latency, client_cpu_s))
+BOOST_DESCRIBE_STRUCT(ClientCost, (), (wall_s, load_busy, cpu_s))
 BOOST_DESCRIBE_STRUCT(LoadResult, (),
                       (requested, dispatched, succeeded, aborted, fresh_closed, server_closed,
                        close_kept, replaced, non_2xx, errors, goaways, from_intended, from_sent,
                        max_send_lag, max_sends_in_one_ms, connections_opened, started, ended,
-                       seconds, scheduled, stopped_early, first_window, last_window))
+                       seconds, scheduled, stopped_early, first_window, last_window, client))
 
 }  // namespace loiter::clients
 
@@ -87,6 +89,19 @@ struct Amend<clients::LoadSecond> {
 template <>
 inline constexpr auto kAddedLater<LoadResult> = std::tuple(&LoadResult::goaways,
                                                            &LoadResult::close_kept);
+// The client's own cost: written where the engine measured it (documents from before it, and
+// shards' golden bytes, have none).
+template <>
+inline constexpr auto kWhenSet<LoadResult> = std::tuple(&LoadResult::client);
+template <>
+inline constexpr auto kWhenSet<clients::LoadSecond> = std::tuple(&clients::LoadSecond::client_cpu_s);
+template <>
+inline constexpr auto kForms<clients::ClientCost> =
+    std::tuple(As<&clients::ClientCost::wall_s, Float>{}, As<&clients::ClientCost::load_busy, Float>{},
+               As<&clients::ClientCost::cpu_s, Float>{});
+template <>
+inline constexpr auto kForms<clients::LoadSecond> =
+    std::tuple(As<&clients::LoadSecond::client_cpu_s, Float>{});
 // max_send_lag_ns, started_ns, ended_ns, scheduled_ns.
 template <>
 inline constexpr auto kForms<LoadResult> = std::tuple(As<&LoadResult::max_send_lag, Ns>{},
@@ -148,12 +163,17 @@ void merge_load(clients::LoadResult& sum, const clients::LoadResult& part) {
     s.succeeded += p.succeeded;
     s.failed += p.failed;
     s.latency.merge(p.latency);
+    s.client_cpu_s += p.client_cpu_s;
     load_file::summarize(s);
   }
   sum.scheduled = std::max(sum.scheduled, part.scheduled);
   sum.stopped_early = sum.stopped_early || part.stopped_early;
   sum.first_window.merge(part.first_window);
   sum.last_window.merge(part.last_window);
+  // Each shard's load thread is its own: the busiest one speaks for the run; CPU adds up.
+  sum.client.wall_s = std::max(sum.client.wall_s, part.client.wall_s);
+  sum.client.load_busy = std::max(sum.client.load_busy, part.client.load_busy);
+  sum.client.cpu_s += part.client.cpu_s;
 }
 
 }  // namespace loiter::suites

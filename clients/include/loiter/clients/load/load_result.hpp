@@ -18,7 +18,24 @@ struct LoadSecond {
   // The second's latencies themselves, from which p50/p99/max were read: shards of one run
   // merge their seconds by adding these, never by combining percentiles.
   LatencyHistogram latency;
+  // loiter's own process CPU during this second of the schedule (every thread: the load's, the
+  // sampler's, any waiting clients'), s; the pool's opening counts in the first, the drain
+  // after the schedule in the last. Shards add theirs.
+  double client_cpu_s = 0;
 };
+
+// What the client spent on the load, as the engine measured it on the load's thread.
+struct ClientCost {
+  double wall_s = 0;     // the load's wall time, from the engine's start to its end
+  double load_busy = 0;  // the load thread's time on a CPU or waiting for one, over wall_s
+  double cpu_s = 0;      // loiter's whole process's CPU over the same span
+  double cores() const { return wall_s > 0 ? cpu_s / wall_s : 0; }
+  bool operator==(const ClientCost&) const = default;
+};
+
+// A load thread that wanted a CPU at least this share of its wall time could not keep its own
+// schedule: latency it measured is the client's as much as the server's ("client limit").
+inline constexpr double kClientBusy = 0.85;
 
 struct LoadResult {
   std::uint64_t requested = 0;   // due on the timeline within duration (closed loop: = dispatched)
@@ -55,6 +72,7 @@ struct LoadResult {
   // Latency from intended of the requests due in the schedule's first and last edge_window
   // (empty unless LoadOptions::edge_window was set): a soak compares the two.
   LatencyHistogram first_window, last_window;
+  ClientCost client;  // the client's own cost (a shard merge: busy at most, CPU summed)
   bool keeping_up() const { return dispatched == requested; }
   // Dispatched requests that had to end in a whole 2xx answer (the aborted ones excepted).
   std::uint64_t owed() const { return dispatched - aborted; }

@@ -8,13 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "loiter/clients/load/load_result.hpp"
 #include "loiter/reports/ladder.hpp"
 
 namespace loiter::suites::ladder {
 
 // loiter's load thread wanting a CPU at least this share of the time (on one, or waiting
 // for one): a shortfall is the client's, unless the server's CPUs were as busy (both's).
-inline constexpr double kClientBusy = 0.85;
+// The same share a scenario's verdict calls a client limit.
+inline constexpr double kClientBusy = clients::kClientBusy;
 inline constexpr double kServerBusy = 0.85;
 // The generator paces on a 1 ms tick (a request is up to 1 ms late by design): a p99 that
 // moved by less than this is not held to the tolerance.
