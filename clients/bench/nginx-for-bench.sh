@@ -16,7 +16,8 @@
 # The server: worker_processes WORKERS, `listen 127.0.0.1:PORT reuseport backlog=4096` on a
 # free port, worker_rlimit_nofile 19990 (RLIMIT_NOFILE is 20,000 per process here),
 # worker_connections WORKER_CONNECTIONS (default 16000), keep-alive 120 s / 100,000
-# requests, access_log $nginx_access_log (default off), /health returns 200 "ok", and
+# requests, access_log $nginx_access_log (default off), /health returns 200 "ok", /large a
+# 16 MiB file (sparse zeros: the soak's abort path, as the bundled nginx targets have it), and
 # HTTP_DIRECTIVES (e.g. "client_header_timeout 300s;" or a log_format that
 # nginx_access_log names; default none) first in the http block. Its error log is
 # DIR/error.log.
@@ -44,8 +45,12 @@ nginx_start() {
   # An h2c listener speaks nothing else: the probe comes with prior knowledge.
   case "$nginx_listen_extra" in *http2*) [ -z "$ssl" ] && probe=--http2-prior-knowledge ;; esac
   # A free loopback port: the kernel picks it (bind to port 0), then it is released for nginx.
+  truncate -s 16M "$dir/large.bin"
   nginx_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  # As root its worker would run as nobody, which cannot read large.bin in a private DIR: kept
+  # root (another user's nginx ignores the line with a warning).
   cat >"$dir/nginx.conf" <<EOF
+user root;
 worker_processes $workers;
 worker_rlimit_nofile 19990;
 pid $dir/nginx.pid;
@@ -65,6 +70,7 @@ http {${http_directives:+
     listen 127.0.0.1:$nginx_port reuseport backlog=4096$ssl$nginx_listen_extra;${tls_directives:+
     $tls_directives}
     location /health { return 200 "ok"; }
+    location = /large { alias $dir/large.bin; }
   }
 }
 EOF

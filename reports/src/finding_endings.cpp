@@ -181,8 +181,8 @@ std::string not_held_at_once(const Finding& f) {
                              late, f.most_at_once.value_or(0), f.connections.value_or(0));
   return fmt::format(
       "not every connection was held at once: {} answered their first request only after the "
-      "first re-check was sent (the last {:.3f} s after it); {}",
-      ratio(f), measured(f), why);
+      "first re-check was sent (the last {:.3f} s after it); {}{}",
+      ratio(f), measured(f), why, client_limit(f));
 }
 
 // "3/4 connections outlived the 1.000 s deadline from connect while header lines kept

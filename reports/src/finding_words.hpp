@@ -27,9 +27,17 @@ inline double bound(const Finding& f) { return f.bound.value_or(0); }
 
 // A count carried as a number: "44".
 inline std::string whole(double value) { return fmt::format("{:.0f}", value); }
-// A latency finding made while loiter's own load thread was short of CPU: "" when it was not.
+// A finding made while loiter's own thread was short of CPU: "" when it was not. A latency
+// finding is the load thread's; connections not held at once, the fleet's.
 inline std::string client_limit(const Finding& f) {
   if (!f.client_busy) return {};
+  if (f.code == codes::kNotHeldAtOnce) {
+    return fmt::format(
+        "; a client limit: the thread of loiter's that drove these connections wanted a CPU "
+        "{:.0f}% of the run, so their lateness is loiter's as much as the server's (fewer "
+        "connections, or give loiter a core of its own)",
+        *f.client_busy * 100);
+  }
   return fmt::format(
       "; a client limit: loiter's load thread wanted a CPU {:.0f}% of the load's wall time, so "
       "this latency is loiter's as much as the server's (lower --load-rate, or give loiter a "

@@ -323,6 +323,24 @@ TEST(FindingText, AP99AtAClientLimitNamesTheLoadThreadsShare) {
                                  "client limit: loiter's load thread wanted a CPU 93%"));
 }
 
+// Connections not held at once while the fleet's thread was short of CPU: the same words,
+// naming that thread.
+TEST(FindingText, NotHeldAtOnceAtAClientLimitNamesTheFleetsThread) {
+  const Finding f{.code = codes::kNotHeldAtOnce,
+                  .scenario = "held-capacity",
+                  .klass = FindingClass::infrastructure,
+                  .count = 1,
+                  .of = 3,
+                  .measured = 0.51,
+                  .unit = "s",
+                  .connected_late = 1,
+                  .most_at_once = 2,
+                  .connections = 3,
+                  .client_busy = 0.92};
+  EXPECT_THAT(text(f), HasSubstr("for a slower opening; a client limit: the thread of loiter's "
+                                 "that drove these connections wanted a CPU 92% of the run"));
+}
+
 TEST(FindingText, AnUnknownCodeShowsTheSentenceItWasReadWith) {
   const Finding old{.code = codes::kText, .sentence = "100/100 connections still open"};
   EXPECT_EQ(text(old), "100/100 connections still open");

@@ -19,13 +19,14 @@ namespace {
 
 // The connection's window: 2^31-1, so the server is never held back by the connection.
 constexpr std::int32_t kH2WideWindow = INT32_MAX;
-// Each stream's: 256 KiB, far above a regular answer, and nghttp2 opens it again as the
-// client reads. Not 2^31-1: an aborted request (the soak's churn asks 1 MiB and resets the
-// stream when its HEADERS come) then had its whole body sent before the RST_STREAM arrived,
-// about 75 MB/s at the soak's defaults over h2c that the client read and threw away (its
-// copies were a fifth of its CPU) and the server wrote for nothing. At 256 KiB the server
-// is still mid-response, held by the window, when the reset comes.
-constexpr std::int32_t kH2StreamWindow = 256 * 1024;
+// Each stream's: 64 KiB (HTTP/2's initial 65,535, rounded), far above a regular answer, and
+// nghttp2 opens it again as the client reads. An aborted request (the soak's churn asks 1
+// MiB and resets the stream when its HEADERS come) has a window's worth on the wire before
+// the RST_STREAM arrives, which the client reads and throws away: at 2^31-1 the whole body,
+// about 75 MB/s at the soak's defaults over h2c (its copies were a fifth of the client's
+// CPU); at 256 KiB still 19 MB/s; at 64 KiB under 5 MB/s. The server is still mid-response,
+// held by the window, when the reset comes.
+constexpr std::int32_t kH2StreamWindow = 64 * 1024;
 
 // Each session's user data is its connection (which knows its run); each stream's, the
 // stream.

@@ -40,18 +40,35 @@ void LatencyHistogram::record(Duration value) {
     ++clamped_;
   }
   const std::size_t index = index_of(v);
-  if (index >= counts_.size()) counts_.resize(index + 1);
-  ++counts_[index];
+  cover(index, index);
+  ++counts_[index - first_];
   min_ = count_ ? std::min(min_, v) : v;
   max_ = count_ ? std::max(max_, v) : v;
   ++count_;
   sum_ += static_cast<double>(v);
 }
 
+void LatencyHistogram::cover(std::size_t low, std::size_t high) {
+  if (counts_.empty()) {
+    first_ = low;
+    counts_.assign(high - low + 1, 0);
+    return;
+  }
+  if (low < first_) {
+    counts_.insert(counts_.begin(), first_ - low, 0);
+    first_ = low;
+  }
+  if (high - first_ >= counts_.size()) counts_.resize(high - first_ + 1, 0);
+}
+
 void LatencyHistogram::merge(const LatencyHistogram& other) {
   if (other.count_ == 0) return;
-  if (other.counts_.size() > counts_.size()) counts_.resize(other.counts_.size());
-  for (std::size_t i = 0; i < other.counts_.size(); ++i) counts_[i] += other.counts_[i];
+  if (!other.counts_.empty()) {
+    cover(other.first_, other.first_ + other.counts_.size() - 1);
+    for (std::size_t i = 0; i < other.counts_.size(); ++i) {
+      counts_[other.first_ + i - first_] += other.counts_[i];
+    }
+  }
   min_ = count_ ? std::min(min_, other.min_) : other.min_;
   max_ = count_ ? std::max(max_, other.max_) : other.max_;
   count_ += other.count_;
@@ -71,7 +88,7 @@ Duration LatencyHistogram::percentile(double p) const {
     seen += counts_[i];
     if (seen >= rank) {
       // The bucket's middle, but never outside what was actually recorded.
-      return Duration(static_cast<Duration::rep>(std::clamp(middle_of(i), min_, max_)));
+      return Duration(static_cast<Duration::rep>(std::clamp(middle_of(first_ + i), min_, max_)));
     }
   }
   return Duration(static_cast<Duration::rep>(max_));
@@ -81,7 +98,7 @@ LatencyHistogram::Parts LatencyHistogram::parts() const {
   Parts parts{.highest = highest_, .buckets = {}, .clamped = clamped_, .min = min_, .max = max_,
               .sum = sum_};
   for (std::size_t i = 0; i < counts_.size(); ++i) {
-    if (counts_[i] != 0) parts.buckets.emplace_back(i, counts_[i]);
+    if (counts_[i] != 0) parts.buckets.emplace_back(first_ + i, counts_[i]);
   }
   return parts;
 }
@@ -93,8 +110,8 @@ LatencyHistogram LatencyHistogram::from_parts(const Parts& parts) {
     if (index > last) {
       throw std::invalid_argument("a latency bucket beyond the histogram's highest value");
     }
-    if (index >= h.counts_.size()) h.counts_.resize(index + 1);
-    h.counts_[index] += count;
+    h.cover(index, index);
+    h.counts_[index - h.first_] += count;
     h.count_ += count;
   }
   h.clamped_ = parts.clamped;

@@ -195,7 +195,7 @@ void Engine::reopen_at(Link& link, Clock::time_point at) {
 
 void start_engine(std::shared_ptr<Engine> engine) {
   asio::post(engine->pacer.get_executor(), [engine] {
-    engine->cost.start(Clock::now(), engine->options.start);
+    engine->cost.start(engine->options.start);
     // The pool is opened ahead of the schedule (as wrk and h2load do): the first requests
     // neither wait for a connect nor go out together when the connects complete.
     engine->open_pool();

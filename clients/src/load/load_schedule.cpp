@@ -65,8 +65,6 @@ Schedule::Schedule(Executor executor, const LoadOptions& o, LoadResult& result)
   watch_every = std::clamp<Duration>(options.request_timeout / 20, Duration(1ms), Duration(50ms));
   next_watch = options.start;
   next_retry = kNever;
-  sends_per_ms.assign(static_cast<std::size_t>((options.duration + options.send_grace) / 1ms) + 2,
-                      0);
   seconds.resize(static_cast<std::size_t>(std::max(1.0, std::ceil(span))));
 }
 
@@ -99,8 +97,8 @@ std::optional<Ticket> Schedule::take_due(Clock::time_point now) {
 bool Schedule::over_burst_cap() {
   const auto now = Clock::now();
   if (burst_cap == 0 || now < options.start) return false;
-  const auto ms = static_cast<std::size_t>((now - options.start) / 1ms);
-  if (ms >= sends_per_ms.size() || sends_per_ms[ms] < burst_cap) return false;
+  const auto ms = (now - options.start) / 1ms;
+  if (ms != send_ms || sends_this_ms < burst_cap) return false;
   burst_wait = options.start + std::chrono::milliseconds(ms + 1);
   return true;
 }

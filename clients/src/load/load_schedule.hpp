@@ -51,7 +51,12 @@ struct Schedule {
   std::uint64_t end = 0;   // the schedule's end: requests [0, end) of the whole schedule
   Clock::time_point schedule_end, send_until, give_up;
   Clock::time_point first_window_end, last_window_start;  // edge windows (by due time)
-  std::vector<std::uint32_t> sends_per_ms;                // by actual send time since start
+  // Sends by actual send time, a millisecond at a time (they come in time order: a send
+  // stamped in an earlier millisecond counts in the current one): the current millisecond
+  // since start, its sends so far, and the most any millisecond had. Nothing grows with the
+  // run's length.
+  Duration::rep send_ms = -1;
+  std::uint32_t sends_this_ms = 0, most_sends_in_one_ms = 0;
   std::vector<SecondTally> seconds;                       // by intended send time since start
   int epoll_fd = -1;
 

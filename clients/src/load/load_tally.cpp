@@ -13,7 +13,11 @@ void note_sent(Schedule& run, const Ticket& ticket, Clock::time_point sent) {
   ++run.second_of(ticket.due).dispatched;
   run.out.max_send_lag = std::max(run.out.max_send_lag, Duration(sent - ticket.due));
   const auto ms = std::max<Duration::rep>(0, (sent - run.options.start) / 1ms);
-  ++run.sends_per_ms[std::min(static_cast<std::size_t>(ms), run.sends_per_ms.size() - 1)];
+  if (ms > run.send_ms) {
+    run.send_ms = ms;
+    run.sends_this_ms = 0;
+  }
+  run.most_sends_in_one_ms = std::max(run.most_sends_in_one_ms, ++run.sends_this_ms);
 }
 
 void note_response(Schedule& run, const Ticket& ticket, Clock::time_point sent,
@@ -66,9 +70,7 @@ void finish(Schedule& run) {
     const auto seconds = std::max<Duration::rep>(1, (out.scheduled + 999ms) / 1s);
     run.seconds.resize(std::min(run.seconds.size(), static_cast<std::size_t>(seconds)));
   }
-  out.max_sends_in_one_ms = run.sends_per_ms.empty() ? 0
-                                                     : *std::max_element(run.sends_per_ms.begin(),
-                                                                         run.sends_per_ms.end());
+  out.max_sends_in_one_ms = run.most_sends_in_one_ms;
   out.seconds.assign(run.seconds.size(), {});
   for (std::size_t k = 0; k < run.seconds.size(); ++k) {
     auto& tally = run.seconds[k];
@@ -80,7 +82,7 @@ void finish(Schedule& run) {
                       .max = tally.from_intended.max(),
                       .latency = std::move(tally.from_intended)};
   }
-  out.client = run.cost.finish(out.ended, out.seconds);
+  out.client = run.cost.finish(out.seconds);
   if (run.closed_loop) {
     for (auto& s : out.seconds) s.requested = s.dispatched;
   } else {

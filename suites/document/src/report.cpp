@@ -174,7 +174,7 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
   if (auto churn = churn_figures(load)) groups.push_back(std::move(*churn));
   if (auto goaways = goaway_figures(load)) groups.push_back(std::move(*goaways));
   for (auto& edge : edge_figures(load)) groups.push_back(std::move(edge));
-  for (auto& client : plots::client_groups(load)) groups.push_back(std::move(client));
+  for (auto& client : plots::client_groups(o)) groups.push_back(std::move(client));
   return groups;
 }
 
@@ -293,6 +293,11 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
                       plots::rss_figures(observation)};
   }
   add_cell_figures(report.figures, result);
+  // held-capacity: what driving the fleet cost loiter (a load scenario's is among its figures).
+  const auto& completion = result.expectations.completion;
+  if (!observation.load && completion && completion->held_at_once) {
+    for (auto& client : plots::client_groups(observation)) report.figures.push_back(std::move(client));
+  }
   report.plots = plots::scenario_plots(observation, result.expectations);
   add_load_report(report, observation, observation_origin(observation));
   if (observation.load) {

@@ -24,11 +24,12 @@ std::optional<double> us_per_request(const std::vector<clients::LoadSecond>& sec
   return cpu * 1e6 / static_cast<double>(dispatched);
 }
 
-// A measured share or time as a reader takes it in: three decimals (µs per request: one).
-double rounded(double value, double unit = 1e-3) { return std::round(value / unit) * unit; }
+// A measured share or time as a reader takes it in: three decimals (µs per request: one),
+// the nearest double to that decimal (0.284, not 0.28400000000000003).
+double rounded(double value, double per_unit = 1e3) { return std::round(value * per_unit) / per_unit; }
 std::optional<double> rounded(std::optional<double> value) {
   if (!value) return value;
-  return rounded(*value, 0.1);
+  return rounded(*value, 10);
 }
 
 }  // namespace
@@ -47,15 +48,31 @@ ClientEdges client_edges(const clients::LoadResult& load) {
   return edges;
 }
 
-std::vector<reports::FigureGroup> client_groups(const clients::LoadResult& load) {
+std::vector<reports::FigureGroup> client_groups(const Observation& o) {
+  const auto fleet_busy = [&]() -> std::optional<double> {
+    if (!o.fleet_cost) return std::nullopt;
+    return rounded(o.fleet_cost->busy);
+  };
+  if (!o.load) {
+    if (!o.fleet_cost) return {};
+    const auto& cost = *o.fleet_cost;
+    return {{.name = "client",
+             .unit = "",
+             .values = {{"fleet busy", fleet_busy()},
+                        {"cores", rounded(cost.cores())},
+                        {"CPU s", rounded(cost.cpu_s)}}}};
+  }
+  const auto& load = o.load->result;
   const auto& cost = load.client;
   if (cost.wall_s <= 0) return {};  // a document from before loiter measured it
-  std::vector<reports::FigureGroup> groups{
-      {.name = "client",
-       .unit = "",
-       .values = {{"load busy", rounded(cost.load_busy)},
-                  {"cores", rounded(cost.cores())},
-                  {"CPU s", rounded(cost.cpu_s)}}}};
+  reports::FigureGroup client{.name = "client", .unit = "", .values = {}};
+  client.values.emplace_back("load busy", rounded(cost.busy));
+  if (o.fleet_cost && !o.connections.empty()) {  // waiting connections beside the load
+    client.values.emplace_back("fleet busy", fleet_busy());
+  }
+  client.values.emplace_back("cores", rounded(cost.cores()));
+  client.values.emplace_back("CPU s", rounded(cost.cpu_s));
+  std::vector<reports::FigureGroup> groups{std::move(client)};
   const auto edges = client_edges(load);
   if (edges.first || edges.last) {
     groups.push_back({.name = "client CPU per request",

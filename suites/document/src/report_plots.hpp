@@ -34,18 +34,20 @@ std::vector<reports::Plot> soak_plots(const Observation& observation, const Soak
 // connections at start and end), "drift" (the fitted slopes per minute).
 std::vector<reports::FigureGroup> soak_groups(const SoakFigures& figures);
 
-// The client's own cost (report_client.cpp), where the load engine measured it: "client"
-// (its load thread's want of a CPU over the load's wall time, loiter's cores and CPU
-// seconds) and "client CPU per request" (µs, the schedule's first and last window past its
-// first and last seconds, which hold the pool's opening and the drain: a minute each in a
-// long run, a quarter of a short one); the plot "client-cpu", loiter's CPU per second.
+// The client's own cost (report_client.cpp). A load scenario's, where the load engine
+// measured it: "client" (its load thread's want of a CPU over the load's wall time, the
+// fleet thread's over the drive where the waiting connections ran in loiter's process,
+// loiter's cores and CPU seconds over the load) and "client CPU per request" (µs, the
+// schedule's first and last window past its first and last seconds, which hold the pool's
+// opening and the drain: a quarter of the run, at most a minute); the plot "client-cpu",
+// loiter's CPU per second. Without load: "client" of the fleet's thread over the drive.
 inline constexpr std::size_t kClientEdge = 60;  // s
 struct ClientEdges {
   std::size_t window = 0;  // s
   std::optional<double> first, last;  // µs per request; none: the window dispatched none
 };
 ClientEdges client_edges(const clients::LoadResult& load);
-std::vector<reports::FigureGroup> client_groups(const clients::LoadResult& load);
+std::vector<reports::FigureGroup> client_groups(const Observation& o);
 std::optional<reports::Plot> client_plot(const clients::LoadResult& load,
                                          clients::Clock::time_point origin);
 

@@ -127,7 +127,7 @@ ScenarioResult churn_load_result() {
     load.last_window.record(5ms);
   }
   // The client's own cost, as the engine measures it: 20 µs a request, 30 at the end.
-  load.client = {.wall_s = 3.2, .load_busy = 0.25, .cpu_s = 0.0026};
+  load.client = {.wall_s = 3.2, .busy = 0.25, .cpu_s = 0.0026};
   load.seconds.resize(3);
   for (std::size_t k = 0; k < 3; ++k) load.seconds[k].dispatched = k == 0 ? 40 : 30;
   load.seconds[0].client_cpu_s = 0.0008;
@@ -159,6 +159,13 @@ ScenarioResult split_fleet_result() {
                                   .klass = reports::FindingClass::deadline,
                                   .count = 1,
                                   .of = 2}}};
+  return result;
+}
+
+ScenarioResult held_in_process_result() {
+  auto result = split_fleet_result();
+  result.observation.client_processes = 1;
+  result.observation.fleet_cost = clients::ClientCost{.wall_s = 4.0, .busy = 0.1234, .cpu_s = 0.5};
   return result;
 }
 

@@ -154,7 +154,7 @@ TEST(ToReport, ALoadMeasuredByTheEngineWritesTheClientsOwnCost) {
             unmeasured.plots.end());
 
   auto& load = result.observation.load->result;
-  load.client = {.wall_s = 10.0, .load_busy = 0.3125, .cpu_s = 2.5};
+  load.client = {.wall_s = 10.0, .busy = 0.3125, .cpu_s = 2.5};
   load.seconds.assign(10, {});
   for (std::size_t k = 0; k < 10; ++k) {
     load.seconds[k].dispatched = 1000;
@@ -171,6 +171,26 @@ TEST(ToReport, ALoadMeasuredByTheEngineWritesTheClientsOwnCost) {
   ASSERT_NE(plot, report.plots.end());
   ASSERT_EQ(plot->series.at(0).points.size(), 10u);
   EXPECT_EQ(plot->series.at(0).points[3].second, 0.02);
+}
+
+// held-capacity with its fleet in loiter's own process writes what driving it cost: the
+// fleet's thread and loiter's CPU over the drive; idle-under-load, its load's and its fleet's.
+TEST(ToReport, HeldCapacityAndIdleUnderLoadWriteTheirFleetsThread) {
+  const auto unmeasured = to_report(testing::split_fleet_result());  // in client processes: not measured
+  EXPECT_EQ(std::ranges::find(unmeasured.figures, "client", &reports::FigureGroup::name),
+            unmeasured.figures.end());
+  const auto report = to_report(testing::held_in_process_result());
+  EXPECT_EQ(reports::figure(report, "client", "fleet busy"), 0.123);
+  EXPECT_EQ(reports::figure(report, "client", "cores"), 0.125);
+  EXPECT_EQ(reports::figure(report, "client", "CPU s"), 0.5);
+
+  auto idle = testing::load_result();
+  idle.observation.fleet_cost = clients::ClientCost{.wall_s = 4.0, .busy = 0.5, .cpu_s = 1.0};
+  idle.observation.load->result.client = {.wall_s = 3.0, .busy = 0.25, .cpu_s = 0.75};
+  const auto both = to_report(idle);
+  EXPECT_EQ(reports::figure(both, "client", "load busy"), 0.25);
+  EXPECT_EQ(reports::figure(both, "client", "fleet busy"), 0.5);
+  EXPECT_EQ(reports::figure(both, "client", "cores"), 0.25);  // over the load's wall time
 }
 
 // A load without churn or edge windows writes none of those groups, nor GOAWAY.

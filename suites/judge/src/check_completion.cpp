@@ -211,6 +211,7 @@ void check_held_at_once(const Observation& o, Verdict& v) {
   } else if (o.server_sampled) {
     add_accept_queue(o, f);
   }
+  if (o.fleet_cost) name_client_limit(*o.fleet_cost, f);
   v.findings.push_back(std::move(f));
 }
 

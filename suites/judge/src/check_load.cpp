@@ -34,16 +34,16 @@ void check_regular_traffic(const Observation& o, const LoadExpectation& e, Verdi
     f.measured = in_ms(p99);
     f.bound = in_ms(*e.p99);
     f.unit = "ms";
-    name_client_limit(load, f);
+    name_client_limit(load.client, f);
     v.findings.push_back(std::move(f));
   }
 }
 
 }  // namespace
 
-void name_client_limit(const clients::LoadResult& load, reports::Finding& f) {
-  if (load.client.load_busy < clients::kClientBusy) return;
-  f.client_busy = load.client.load_busy;
+void name_client_limit(const clients::ClientCost& cost, reports::Finding& f) {
+  if (cost.busy < clients::kClientBusy) return;
+  f.client_busy = cost.busy;
   f.klass = FindingClass::infrastructure;
 }
 

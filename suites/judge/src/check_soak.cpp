@@ -61,7 +61,7 @@ void check_p99(const Observation& o, const SoakFigures& figures, const SoakExpec
   f.bound = in_ms(bound);
   f.before = in_ms(figures.p99_first);
   f.unit = "ms";
-  if (o.load) name_client_limit(o.load->result, f);
+  if (o.load) name_client_limit(o.load->result.client, f);
   v.findings.push_back(std::move(f));
 }
 

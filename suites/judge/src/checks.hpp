@@ -52,10 +52,11 @@ reports::Since finding_since(Since since);
 reports::Finding finding(const Observation& o, const char* code, reports::FindingClass klass,
                          std::string subject = {});
 
-// A latency finding `f` about the regular traffic made while loiter's load thread wanted a
-// CPU at least clients::kClientBusy of the load: a client limit, the run's and not the
-// server's (Finding::client_busy set, its class infrastructure). Otherwise left as it is.
-void name_client_limit(const clients::LoadResult& load, reports::Finding& f);
+// A finding made while the thread of loiter's it is about (the load's, for a latency finding
+// about the regular traffic; the fleet's, for connections not held at once) wanted a CPU at
+// least clients::kClientBusy of its span: a client limit, the run's and not the server's
+// (Finding::client_busy set, its class infrastructure). Otherwise left as it is.
+void name_client_limit(const clients::ClientCost& cost, reports::Finding& f);
 
 // closure_causes.cpp: what the records show of a missed deadline's cause. Connections still
 // open that each got one response unasked (a 408): its status and when, at the median, from

@@ -75,6 +75,23 @@ TEST(Judge, HeldCapacityNeedsEveryConnectionHeldAtOnce) {
                                 Field(&Finding::connected_late, Optional(0u)))));
 }
 
+// A fleet that opened late while the thread of loiter's that drove it wanted a CPU 92% of the
+// run: a client limit, the run's finding; at 60% the same lateness is the server's to answer.
+TEST(Judge, HeldCapacityNotHeldWhileTheFleetsThreadWasShortOfCpuIsAClientLimit) {
+  const auto t0 = clients::Clock::now();
+  const auto one_late = {held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms), held(t0, 2000ms, 2500ms)};
+  auto o = observe(one_late);
+  o.fleet_cost = clients::ClientCost{.wall_s = 3.0, .busy = 0.92, .cpu_s = 2.9};
+  EXPECT_THAT(judge(o, expect_three_held_at_once()).findings,
+              ElementsAre(with_class(FindingClass::infrastructure,
+                                     AllOf(counted(codes::kNotHeldAtOnce, 1, 3),
+                                           Field(&Finding::client_busy, Optional(0.92))))));
+  o.fleet_cost->busy = 0.6;
+  EXPECT_THAT(judge(o, expect_three_held_at_once()).findings,
+              ElementsAre(with_class(FindingClass::capacity,
+                                     Field(&Finding::client_busy, std::nullopt))));
+}
+
 TEST(Judge, HeldCapacityOverH2TakesTheSendBeforeTheSecondAnswerForTheRecheck) {
   const auto t0 = clients::Clock::now();
   const auto expectations = expect_three_held_at_once();

@@ -145,12 +145,12 @@ TEST(JudgeLoad, FailsAP99AboveTheTargetsBound) {
 TEST(JudgeLoad, AP99AboveTheBoundWhileTheLoadThreadWasShortOfCpuIsAClientLimit) {
   auto load = healthy_load();
   for (int i = 0; i < 100; ++i) load.from_intended.record(900ms);
-  load.client = {.wall_s = 10, .load_busy = 0.93, .cpu_s = 9.5};
+  load.client = {.wall_s = 10, .busy = 0.93, .cpu_s = 9.5};
   EXPECT_THAT(judge(observe_closed_beside(load), expect_mix()).findings,
               ElementsAre(with_class(FindingClass::infrastructure,
                                      AllOf(has_code(codes::kP99OverBound),
                                            Field(&Finding::client_busy, Optional(0.93))))));
-  load.client.load_busy = 0.84;
+  load.client.busy = 0.84;
   EXPECT_THAT(judge(observe_closed_beside(load), expect_mix()).findings,
               ElementsAre(with_class(FindingClass::capacity,
                                      AllOf(has_code(codes::kP99OverBound),

@@ -191,7 +191,7 @@ TEST(JudgeSoak, AP99ThatGrewWhileTheLoadThreadWasShortOfCpuIsAClientLimit) {
   auto& load = o.load->result;
   load.last_window = {};
   for (int i = 0; i < 1000; ++i) load.last_window.record(50ms);
-  load.client = {.wall_s = 60, .load_busy = 0.97, .cpu_s = 58};
+  load.client = {.wall_s = 60, .busy = 0.97, .cpu_s = 58};
   EXPECT_THAT(judge(o, soak_expectations()).findings,
               Contains(with_class(FindingClass::infrastructure,
                                   AllOf(has_code(codes::kP99Grew),

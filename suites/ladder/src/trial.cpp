@@ -121,7 +121,7 @@ TrialOutcome run_trial(const TrialPlan& plan) {
   trial.p50_ms = in_ms(latency.percentile(50.0));
   trial.p99_ms = in_ms(latency.percentile(99.0));
   trial.max_ms = in_ms(latency.max());
-  trial.client_busy = result.client.load_busy;
+  trial.client_busy = result.client.busy;
   trial.server_cpu_s = std::max(0.0, after.cpu_seconds - before.cpu_seconds);
   if (result.client.wall_s > 0 && server_cpus > 0) {
     trial.server_busy =

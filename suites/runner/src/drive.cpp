@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "loiter/clients/cost_span.hpp"
 #include "loiter/clients/transport/share.hpp"
 #include "loiter/clients/transport/targets.hpp"
 #include "loiter/suites/catalogue/target_clients.hpp"
@@ -51,6 +52,7 @@ void move_fleets(std::deque<std::vector<clients::ConnectionRecord>>& fleets,
 DriveOutput drive_here(const Scenario& scenario, const DriveContext& context,
                        const std::function<void()>& poll) {
   DriveOutput out;  // outlives the io_contexts: their handlers go before the records they fill
+  const clients::CostSpan cost;  // this thread drives the waiting connections
   clients::asio::io_context load_io(1);
   clients::asio::io_context io(1);
   auto own = context;
@@ -78,6 +80,7 @@ DriveOutput drive_here(const Scenario& scenario, const DriveContext& context,
       load_io.stop();
     }
   }
+  out.fleet_cost = cost.until_now();
   if (load.joinable()) load.join();  // out.load is whole
   return out;
 }
@@ -330,6 +333,7 @@ void Drive::run(Observation& observation, OpenWatch& watch) {
   context_.start = Clock::now();  // in this process the timeline starts as the clients do
   auto out = drive_here(scenario_, context_, poll);
   move_fleets(out.fleets, observation);
+  observation.fleet_cost = out.fleet_cost;
   if (out.load) {
     observation.load = LoadObservation{.result = std::move(*out.load),
                                        .pool = context_.parameters.load_connections};

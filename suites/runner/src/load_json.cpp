@@ -40,7 +40,7 @@ namespace loiter::clients {
 // Its p50, p99 and max are not kept: they are read again from its latency.
 BOOST_DESCRIBE_STRUCT(LoadSecond, (),
                       (requested, dispatched, succeeded, failed, latency, client_cpu_s))
-BOOST_DESCRIBE_STRUCT(ClientCost, (), (wall_s, load_busy, cpu_s))
+BOOST_DESCRIBE_STRUCT(ClientCost, (), (wall_s, busy, cpu_s))
 BOOST_DESCRIBE_STRUCT(LoadResult, (),
                       (requested, dispatched, succeeded, aborted, fresh_closed, server_closed,
                        close_kept, replaced, non_2xx, errors, goaways, from_intended, from_sent,
@@ -97,7 +97,7 @@ template <>
 inline constexpr auto kWhenSet<clients::LoadSecond> = std::tuple(&clients::LoadSecond::client_cpu_s);
 template <>
 inline constexpr auto kForms<clients::ClientCost> =
-    std::tuple(As<&clients::ClientCost::wall_s, Float>{}, As<&clients::ClientCost::load_busy, Float>{},
+    std::tuple(As<&clients::ClientCost::wall_s, Float>{}, As<&clients::ClientCost::busy, Float>{},
                As<&clients::ClientCost::cpu_s, Float>{});
 template <>
 inline constexpr auto kForms<clients::LoadSecond> =
@@ -172,7 +172,7 @@ void merge_load(clients::LoadResult& sum, const clients::LoadResult& part) {
   sum.last_window.merge(part.last_window);
   // Each shard's load thread is its own: the busiest one speaks for the run; CPU adds up.
   sum.client.wall_s = std::max(sum.client.wall_s, part.client.wall_s);
-  sum.client.load_busy = std::max(sum.client.load_busy, part.client.load_busy);
+  sum.client.busy = std::max(sum.client.busy, part.client.busy);
   sum.client.cpu_s += part.client.cpu_s;
 }
 

@@ -136,16 +136,16 @@ TEST(Shard, TheClientsCostSurvivesItsJsonAndMerges) {
   const auto origin = clients::Clock::now();
   auto r = a_load(origin, 7);
   EXPECT_FALSE(load_to_json(r, origin).as_object().contains("client"));  // unmeasured: as ever
-  r.client = {.wall_s = 2.5, .load_busy = 0.4, .cpu_s = 1.25};
+  r.client = {.wall_s = 2.5, .busy = 0.4, .cpu_s = 1.25};
   r.seconds[0].client_cpu_s = 0.5;
   r.seconds[1].client_cpu_s = 0.75;
   const auto back = load_from_json(load_to_json(r, origin), origin);
   EXPECT_EQ(back.client, r.client);
   EXPECT_EQ(back.seconds[1].client_cpu_s, 0.75);
   auto other = r;
-  other.client = {.wall_s = 2.0, .load_busy = 0.9, .cpu_s = 2.0};
+  other.client = {.wall_s = 2.0, .busy = 0.9, .cpu_s = 2.0};
   merge_load(r, other);
-  EXPECT_EQ(r.client, (clients::ClientCost{.wall_s = 2.5, .load_busy = 0.9, .cpu_s = 3.25}));
+  EXPECT_EQ(r.client, (clients::ClientCost{.wall_s = 2.5, .busy = 0.9, .cpu_s = 3.25}));
   EXPECT_EQ(r.seconds[1].client_cpu_s, 1.5);
 }
 

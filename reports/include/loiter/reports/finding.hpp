@@ -168,7 +168,8 @@ struct Finding {
   // bytes they received and the cut (slow readers, whose records keep their reads).
   std::optional<double> read_gap;
   // p99-over-bound, p99-grew: the share of the load's wall time loiter's load thread wanted a
-  // CPU (on one or waiting for one), set where it was at least clients::kClientBusy: a client
+  // CPU (on one or waiting for one); not-held-at-once: the same of the thread that drove the
+  // connections, over the run. Set where it was at least clients::kClientBusy: a client
   // limit, and the finding is the run's (infrastructure), not the server's.
   std::optional<double> client_busy;
   // The sentence as a document stored it, kept only for a code this loiter does not

@@ -28,6 +28,8 @@ class LatencyHistogram {
   Duration max() const { return count_ ? Duration(max_) : Duration::zero(); }
   Duration mean() const;
   Duration highest() const { return Duration(highest_); }
+  // The buckets it holds in memory: from the lowest value's to the highest's.
+  std::size_t buckets_held() const { return counts_.size(); }
 
   // Everything the histogram holds, as plain numbers: what a shard writes down, so that the
   // merge adds counts (never combines percentiles). from_parts() gives back an equal
@@ -48,8 +50,15 @@ class LatencyHistogram {
   static std::size_t index_of(std::uint64_t value);
   static std::uint64_t middle_of(std::size_t index);
 
+  // Makes counts_ cover buckets [low, high] (and what it covered before).
+  void cover(std::size_t low, std::size_t high);
+
   std::uint64_t highest_;
-  std::vector<std::uint64_t> counts_;  // grows to the highest index recorded
+  // Buckets first_ .. first_ + size - 1: from the lowest index recorded to the highest, so a
+  // histogram of latencies that never go below 100 µs holds none of the ~1,400 buckets under
+  // them (a soak keeps one histogram a second).
+  std::size_t first_ = 0;
+  std::vector<std::uint64_t> counts_;
   std::uint64_t count_ = 0;
   std::uint64_t clamped_ = 0;
   std::uint64_t min_ = 0;

@@ -24,11 +24,12 @@ struct LoadSecond {
   double client_cpu_s = 0;
 };
 
-// What the client spent on the load, as the engine measured it on the load's thread.
+// What the client spent over a span of the run, measured on the thread that ran it (the
+// load's, as the engine measures it; the waiting connections', over a scenario's drive).
 struct ClientCost {
-  double wall_s = 0;     // the load's wall time, from the engine's start to its end
-  double load_busy = 0;  // the load thread's time on a CPU or waiting for one, over wall_s
-  double cpu_s = 0;      // loiter's whole process's CPU over the same span
+  double wall_s = 0;  // the span's wall time
+  double busy = 0;    // that thread's time on a CPU or waiting for one, over wall_s
+  double cpu_s = 0;   // loiter's whole process's CPU over the same span
   double cores() const { return wall_s > 0 ? cpu_s / wall_s : 0; }
   bool operator==(const ClientCost&) const = default;
 };

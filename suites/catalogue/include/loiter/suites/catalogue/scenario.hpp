@@ -50,6 +50,8 @@ struct ScenarioParameters {
 struct DriveOutput {
   std::deque<std::vector<clients::ConnectionRecord>> fleets;
   std::optional<clients::LoadResult> load;
+  // The thread that drove the fleets (and loiter's process) over the drive, in this process.
+  std::optional<clients::ClientCost> fleet_cost;
 
   // A new fleet's output vector, to hand to one spawn_<kind>().
   std::vector<clients::ConnectionRecord>& fleet() { return fleets.emplace_back(); }

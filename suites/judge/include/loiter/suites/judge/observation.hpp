@@ -53,6 +53,11 @@ struct Observation {
   std::vector<LeftoverProcess> leftovers;  // still running after the server was stopped
   // Client processes the connections were split over (1: all in loiter's own process).
   std::size_t client_processes = 1;
+  // What loiter spent driving the connections in its own process: the thread that drove them
+  // (its want of a CPU over the drive) and loiter's CPU; none where they ran in client
+  // processes, or in a document that did not keep it. The regular traffic's own thread is
+  // the load's (LoadResult::client).
+  std::optional<clients::ClientCost> fleet_cost;
   // False when nothing of the server's side was sampled (loiter check --connect without
   // --pid): no baseline, FDs or timeline, and the checks that read them are not made
   // (server_side_checks() names them), neither passed nor failed.

@@ -1,0 +1,28 @@
+// What loiter spends over a span of its run, measured on the thread that runs it: the
+// thread's want of a CPU (its time on one plus its time runnable but waiting for one,
+// /proc/thread-self/schedstat, so a thread starved of its core by other processes counts as
+// busy, as it is) and loiter's whole process's CPU. The load engine measures its load with it
+// (LoadResult::client), a scenario's drive the thread of its waiting connections.
+#pragma once
+
+#include "loiter/clients/load/load_result.hpp"
+
+namespace loiter::clients {
+
+// This thread's time on a CPU plus its time waiting for one so far, s (its CPU time alone
+// where the kernel keeps no schedstat).
+double thread_wanted_seconds();
+// This process's CPU time so far (every thread, user + system), s.
+double process_cpu_seconds();
+
+class CostSpan {
+ public:
+  CostSpan();  // from now, on this thread
+  ClientCost until_now() const;  // on the same thread
+
+ private:
+  Clock::time_point started_;
+  double wanted_ = 0, cpu_ = 0;
+};
+
+}  // namespace loiter::clients
