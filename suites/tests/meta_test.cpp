@@ -228,11 +228,15 @@ const std::vector<FaultCase> kFaultCases = {
      .code = codes::kNotHeldAtOnce,
      .deadline = 1s,
      .explanation = "stops accepting at about"},
-    // The same cap under h2c: the accept loop is the protocol's, the words the same.
+    // The same cap under h2c: the accept loop is the protocol's, the words the same. At 2 s, so
+    // that the fleet opens over 1 s, not 0.5: an h2 connection costs the client its SETTINGS
+    // too, and at 1 s on a busy machine (a clean clone's ctest) the fleet's thread once wanted
+    // a CPU 86% of the run and 63 connections connected only after the re-checks began: the
+    // opening's lateness, not the cap, and a client limit.
     {.scenario = "held-capacity",
      .fault = "accept-cap",
      .code = codes::kNotHeldAtOnce,
-     .deadline = 1s,
+     .deadline = 2s,
      .h2 = true,
      .explanation = "stops accepting at about"},
     // A server under a low `ulimit -n` (256): past ~250 open connections accept fails with
