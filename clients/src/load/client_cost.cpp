@@ -8,7 +8,7 @@ namespace loiter::clients::load_detail {
 void CostMeter::start(Clock::time_point schedule_start) {
   span_.emplace();
   schedule_start_ = schedule_start;
-  cpu_at_second_ = process_cpu_seconds();
+  cpu_at_second_ = span_->cpu_at_start();
   // The pool opens ahead of the schedule: its cost goes to the first second.
   next_second_ = schedule_start + 1s;
 }
@@ -26,8 +26,11 @@ void CostMeter::close_seconds(Clock::time_point now) {
 
 ClientCost CostMeter::finish(std::vector<LoadSecond>& seconds) {
   if (!span_) return {};
-  const auto cost = span_->until_now();
+  // One reading of the process's CPU for the whole and its last second: the seconds add up
+  // to the whole exactly, however busy loiter's other threads are meanwhile.
+  auto cost = span_->until_now();
   const double cpu = process_cpu_seconds();
+  cost.cpu_s = cpu - span_->cpu_at_start();
   // What the last, unfinished second spent (the drain after the schedule) goes to the
   // schedule's last second, as does any second closed past it.
   if (!seconds.empty()) {

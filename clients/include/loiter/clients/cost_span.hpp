@@ -19,6 +19,7 @@ class CostSpan {
  public:
   CostSpan();  // from now, on this thread
   ClientCost until_now() const;  // on the same thread
+  double cpu_at_start() const { return cpu_; }  // process_cpu_seconds() as it started
 
  private:
   Clock::time_point started_;
