@@ -137,48 +137,57 @@ std::string cut_off(const Finding& f) {
 
 namespace {
 
-// Why connections that had all connected were answered late, as the server's accept queue
-// showed it: a cap (connections waited there while the server took none of them, its FDs
-// flat), a slow accept loop (it drained the queue, slowly), or late first answers to
-// connections it had accepted (the queue stayed empty); without TCP samples, either.
-std::string answered_late(const Finding& f) {
+// Why connections that had connected before the first re-check were answered after it, as
+// the server's accept queue showed it: a cap (connections waited there while the server took
+// none of them, its FDs flat), a slow accept loop (it drained the queue, slowly), or late first
+// answers to connections it had accepted (the queue stayed empty); without TCP samples, either.
+// `who` names them: "all had connected before it", or "12 of them had connected before it".
+std::string answered_late(const Finding& f, const std::string& who) {
   if (!f.accept_queue) {
-    return "all had connected before it: the server answered their first request late (a slow "
-           "accept loop, or slow first requests)";
+    return fmt::format(
+        "{}: the server answered their first request late (a slow accept loop, or slow first "
+        "requests)",
+        who);
   }
   if (*f.accept_queue == 0) {
-    return "all had connected before it, and none waited in the server's accept queue: it "
-           "accepted them at once but answered their first request late (slow first requests)";
+    return fmt::format(
+        "{}, and none waited in the server's accept queue: it accepted them at once but "
+        "answered their first request late (slow first requests)",
+        who);
   }
   const auto baseline = f.baseline.value_or(0), peak = f.peak.value_or(0);
   const auto held = peak > baseline ? peak - baseline : 0;
   if (f.accept_stalled.value_or(0) > 0) {
     return fmt::format(
-        "all had connected before it, but up to {} waited in the server's accept queue "
-        "(backlog {}), where for {:.1f} s it took none of them, while it held about {} "
-        "connections (its FDs {}→{}): the server stops accepting at about {} open connections "
-        "(a worker or connection limit, as nginx's worker_connections or Apache's "
-        "MaxRequestWorkers)",
-        *f.accept_queue, f.backlog.value_or(0), *f.accept_stalled, held, baseline, peak, held);
+        "{}, but up to {} waited in the server's accept queue (backlog {}), where for {:.1f} s "
+        "it took none of them, while it held about {} connections (its FDs {}→{}): the server "
+        "stops accepting at about {} open connections (a worker or connection limit, as nginx's "
+        "worker_connections or Apache's MaxRequestWorkers)",
+        who, *f.accept_queue, f.backlog.value_or(0), *f.accept_stalled, held, baseline, peak,
+        held);
   }
   return fmt::format(
-      "all had connected before it, but up to {} waited in the server's accept queue "
-      "(backlog {}), which it kept taking from, slowly (its FDs {}→{}): a slow accept loop",
-      *f.accept_queue, f.backlog.value_or(0), baseline, peak);
+      "{}, but up to {} waited in the server's accept queue (backlog {}), which it kept taking "
+      "from, slowly (its FDs {}→{}): a slow accept loop",
+      who, *f.accept_queue, f.backlog.value_or(0), baseline, peak);
 }
 
 }  // namespace
 
 std::string not_held_at_once(const Finding& f) {
   const auto late = f.connected_late.value_or(0);
-  const auto why = late == 0
-                       ? answered_late(f)
+  auto why = late == 0 ? answered_late(f, "all had connected before it")
                        : fmt::format(
                              "{} connected only after it, and at most {} of {} were connected at "
                              "the same time: the fleet opened slower than planned; ask fewer "
                              "connections, or declare a longer idle deadline (--idle-timeout) "
                              "for a slower opening",
                              late, f.most_at_once.value_or(0), f.connections.value_or(0));
+  // Some connected late, others in time and were still answered late: the server's cause too.
+  if (late > 0 && f.count.value_or(0) > late) {
+    why += "; and " + answered_late(f, fmt::format("{} of them had connected before it",
+                                                   *f.count - late));
+  }
   return fmt::format(
       "not every connection was held at once: {} answered their first request only after the "
       "first re-check was sent (the last {:.3f} s after it); {}{}",

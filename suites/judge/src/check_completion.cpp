@@ -203,14 +203,16 @@ void check_held_at_once(const Observation& o, Verdict& v) {
   f.of = first_answers.size();
   f.measured = in_seconds(std::ranges::max(first_answers) - first_recheck);
   f.unit = "s";
-  // Connected in time but answered late: the server's doing. Connected late: the opening's.
+  // Connected late: the opening's doing. Connected in time but answered late: the server's.
+  // A run can hold both (a client slowed by a busy machine beside a capped server), and then
+  // the finding names both: those that connected in time tell the server's cause whatever
+  // the opening did.
   f.connected_late = static_cast<std::size_t>(std::ranges::count_if(connects, after));
   if (*f.connected_late > 0) {
     f.most_at_once = most_open_at_once(o.connections);
     f.connections = o.connections.size();
-  } else if (o.server_sampled) {
-    add_accept_queue(o, f);
   }
+  if (*f.count > *f.connected_late && o.server_sampled) add_accept_queue(o, f);
   if (o.fleet_cost) name_client_limit(*o.fleet_cost, f);
   v.findings.push_back(std::move(f));
 }

@@ -189,5 +189,45 @@ TEST(Judge, HeldCapacityAnsweredLateSaysWhatTheAcceptQueueShowed) {
               HasSubstr("(a slow accept loop, or slow first requests)"));
 }
 
+// A fleet that opened late beside a capped server (a busy machine slows the one, the cap
+// makes the other): some connected only after the re-checks began, and one that connected in
+// time was still answered late while connections waited in the accept queue. The finding
+// names both causes, so the cap is named whatever the opening did.
+TEST(Judge, HeldCapacityNamesTheCapAlsoWhenSomeConnectedLate) {
+  const auto t0 = clients::Clock::now();
+  auto expectations = expect_three_held_at_once();
+  expectations.connections = 4;
+  auto slow_answer = held(t0, 900ms, 1610ms);
+  slow_answer.responses[0].complete = 700ms;  // connected in time, answered at 1.6 s
+  auto o = observe({held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms), slow_answer,
+                    held(t0, 2000ms, 2500ms)});
+  o.fds.baseline = 11;
+  o.fds.peak = 511;
+  o.timeline = {queued(t0, 0ms, 11, 0),      queued(t0, 100ms, 300, 0),
+                queued(t0, 200ms, 511, 100), queued(t0, 300ms, 511, 500),
+                queued(t0, 400ms, 511, 500), queued(t0, 500ms, 511, 500),
+                queued(t0, 600ms, 511, 500), queued(t0, 700ms, 511, 500),
+                queued(t0, 800ms, 511, 0)};
+  const auto findings = judge(o, expectations).findings;
+  ASSERT_THAT(findings, ElementsAre(AllOf(counted(codes::kNotHeldAtOnce, 2, 4),
+                                          Field(&Finding::connected_late, Optional(1u)),
+                                          Field(&Finding::accept_queue, Optional(500u)),
+                                          Field(&Finding::accept_stalled, Optional(0.5)))));
+  EXPECT_THAT(reports::text(findings.front()),
+              AllOf(HasSubstr("1 connected only after it, and at most 3 of 4 were connected at "
+                              "the same time: the fleet opened slower than planned"),
+                    HasSubstr("; and 1 of them had connected before it, but up to 500 waited in "
+                              "the server's accept queue (backlog 4096), where for 0.5 s it took "
+                              "none of them"),
+                    HasSubstr("stops accepting at about 500 open connections")));
+  // Only the late-connected ones answered late: the opening alone, no accept queue read.
+  auto opening_only = observe({held(t0, 0ms, 1500ms), held(t0, 100ms, 1500ms),
+                               held(t0, 900ms, 1500ms), held(t0, 2000ms, 2500ms)});
+  opening_only.timeline = o.timeline;
+  EXPECT_THAT(judge(opening_only, expectations).findings,
+              ElementsAre(AllOf(counted(codes::kNotHeldAtOnce, 1, 4),
+                                Field(&Finding::accept_queue, std::nullopt))));
+}
+
 }  // namespace judge_held_test
 }  // namespace loiter::suites
