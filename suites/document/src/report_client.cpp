@@ -32,6 +32,24 @@ std::optional<double> rounded(std::optional<double> value) {
   return rounded(*value, 10);
 }
 
+// The server's CPU over the load, in cores: its processes' CPU from the first sample of the
+// load's span to its last, over the time between them (the client's "cores" is over the same
+// wall time, so the two compare). None without two samples in the span, or where the sum
+// fell (a process of the server's that exited took its CPU with it).
+std::optional<double> server_cores(const Observation& o, const clients::LoadResult& load) {
+  const fixtures::TimedSample* first = nullptr;
+  const fixtures::TimedSample* last = nullptr;
+  for (const auto& s : o.timeline) {
+    if (s.at < load.started || s.at > load.ended) continue;
+    if (first == nullptr) first = &s;
+    last = &s;
+  }
+  if (first == nullptr || last == first) return std::nullopt;
+  const double cpu = last->sample.cpu_seconds - first->sample.cpu_seconds;
+  if (cpu < 0) return std::nullopt;
+  return rounded(cpu / in_seconds(last->at - first->at));
+}
+
 }  // namespace
 
 ClientEdges client_edges(const clients::LoadResult& load) {
@@ -72,6 +90,7 @@ std::vector<reports::FigureGroup> client_groups(const Observation& o) {
   }
   client.values.emplace_back("cores", rounded(cost.cores()));
   client.values.emplace_back("CPU s", rounded(cost.cpu_s));
+  if (const auto server = server_cores(o, load)) client.values.emplace_back("server cores", server);
   std::vector<reports::FigureGroup> groups{std::move(client)};
   const auto edges = client_edges(load);
   if (edges.first || edges.last) {

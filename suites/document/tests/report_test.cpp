@@ -173,6 +173,33 @@ TEST(ToReport, ALoadMeasuredByTheEngineWritesTheClientsOwnCost) {
   EXPECT_EQ(plot->series.at(0).points[3].second, 0.02);
 }
 
+// Beside the client's cores, the server's over the load, from the timeline's samples inside
+// the load's span: they compare, loiter's against what it judges. None where the server's
+// processes' sum fell (one exited with its CPU), nor without two samples in the span.
+TEST(ToReport, ALoadWritesTheServersCoresBesideTheClients) {
+  auto result = testing::load_result();
+  auto& load = result.observation.load->result;
+  load.client = {.wall_s = 10.0, .busy = 0.3, .cpu_s = 2.5};
+  const auto at = [&](double s) {
+    return load.started + std::chrono::duration_cast<clients::Duration>(
+                              std::chrono::duration<double>(s));
+  };
+  load.ended = at(10);
+  auto& timeline = result.observation.timeline;
+  const auto sample = [](auto when, double cpu) {
+    fixtures::TimedSample s{.at = when, .sample = {}};
+    s.sample.cpu_seconds = cpu;
+    return s;
+  };
+  timeline = {sample(at(-1), 0.0), sample(at(0.5), 1.0), sample(at(4.5), 3.0),
+              sample(at(8.5), 5.0), sample(at(11), 9.0)};
+  EXPECT_EQ(reports::figure(to_report(result), "client", "server cores"), 0.5);  // 4 s in 8 s
+  timeline[3].sample.cpu_seconds = 0.5;
+  EXPECT_FALSE(reports::figure(to_report(result), "client", "server cores").has_value());
+  timeline = {sample(at(-1), 0.0), sample(at(5), 1.0), sample(at(11), 9.0)};
+  EXPECT_FALSE(reports::figure(to_report(result), "client", "server cores").has_value());
+}
+
 // held-capacity with its fleet in loiter's own process writes what driving it cost: the
 // fleet's thread and loiter's CPU over the drive; idle-under-load, its load's and its fleet's.
 TEST(ToReport, HeldCapacityAndIdleUnderLoadWriteTheirFleetsThread) {
