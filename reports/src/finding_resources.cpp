@@ -58,12 +58,13 @@ std::string non_2xx(const Finding& f) {
     closed = closed || what == "closed";
   }
   return fmt::format(
-      "{} dispatched regular requests were not answered 2xx: {}{}", ratio(f),
+      "{} dispatched regular requests were not answered 2xx: {}{}{}", ratio(f),
       fmt::join(parts, ", "),
       closed ? " (closed: the server closed a busy keep-alive connection with a request in "
                "flight, never answering it; its idle deadline may run from connect instead of "
                "from the last response)"
-             : "");
+             : "",
+      client_limit(f));
 }
 
 // ", mostly socket descriptors; TCP: server: CLOSE_WAIT 40": what a soak adds, if anything.

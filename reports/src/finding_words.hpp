@@ -40,9 +40,8 @@ inline std::string client_limit(const Finding& f) {
   }
   return fmt::format(
       "; a client limit: loiter's load thread wanted a CPU {:.0f}% of the load's wall time, so "
-      "this latency is loiter's as much as the server's (lower --load-rate, or give loiter a "
-      "core of its own)",
-      *f.client_busy * 100);
+      "{} loiter's as much as the server's (lower --load-rate, or give loiter a core of its own)",
+      *f.client_busy * 100, f.code == codes::kNon2xx ? "these timeouts are" : "this latency is");
 }
 
 // What a finding's since and limit say in its sentence: "the last response", " (the

@@ -323,6 +323,22 @@ TEST(FindingText, AP99AtAClientLimitNamesTheLoadThreadsShare) {
                                  "client limit: loiter's load thread wanted a CPU 93%"));
 }
 
+// Timeouts alone at a client limit: the same words, naming the timeouts.
+TEST(FindingText, TimeoutsAtAClientLimitNameTheLoadThreadsShare) {
+  const Finding f{.code = codes::kNon2xx,
+                  .scenario = "soak",
+                  .klass = FindingClass::infrastructure,
+                  .count = 10,
+                  .of = 5000,
+                  .failures = {{"timeout", 10}},
+                  .client_busy = 0.93};
+  EXPECT_EQ(text(f),
+            "10/5000 dispatched regular requests were not answered 2xx: timeout×10; a client "
+            "limit: loiter's load thread wanted a CPU 93% of the load's wall time, so these "
+            "timeouts are loiter's as much as the server's (lower --load-rate, or give loiter a "
+            "core of its own)");
+}
+
 // Connections not held at once while the fleet's thread was short of CPU: the same words,
 // naming that thread.
 TEST(FindingText, NotHeldAtOnceAtAClientLimitNamesTheFleetsThread) {

@@ -115,6 +115,30 @@ TEST(JudgeLoad, CountsDispatchedRequestsNotAnswered2xx) {
                 Field(&Finding::failures, ElementsAre(Pair("503", 7u), Pair("reset", 3u)))))));
 }
 
+// Only timeouts while the load's thread wanted a CPU 93% of the load: a client limit (the
+// answers may have waited for a client too busy to read them); with another failure beside
+// them, or at 60%, the server's.
+TEST(JudgeLoad, TimeoutsWhileTheLoadThreadWasShortOfCpuAreAClientLimit) {
+  auto load = healthy_load();
+  load.succeeded = 4990;
+  load.errors["timeout"] = 10;
+  load.client = {.wall_s = 10.0, .busy = 0.93, .cpu_s = 9.5};
+  EXPECT_THAT(judge(observe_closed_beside(load), expect_mix()).findings,
+              ElementsAre(with_class(FindingClass::infrastructure,
+                                     AllOf(counted(codes::kNon2xx, 10, 5000),
+                                           Field(&Finding::client_busy, Optional(0.93))))));
+  load.client.busy = 0.6;
+  EXPECT_THAT(judge(observe_closed_beside(load), expect_mix()).findings,
+              ElementsAre(with_class(FindingClass::answer,
+                                     Field(&Finding::client_busy, std::nullopt))));
+  load.client.busy = 0.93;
+  load.errors["timeout"] = 9;
+  load.non_2xx[503] = 1;
+  EXPECT_THAT(judge(observe_closed_beside(load), expect_mix()).findings,
+              ElementsAre(with_class(FindingClass::answer,
+                                     Field(&Finding::client_busy, std::nullopt))));
+}
+
 // A load that dispatched nothing (its schedule had none due) is that one finding: no load
 // ran to be too short (its end before its start) or to hold FDs during.
 TEST(JudgeLoad, ALoadThatDispatchedNothingIsOnlyThat) {
