@@ -301,7 +301,7 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
   report.plots = plots::scenario_plots(observation, result.expectations);
   add_load_report(report, observation, observation_origin(observation));
   if (observation.load) {
-    if (auto plot = plots::client_plot(observation.load->result, observation_origin(observation)))
+    if (auto plot = plots::client_plot(observation, observation_origin(observation)))
       report.plots.push_back(std::move(*plot));
   }
   if (result.expectations.soak) add_soak_report(report, observation);

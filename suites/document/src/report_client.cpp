@@ -2,6 +2,7 @@
 // thread and process spent on the regular traffic, as the load engine measured it.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "loiter/suites/judge/in_units.hpp"
 #include "report_plots.hpp"
@@ -30,6 +31,41 @@ double rounded(double value, double per_unit = 1e3) { return std::round(value * 
 std::optional<double> rounded(std::optional<double> value) {
   if (!value) return value;
   return rounded(*value, 10);
+}
+
+// The server's processes' CPU, summed since they started, at `t`: interpolated between the
+// sampler's readings around it; none outside the timeline.
+std::optional<double> server_cpu_at(const std::vector<fixtures::TimedSample>& timeline,
+                                    clients::Clock::time_point t) {
+  const auto after = std::ranges::lower_bound(timeline, t, {}, &fixtures::TimedSample::at);
+  if (after == timeline.end() || (after == timeline.begin() && after->at != t)) return std::nullopt;
+  if (after->at == t) return after->sample.cpu_seconds;
+  const auto before = std::prev(after);
+  const double share = in_seconds(t - before->at) / in_seconds(after->at - before->at);
+  return before->sample.cpu_seconds +
+         share * (after->sample.cpu_seconds - before->sample.cpu_seconds);
+}
+
+// The server's CPU over seconds [from, to) of the load's schedule; none where the timeline
+// does not span them or the sum fell (a process of the server's exited with its CPU).
+std::optional<double> server_cpu_over(const Observation& o, const clients::LoadResult& load,
+                                      std::size_t from, std::size_t to) {
+  const auto second = [&](std::size_t k) { return load.started + std::chrono::seconds(k); };
+  const auto a = server_cpu_at(o.timeline, second(from));
+  const auto b = server_cpu_at(o.timeline, second(to));
+  if (!a || !b || *b < *a) return std::nullopt;
+  return *b - *a;
+}
+
+// The server's CPU per dispatched request over seconds [from, to), µs: beside the client's,
+// what tells a client that grew from a machine that slowed both.
+std::optional<double> server_us_per_request(const Observation& o, const clients::LoadResult& load,
+                                            std::size_t from, std::size_t to) {
+  std::uint64_t dispatched = 0;
+  for (std::size_t k = from; k < to; ++k) dispatched += load.seconds[k].dispatched;
+  const auto cpu = server_cpu_over(o, load, from, to);
+  if (!cpu || dispatched == 0) return std::nullopt;
+  return *cpu * 1e6 / static_cast<double>(dispatched);
 }
 
 // The server's CPU over the load, in cores: its processes' CPU from the first sample of the
@@ -61,8 +97,10 @@ ClientEdges client_edges(const clients::LoadResult& load) {
   const std::size_t spare = n >= 8 ? 1 : 0;
   edges.window = std::clamp<std::size_t>((n - 2 * spare) / 4, 1, kClientEdge);
   if (n < 2 * spare + 2 * edges.window) return edges;
-  edges.first = us_per_request(seconds, spare, spare + edges.window);
-  edges.last = us_per_request(seconds, n - spare - edges.window, n - spare);
+  edges.from = spare;
+  edges.to = n - spare;
+  edges.first = us_per_request(seconds, edges.from, edges.from + edges.window);
+  edges.last = us_per_request(seconds, edges.to - edges.window, edges.to);
   return edges;
 }
 
@@ -97,24 +135,35 @@ std::vector<reports::FigureGroup> client_groups(const Observation& o) {
     groups.push_back({.name = "client CPU per request",
                       .unit = "us",
                       .values = {{"first", rounded(edges.first)}, {"last", rounded(edges.last)}}});
+    const auto first = server_us_per_request(o, load, edges.from, edges.from + edges.window);
+    const auto last = server_us_per_request(o, load, edges.to - edges.window, edges.to);
+    if (first || last) {
+      groups.push_back({.name = "server CPU per request",
+                        .unit = "us",
+                        .values = {{"first", rounded(first)}, {"last", rounded(last)}}});
+    }
   }
   return groups;
 }
 
-std::optional<reports::Plot> client_plot(const clients::LoadResult& load,
-                                         clients::Clock::time_point origin) {
+std::optional<reports::Plot> client_plot(const Observation& o, clients::Clock::time_point origin) {
+  const auto& load = o.load->result;
   if (load.client.wall_s <= 0 || load.seconds.empty()) return std::nullopt;
   reports::Plot plot{.id = "client-cpu",
-                     .title = "loiter's own CPU per second (its whole process), in cores",
+                     .title = "loiter's own CPU per second (its whole process), and the server's, in cores",
                      .x_unit = "s",
                      .y_unit = "cores",
                      .style = reports::PlotStyle::line};
-  plot.series = {{"loiter", {}}};
+  plot.series = {{"loiter", {}}, {"server", {}}};
   const double offset = in_seconds(load.started - origin);
   for (std::size_t k = 0; k < load.seconds.size(); ++k) {
-    plot.series[0].points.emplace_back(offset + static_cast<double>(k) + 0.5,
-                                       load.seconds[k].client_cpu_s);
+    const double x = offset + static_cast<double>(k) + 0.5;
+    plot.series[0].points.emplace_back(x, load.seconds[k].client_cpu_s);
+    if (const auto server = server_cpu_over(o, load, k, k + 1)) {
+      plot.series[1].points.emplace_back(x, *server);
+    }
   }
+  if (plot.series[1].points.empty()) plot.series.pop_back();
   return plot;
 }
 

@@ -39,16 +39,18 @@ std::vector<reports::FigureGroup> soak_groups(const SoakFigures& figures);
 // fleet thread's over the drive where the waiting connections ran in loiter's process,
 // loiter's cores and CPU seconds over the load) and "client CPU per request" (µs, the
 // schedule's first and last window past its first and last seconds, which hold the pool's
-// opening and the drain: a quarter of the run, at most a minute); the plot "client-cpu",
-// loiter's CPU per second. Without load: "client" of the fleet's thread over the drive.
+// opening and the drain: a quarter of the run, at most a minute), and beside it "server CPU
+// per request" over the same windows from the sampler's readings (a machine that slowed both
+// is not a client that grew); the plot "client-cpu", loiter's CPU per second and the
+// server's. Without load: "client" of the fleet's thread over the drive.
 inline constexpr std::size_t kClientEdge = 60;  // s
 struct ClientEdges {
-  std::size_t window = 0;  // s
+  std::size_t window = 0;             // s
+  std::size_t from = 0, to = 0;       // the seconds the windows are taken from: [from, to)
   std::optional<double> first, last;  // µs per request; none: the window dispatched none
 };
 ClientEdges client_edges(const clients::LoadResult& load);
 std::vector<reports::FigureGroup> client_groups(const Observation& o);
-std::optional<reports::Plot> client_plot(const clients::LoadResult& load,
-                                         clients::Clock::time_point origin);
+std::optional<reports::Plot> client_plot(const Observation& o, clients::Clock::time_point origin);
 
 }  // namespace loiter::suites::plots

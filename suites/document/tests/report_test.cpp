@@ -200,6 +200,50 @@ TEST(ToReport, ALoadWritesTheServersCoresBesideTheClients) {
   EXPECT_FALSE(reports::figure(to_report(result), "client", "server cores").has_value());
 }
 
+// The server's CPU per request over the client's first and last windows (seconds 1-2 and
+// 7-8 of a 10 s run), read from the sampler's cumulative CPU between its readings, and its
+// cores per second beside loiter's in the plot: a machine that slowed both shows in both.
+TEST(ToReport, ALoadWritesTheServersCpuPerRequestBesideTheClients) {
+  auto result = testing::load_result();
+  auto& load = result.observation.load->result;
+  load.client = {.wall_s = 10.0, .busy = 0.3, .cpu_s = 2.5};
+  load.seconds.assign(10, {});
+  for (auto& second : load.seconds) {
+    second.dispatched = 1000;
+    second.client_cpu_s = 0.02;
+  }
+  const auto at = [&](double s) {
+    return load.started + std::chrono::duration_cast<clients::Duration>(
+                              std::chrono::duration<double>(s));
+  };
+  load.ended = at(10);
+  // 0.01 s of CPU a second for the first 5 s (10 µs a request), then 0.03 (30 µs): readings
+  // every 0.5 s, so each second's edge falls on a reading or between two.
+  auto& timeline = result.observation.timeline;
+  for (int k = -1; k <= 22; ++k) {
+    const double t = k * 0.5;
+    fixtures::TimedSample s{.at = at(t), .sample = {}};
+    s.sample.cpu_seconds = t <= 5 ? 0.01 * t : 0.05 + 0.03 * (t - 5);
+    timeline.push_back(s);
+  }
+  const auto report = to_report(result);
+  EXPECT_NEAR(*reports::figure(report, "server CPU per request", "first"), 10.0, 1e-9);
+  EXPECT_NEAR(*reports::figure(report, "server CPU per request", "last"), 30.0, 1e-9);
+  const auto plot = std::ranges::find(report.plots, "client-cpu", &reports::Plot::id);
+  ASSERT_NE(plot, report.plots.end());
+  ASSERT_EQ(plot->series.size(), 2u);
+  EXPECT_EQ(plot->series[1].name, "server");
+  ASSERT_EQ(plot->series[1].points.size(), 10u);
+  EXPECT_NEAR(plot->series[1].points[2].second, 0.01, 1e-12);
+  EXPECT_NEAR(plot->series[1].points[7].second, 0.03, 1e-12);
+  // Without the sampler's readings: the client's alone.
+  timeline.clear();
+  const auto unsampled = to_report(result);
+  EXPECT_FALSE(reports::figure(unsampled, "server CPU per request", "first").has_value());
+  EXPECT_EQ(std::ranges::find(unsampled.plots, "client-cpu", &reports::Plot::id)->series.size(),
+            1u);
+}
+
 // held-capacity with its fleet in loiter's own process writes what driving it cost: the
 // fleet's thread and loiter's CPU over the drive; idle-under-load, its load's and its fleet's.
 TEST(ToReport, HeldCapacityAndIdleUnderLoadWriteTheirFleetsThread) {
