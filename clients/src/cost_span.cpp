@@ -32,11 +32,11 @@ double process_cpu_seconds() { return seconds_of(CLOCK_PROCESS_CPUTIME_ID); }
 CostSpan::CostSpan()
     : started_(Clock::now()), wanted_(thread_wanted_seconds()), cpu_(process_cpu_seconds()) {}
 
-ClientCost CostSpan::until_now() const {
+ClientCost CostSpan::until(double cpu_now) const {
   const double wall = std::chrono::duration<double>(Clock::now() - started_).count();
   return {.wall_s = wall,
           .busy = wall > 0 ? (thread_wanted_seconds() - wanted_) / wall : 0,
-          .cpu_s = process_cpu_seconds() - cpu_};
+          .cpu_s = cpu_now - cpu_};
 }
 
 }  // namespace loiter::clients

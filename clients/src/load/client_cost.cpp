@@ -28,9 +28,8 @@ ClientCost CostMeter::finish(std::vector<LoadSecond>& seconds) {
   if (!span_) return {};
   // One reading of the process's CPU for the whole and its last second: the seconds add up
   // to the whole exactly, however busy loiter's other threads are meanwhile.
-  auto cost = span_->until_now();
   const double cpu = process_cpu_seconds();
-  cost.cpu_s = cpu - span_->cpu_at_start();
+  const auto cost = span_->until(cpu);
   // What the last, unfinished second spent (the drain after the schedule) goes to the
   // schedule's last second, as does any second closed past it.
   if (!seconds.empty()) {

@@ -11,18 +11,23 @@ namespace loiter::suites::plots {
 
 namespace {
 
-// loiter's CPU per dispatched request over seconds [from, to) of the schedule, µs; none
-// when those seconds dispatched nothing.
-std::optional<double> us_per_request(const std::vector<clients::LoadSecond>& seconds,
+// `cpu` seconds spent over seconds [from, to) of the schedule, per request dispatched in
+// them, µs; none without a figure or when those seconds dispatched nothing.
+std::optional<double> us_per_request(std::optional<double> cpu,
+                                     const std::vector<clients::LoadSecond>& seconds,
                                      std::size_t from, std::size_t to) {
-  double cpu = 0;
   std::uint64_t dispatched = 0;
-  for (std::size_t k = from; k < to; ++k) {
-    cpu += seconds[k].client_cpu_s;
-    dispatched += seconds[k].dispatched;
-  }
-  if (dispatched == 0) return std::nullopt;
-  return cpu * 1e6 / static_cast<double>(dispatched);
+  for (std::size_t k = from; k < to; ++k) dispatched += seconds[k].dispatched;
+  if (!cpu || dispatched == 0) return std::nullopt;
+  return *cpu * 1e6 / static_cast<double>(dispatched);
+}
+
+// loiter's CPU over seconds [from, to) of the schedule, s.
+double client_cpu_over(const std::vector<clients::LoadSecond>& seconds, std::size_t from,
+                       std::size_t to) {
+  double cpu = 0;
+  for (std::size_t k = from; k < to; ++k) cpu += seconds[k].client_cpu_s;
+  return cpu;
 }
 
 // A measured share or time as a reader takes it in: three decimals (µs per request: one),
@@ -46,44 +51,30 @@ std::optional<double> server_cpu_at(const std::vector<fixtures::TimedSample>& ti
          share * (after->sample.cpu_seconds - before->sample.cpu_seconds);
 }
 
-// The server's CPU over seconds [from, to) of the load's schedule; none where the timeline
-// does not span them or the sum fell (a process of the server's exited with its CPU).
-std::optional<double> server_cpu_over(const Observation& o, const clients::LoadResult& load,
-                                      std::size_t from, std::size_t to) {
-  const auto second = [&](std::size_t k) { return load.started + std::chrono::seconds(k); };
-  const auto a = server_cpu_at(o.timeline, second(from));
-  const auto b = server_cpu_at(o.timeline, second(to));
+// The server's CPU from `from` to `to`; none where the timeline does not span them or the
+// sum fell (a process of the server's exited with its CPU).
+std::optional<double> server_cpu_between(const Observation& o, clients::Clock::time_point from,
+                                         clients::Clock::time_point to) {
+  const auto a = server_cpu_at(o.timeline, from);
+  const auto b = server_cpu_at(o.timeline, to);
   if (!a || !b || *b < *a) return std::nullopt;
   return *b - *a;
 }
 
-// The server's CPU per dispatched request over seconds [from, to), µs: beside the client's,
-// what tells a client that grew from a machine that slowed both.
-std::optional<double> server_us_per_request(const Observation& o, const clients::LoadResult& load,
-                                            std::size_t from, std::size_t to) {
-  std::uint64_t dispatched = 0;
-  for (std::size_t k = from; k < to; ++k) dispatched += load.seconds[k].dispatched;
-  const auto cpu = server_cpu_over(o, load, from, to);
-  if (!cpu || dispatched == 0) return std::nullopt;
-  return *cpu * 1e6 / static_cast<double>(dispatched);
+// The same over seconds [from, to) of the load's schedule.
+std::optional<double> server_cpu_over(const Observation& o, const clients::LoadResult& load,
+                                      std::size_t from, std::size_t to) {
+  const auto second = [&](std::size_t k) { return load.started + std::chrono::seconds(k); };
+  return server_cpu_between(o, second(from), second(to));
 }
 
-// The server's CPU over the load, in cores: its processes' CPU from the first sample of the
-// load's span to its last, over the time between them (the client's "cores" is over the same
-// wall time, so the two compare). None without two samples in the span, or where the sum
-// fell (a process of the server's that exited took its CPU with it).
+// The server's CPU over the load, in cores: over the load's span from its start to its end,
+// as the client's "cores" is, so the two compare.
 std::optional<double> server_cores(const Observation& o, const clients::LoadResult& load) {
-  const fixtures::TimedSample* first = nullptr;
-  const fixtures::TimedSample* last = nullptr;
-  for (const auto& s : o.timeline) {
-    if (s.at < load.started || s.at > load.ended) continue;
-    if (first == nullptr) first = &s;
-    last = &s;
-  }
-  if (first == nullptr || last == first) return std::nullopt;
-  const double cpu = last->sample.cpu_seconds - first->sample.cpu_seconds;
-  if (cpu < 0) return std::nullopt;
-  return rounded(cpu / in_seconds(last->at - first->at));
+  const double wall = in_seconds(load.ended - load.started);
+  const auto cpu = server_cpu_between(o, load.started, load.ended);
+  if (!cpu || wall <= 0) return std::nullopt;
+  return rounded(*cpu / wall);
 }
 
 }  // namespace
@@ -99,8 +90,11 @@ ClientEdges client_edges(const clients::LoadResult& load) {
   if (n < 2 * spare + 2 * edges.window) return edges;
   edges.from = spare;
   edges.to = n - spare;
-  edges.first = us_per_request(seconds, edges.from, edges.from + edges.window);
-  edges.last = us_per_request(seconds, edges.to - edges.window, edges.to);
+  const auto client_us = [&](std::size_t from, std::size_t to) {
+    return us_per_request(client_cpu_over(seconds, from, to), seconds, from, to);
+  };
+  edges.first = client_us(edges.from, edges.from + edges.window);
+  edges.last = client_us(edges.to - edges.window, edges.to);
   return edges;
 }
 
@@ -135,8 +129,11 @@ std::vector<reports::FigureGroup> client_groups(const Observation& o) {
     groups.push_back({.name = "client CPU per request",
                       .unit = "us",
                       .values = {{"first", rounded(edges.first)}, {"last", rounded(edges.last)}}});
-    const auto first = server_us_per_request(o, load, edges.from, edges.from + edges.window);
-    const auto last = server_us_per_request(o, load, edges.to - edges.window, edges.to);
+    const auto server_us = [&](std::size_t from, std::size_t to) {
+      return us_per_request(server_cpu_over(o, load, from, to), load.seconds, from, to);
+    };
+    const auto first = server_us(edges.from, edges.from + edges.window);
+    const auto last = server_us(edges.to - edges.window, edges.to);
     if (first || last) {
       groups.push_back({.name = "server CPU per request",
                         .unit = "us",

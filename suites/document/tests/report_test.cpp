@@ -173,9 +173,10 @@ TEST(ToReport, ALoadMeasuredByTheEngineWritesTheClientsOwnCost) {
   EXPECT_EQ(plot->series.at(0).points[3].second, 0.02);
 }
 
-// Beside the client's cores, the server's over the load, from the timeline's samples inside
-// the load's span: they compare, loiter's against what it judges. None where the server's
-// processes' sum fell (one exited with its CPU), nor without two samples in the span.
+// Beside the client's cores, the server's over the load's span, its processes' CPU read from
+// the sampler's readings around the load's start and end (interpolated): they compare,
+// loiter's against what it judges. None where the sum fell (a process exited with its CPU),
+// nor where the readings do not span the load.
 TEST(ToReport, ALoadWritesTheServersCoresBesideTheClients) {
   auto result = testing::load_result();
   auto& load = result.observation.load->result;
@@ -191,12 +192,12 @@ TEST(ToReport, ALoadWritesTheServersCoresBesideTheClients) {
     s.sample.cpu_seconds = cpu;
     return s;
   };
-  timeline = {sample(at(-1), 0.0), sample(at(0.5), 1.0), sample(at(4.5), 3.0),
-              sample(at(8.5), 5.0), sample(at(11), 9.0)};
-  EXPECT_EQ(reports::figure(to_report(result), "client", "server cores"), 0.5);  // 4 s in 8 s
-  timeline[3].sample.cpu_seconds = 0.5;
+  // 0.5 s at the start (between 0.0 and 1.0), 5.5 s at the end (between 5.0 and 6.0).
+  timeline = {sample(at(-1), 0.0), sample(at(1), 1.0), sample(at(9), 5.0), sample(at(11), 6.0)};
+  EXPECT_EQ(reports::figure(to_report(result), "client", "server cores"), 0.5);  // 5 s in 10 s
+  timeline[2].sample.cpu_seconds = timeline[3].sample.cpu_seconds = 0.2;
   EXPECT_FALSE(reports::figure(to_report(result), "client", "server cores").has_value());
-  timeline = {sample(at(-1), 0.0), sample(at(5), 1.0), sample(at(11), 9.0)};
+  timeline = {sample(at(-1), 0.0), sample(at(5), 1.0)};  // the sampler stopped before the end
   EXPECT_FALSE(reports::figure(to_report(result), "client", "server cores").has_value());
 }
 

@@ -28,8 +28,7 @@ void check_regular_traffic(const Observation& o, const LoadExpectation& e, Verdi
     f.failures = failures_of(load);
     // Only timeouts, while the load's thread wanted a CPU most of the time: answers that may
     // have come and waited for a client too busy to read them in time.
-    const auto timeouts = load.errors.find("timeout");
-    if (load.non_2xx.empty() && load.errors.size() == 1 && timeouts != load.errors.end()) {
+    if (load.non_2xx.empty() && load.errors.size() == 1 && load.errors.contains("timeout")) {
       name_client_limit(load.client, f);
     }
     v.findings.push_back(std::move(f));

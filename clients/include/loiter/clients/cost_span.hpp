@@ -18,7 +18,10 @@ double process_cpu_seconds();
 class CostSpan {
  public:
   CostSpan();  // from now, on this thread
-  ClientCost until_now() const;  // on the same thread
+  ClientCost until_now() const { return until(process_cpu_seconds()); }  // on the same thread
+  // The same, with the process's CPU as the caller read it (one reading shared with its
+  // other uses).
+  ClientCost until(double cpu_now) const;
   double cpu_at_start() const { return cpu_; }  // process_cpu_seconds() as it started
 
  private:
