@@ -9,6 +9,7 @@
 //   loiter-load --connect 127.0.0.1:8080 --rate 15000 --fresh 0.02 --abort 0.01 --replace-every
 //   1000
 //   loiter-load --connect 127.0.0.1:8080 --h2 --rate 20000 --connections 4 --duration 10
+//   loiter-load --connect 127.0.0.1:8443 --h3 --rate 5000 --connections 8 --duration 10
 #include <fmt/format.h>
 #include <sys/resource.h>
 
@@ -39,6 +40,8 @@ struct CliOptions {
   bool json = false;
   bool per_second = false;
   bool h2 = false;
+  bool h3 = false;
+  std::string server_name = "localhost";
   Churn churn;
 };
 
@@ -102,14 +105,16 @@ void print_json(const LoadOptions& o, const LoadResult& r, const Figures& f) {
       "\"requests_per_s\": {:.1f}, \"cpu_us_per_request\": {:.2f}, \"keeping_up\": {}, "
       "\"aborted\": {}, \"fresh_closed\": {}, \"server_closed\": {}, \"close_kept\": {}, "
       "\"replaced\": {}, "
-      "\"max_rss_kib\": {}, \"stopped_early\": {}, \"h2\": {}, \"goaways\": {}}}\n",
+      "\"max_rss_kib\": {}, \"stopped_early\": {}, \"h2\": {}, \"h3\": {}, \"goaways\": {}, "
+      "\"closes\": {}}}\n",
       o.rate, std::chrono::duration<double>(o.duration).count(), o.connections, r.requested,
       r.dispatched, r.succeeded, counts_json(r.non_2xx), counts_json(r.errors),
       latency_json(r.from_intended), latency_json(r.from_sent), us(r.max_send_lag),
       r.max_sends_in_one_ms, r.connections_opened, f.elapsed_s, f.requests_per_s,
       f.cpu_us_per_request, r.keeping_up() ? "true" : "false", r.aborted, r.fresh_closed,
       r.server_closed, r.close_kept, r.replaced, f.max_rss_kib, r.stopped_early,
-      o.protocol == clients::LoadProtocol::h2, counts_json(r.goaways));
+      o.protocol == clients::LoadProtocol::h2, o.protocol == clients::LoadProtocol::h3,
+      counts_json(r.goaways), counts_json(r.closes));
 }
 
 void print_latency(std::string_view name, const LatencyHistogram& h) {
@@ -135,10 +140,12 @@ void print_text(const LoadOptions& o, const LoadResult& r, const Figures& f, boo
   print_latency("from sent", r.from_sent);
   fmt::print("send lag      max {:.3f} ms; max sends in one ms {}\n", us(r.max_send_lag) / 1e3,
              r.max_sends_in_one_ms);
+  const bool h2 = o.protocol == clients::LoadProtocol::h2;
+  const bool h3 = o.protocol == clients::LoadProtocol::h3;
   fmt::print("connections   {} opened (reconnects included){}\n", r.connections_opened,
-             o.protocol == clients::LoadProtocol::h2 ? ", HTTP/2" : "");
-  if (o.protocol == clients::LoadProtocol::h2)
-    fmt::print("goaways       {}\n", counts_json(r.goaways));
+             h2 ? ", HTTP/2" : h3 ? ", HTTP/3 over QUIC" : "");
+  if (h2 || h3) fmt::print("goaways       {}\n", counts_json(r.goaways));
+  if (h3) fmt::print("closes        {}\n", counts_json(r.closes));
   if (o.churn.any()) {
     fmt::print(
         "churn         {} aborted, {} fresh closed, {} server closed, {} kept open after "
@@ -175,7 +182,10 @@ int run(const CliOptions& cli) {
           std::chrono::duration<double, std::milli>(cli.tick_ms)),
       .churn = cli.churn,
       .stop_early = [] { return interrupted != 0; },
-      .protocol = cli.h2 ? clients::LoadProtocol::h2 : clients::LoadProtocol::http1};
+      .protocol = cli.h3   ? clients::LoadProtocol::h3
+                  : cli.h2 ? clients::LoadProtocol::h2
+                           : clients::LoadProtocol::http1,
+      .server_name = cli.server_name};
   require_loopback(options.server);
   require_fd_room(options.connections);
   // Only this thread touches the context (no posts from elsewhere, no signal sets): it may
@@ -210,7 +220,8 @@ int run(const CliOptions& cli) {
 int main(int argc, char** argv) {
   loiter::clients::CliOptions o;
   CLI::App app{
-      "Open-loop HTTP/1.1 (or, with --h2, HTTP/2) load on keep-alive connections to a loopback "
+      "Open-loop HTTP/1.1 (or, with --h2, HTTP/2; with --h3, HTTP/3 over QUIC) load on keep-alive "
+      "connections to a loopback "
       "server; latency from "
       "each request's intended send time (coordinated-omission-free) and from its actual send"};
   app.footer(
@@ -220,6 +231,7 @@ int main(int argc, char** argv) {
       "  loiter-load --connect 127.0.0.1:8080 --rate 20000 --tick 0 --per-second\n"
       "  loiter-load --connect [::1]:8080 --method POST --path /echo --body '{\"a\":1}'\n"
       "  loiter-load --connect 127.0.0.1:8080 --h2 --rate 20000 --connections 4 --duration 10\n"
+      "  loiter-load --connect 127.0.0.1:8443 --h3 --rate 5000 --connections 8 --duration 10\n"
       "Request i is due at start + i/rate; requested = floor(rate x duration). Requests still\n"
       "unsent 1 s after the schedule ends are not sent: dispatched < requested says so.\n"
       "Ctrl-C ends the schedule early: what was sent is answered and printed (exit 130).");
@@ -239,6 +251,12 @@ int main(int argc, char** argv) {
   app.add_flag("--h2", o.h2,
                "HTTP/2 (h2c, prior knowledge): each request a stream, multiplexed on the "
                "connections within the server's MAX_CONCURRENT_STREAMS");
+  app.add_flag("--h3", o.h3,
+               "HTTP/3 over QUIC to the server's UDP port (TLS 1.3 inside, ALPN h3, no "
+               "certificate check): each request a stream within the server's MAX_STREAMS")
+      ->excludes("--h2");
+  app.add_option("--server-name", o.server_name, "the SNI of --h3's TLS (empty: none)")
+      ->capture_default_str();
   app.add_flag("--json", o.json, "print one JSON object instead of text");
   app.add_flag("--per-second", o.per_second, "also print each second of the schedule (text)");
   app.add_option("--fresh", o.churn.fresh, "share of requests on a fresh connection, closed after");

@@ -325,21 +325,5 @@ TEST(Load, RefusesANonLoopbackServer) {
   EXPECT_THROW(spawn_load(io, options, result), std::invalid_argument);
 }
 
-// The engine has no HTTP/3 exchange yet: asked for one, it says so rather than sending
-// HTTP/1.1 or nothing, and runs nothing.
-TEST(Load, RefusesHttp3UntilTheEngineHasItsExchange) {
-  asio::io_context io;
-  LoadResult result;
-  const LoadOptions options{.server = tcp::endpoint(asio::ip::make_address("127.0.0.1"), 9),
-                            .protocol = LoadProtocol::h3};
-  try {
-    spawn_load(io, options, result);
-    FAIL() << "spawn_load took HTTP/3";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("HTTP/3"));
-  }
-  EXPECT_EQ(io.run(), 0u);  // no handler was posted
-}
-
 }  // namespace
 }  // namespace loiter::clients

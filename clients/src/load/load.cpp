@@ -17,11 +17,8 @@ void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& ou
     case LoadProtocol::h2:
       return start_engine(make_h2_load(io.get_executor(), options, out));
     case LoadProtocol::h3:
-      break;
+      return start_engine(make_h3_load(io.get_executor(), options, out));
   }
-  throw std::invalid_argument(
-      "load over HTTP/3 is not in this loiter yet: its exchange is the "
-      "load engine's next");
 }
 
 }  // namespace loiter::clients

@@ -5,9 +5,9 @@
 // ALPN, all by one deadline, and a retry after a failure). What differs by protocol is the
 // exchange: a protocol's run derives from Engine and gives the hooks below (HTTP/1.1:
 // h1_load_run.hpp, one request at a time on each connection; HTTP/2: h2_load_run.hpp,
-// streams multiplexed on each). HTTP/3 is the next exchange: a QUIC connection is a link
-// whose connect ends at once (UDP) and whose handshake is the exchange's own, as HTTP/2's
-// SETTINGS are.
+// streams multiplexed on each; HTTP/3: h3_load_run.hpp, a QUIC connection a link whose
+// connect ends at once (UDP) and whose handshake is the exchange's own, as HTTP/2's SETTINGS
+// are, so it opens its links itself).
 //
 // One wake (step): read what the links have for the exchange, write what that left to
 // write, ask stop_early, look at the deadlines and retries when due, dispatch every request
@@ -92,8 +92,9 @@ struct Engine : Schedule {
 // Runs `engine` on its executor: the pool opened, then its wakes until the schedule's end.
 void start_engine(std::shared_ptr<Engine> engine);
 
-// The protocols' runs (h1_load.cpp, h2_load.cpp).
+// The protocols' runs (h1_load.cpp, h2_load.cpp, h3_load.cpp).
 std::shared_ptr<Engine> make_h1_load(Executor executor, const LoadOptions& o, LoadResult& out);
 std::shared_ptr<Engine> make_h2_load(Executor executor, const LoadOptions& o, LoadResult& out);
+std::shared_ptr<Engine> make_h3_load(Executor executor, const LoadOptions& o, LoadResult& out);
 
 }  // namespace loiter::clients::load_detail

@@ -35,8 +35,7 @@ enum class RequestKind { pooled, fresh, server_close, abort };
 RequestKind request_kind(const Churn& churn, std::uint64_t index);
 
 // What the requests go as: HTTP/1.1 (cleartext or over TLS), HTTP/2 (h2c with prior
-// knowledge, or ALPN "h2" over TLS), or HTTP/3, whose exchange the engine does not have yet
-// (spawn_load refuses it).
+// knowledge, or ALPN "h2" over TLS), or HTTP/3 over QUIC (UDP to the server's port).
 enum class LoadProtocol { http1, h2, h3 };
 
 struct LoadOptions {
@@ -100,13 +99,30 @@ struct LoadOptions {
   // opening streams on a connection after N and closes it (a FIN, no GOAWAY) once they ended;
   // `server_close` streams go as pooled ones (HTTP/2 has no "Connection: close"), and
   // LoadResult::server_closed counts the connections the server ended with a GOAWAY.
+  // LoadProtocol::h3: each request is a stream on one of `connections` QUIC connections to
+  // the server's UDP port (`server`), each its own UDP socket from the next source address;
+  // TLS 1.3 is QUIC's own (GnuTLS, ALPN "h3", SNI server_name, no certificate check: `tls`
+  // is not used). A connection takes streams once its handshake is done (by request_timeout:
+  // else error "handshake-failed"), never more than the server's MAX_STREAMS credit allows
+  // (a due request with no credit anywhere waits, as over HTTP/2). A stream succeeds with a
+  // 2xx :status and its FIN; the server's RESET_STREAM counts as error "rst:<H3 code name>"
+  // (H3_REQUEST_REJECTED: "refused"). The server's CONNECTION_CLOSE is counted by its code in
+  // LoadResult::closes (a stateless reset as "stateless reset", ngtcp2's idle timeout as "idle
+  // timeout") and the connection's unfinished streams fail as "closed" ("idle-closed"); a
+  // GOAWAY is counted in goaways as "GOAWAY", the streams from its id on go again elsewhere.
+  // request_timeout runs per stream (then the client resets it with H3_REQUEST_CANCELLED,
+  // error "timeout"). Churn as over HTTP/2: `fresh` a connection (and handshake) of its own,
+  // closed by the client's CONNECTION_CLOSE after the answer; `abort` the stream reset once
+  // the answer's HEADERS came; `replace_every` a connection closed after N streams ended;
+  // `server_close` goes as pooled.
   LoadProtocol protocol = LoadProtocol::http1;
+  std::string server_name = "localhost";  // HTTP/3: the SNI; empty: none
 };
 
 // Spawns the generator on `io`; `out` is complete once io has run (the generator stops by
 // itself: the schedule ends at start + duration, outstanding requests get request_timeout).
 // Throws std::invalid_argument for a non-loopback server (unless allowed), a negative rate,
-// an empty pool, churn shares outside [0, 1] or adding up to more than 1, or HTTP/3.
+// an empty pool, or churn shares outside [0, 1] or adding up to more than 1.
 void spawn_load(asio::io_context& io, const LoadOptions& options, LoadResult& out);
 
 }  // namespace loiter::clients

@@ -56,6 +56,10 @@ struct LoadResult {
   std::uint64_t replaced = 0;  // kept-alive connections closed by the client after N requests
   // HTTP/2 (LoadProtocol::h2): the GOAWAYs the server sent, by error name ("NO_ERROR", ...).
   std::map<std::string, std::uint64_t> goaways;
+  // HTTP/3 (LoadProtocol::h3): how the server ended QUIC connections, by the CONNECTION_CLOSE's
+  // code name ("H3_NO_ERROR", "NO_ERROR", ...), "stateless reset", or "idle timeout" (neither
+  // side heard the other for the smaller of their idle timeouts).
+  std::map<std::string, std::uint64_t> closes;
   std::map<unsigned, std::uint64_t> non_2xx;  // status -> count
   std::map<std::string, std::uint64_t>
       errors;                      // "reset", "closed", "timeout", "connect-failed", ...

@@ -1,0 +1,198 @@
+// The HTTP/3 exchange's pool: the streams a GOAWAY turned back sent again, every request due
+// by now (never earlier, within the burst cap) given a stream on a connection with MAX_STREAMS
+// credit left (the wake's own while it has some, the next wake beginning on the next
+// connection, as over HTTP/2), ngtcp2's timers, the deadlines of streams and handshakes, and
+// reconnects.
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "h3_load_run.hpp"
+
+namespace loiter::clients::load_detail {
+
+namespace {
+
+H3Conn* h3_slot(H3Run& run) {
+  const std::size_t n = run.conns.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = (run.cursor + k) % n;
+    if (h3_can_take(*run.conns[i])) {
+      run.cursor = i;
+      return run.conns[i].get();
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// ngtcp2's timers, deadlines (streams, handshakes) and reconnects.
+void H3Run::watch(Clock::time_point now) {
+  H3Run& run = *this;
+  const bool wanted = run.next_due(now).has_value() || !run.again.empty();
+  for (auto* pool : {&run.conns, &run.fresh}) {
+    for (auto& c : *pool) {
+      H3Conn& conn = *c;
+      if (conn.state == LinkState::closed) {
+        if (conn.retry_at > now) {
+          run.next_retry = std::min(run.next_retry, conn.retry_at);
+        } else if (conn.fresh && !conn.streams.empty() && now >= run.send_until) {
+          run.drop_stream(*conn.streams[0]);  // too late: stays requested, not dispatched
+        } else if (conn.retry_at != kNever && (wanted || (conn.fresh && !conn.streams.empty()))) {
+          h3_open(run, conn);
+        }
+        continue;
+      }
+      if (conn.deadline <= now) {
+        expire(conn);
+        continue;
+      }
+      h3_expire(run, conn, now);
+      if (conn.quic == nullptr) continue;
+      for (std::size_t i = conn.streams.size(); i-- > 0;) {  // a timeout drops one
+        if (i >= conn.streams.size()) continue;
+        H3Stream& stream = *conn.streams[i];
+        if (stream.id >= 0 && stream.deadline <= now) h3_time_out(run, stream);
+      }
+      run.next_retry = std::min(run.next_retry, conn.expiry);
+    }
+  }
+  for (std::size_t i = run.again.size(); i-- > 0;) {
+    H3Stream* stream = run.again[i];
+    if (stream->deadline > now) continue;
+    run.again.erase(run.again.begin() + static_cast<std::ptrdiff_t>(i));
+    h3_time_out(run, *stream);
+  }
+}
+
+void H3Run::dispatch(Clock::time_point now) {
+  H3Run& run = *this;
+  run.no_slot = false;
+  run.cursor = (run.cursor + 1) % run.conns.size();  // each wake begins on the next connection
+  while (!run.again.empty()) {  // bounded by the queue: each turn sends one or stops
+    H3Conn* conn = h3_slot(run);
+    if (conn == nullptr) {
+      run.no_slot = true;
+      return;
+    }
+    H3Stream* stream = run.again.front();
+    run.again.pop_front();
+    h3_submit(run, *conn, *stream);
+  }
+  for (;;) {  // bounded by the requests due by now
+    const auto at = run.next_due(now);
+    if (!at || *at > now || run.over_burst_cap()) return;
+    const auto kind = run.churn ? request_kind(run.options.churn, run.next) : RequestKind::pooled;
+    H3Conn* conn = kind == RequestKind::fresh ? nullptr : h3_slot(run);
+    if (kind != RequestKind::fresh && conn == nullptr) {
+      run.no_slot = true;
+      return;
+    }
+    H3Stream* stream = run.new_stream(*run.take_due(now), kind);
+    if (conn == nullptr) {
+      h3_open_fresh(run, *stream);
+    } else {
+      h3_submit(run, *conn, *stream);
+    }
+  }
+}
+
+void H3Run::flush() {
+  // A write may retire a connection and mark none; the list is taken whole first.
+  for (std::size_t i = 0; i < dirty.size(); ++i) h3_write(*this, *dirty[i]);
+  dirty.clear();
+}
+
+// A handshake under way: answers are heard at once meanwhile.
+bool H3Run::opening() const {
+  return std::any_of(conns.begin(), conns.end(),
+                     [](const auto& conn) { return conn->phase == H3Phase::handshaking; });
+}
+
+void H3Run::open_pool() {
+  for (auto& conn : conns) h3_open(*this, *conn);
+}
+
+void H3Run::close_all() {
+  for (auto* pool : {&conns, &fresh}) {
+    for (auto& conn : *pool) h3_say_goodbye(*this, *conn);
+  }
+}
+
+H3Run::H3Run(Executor executor, const LoadOptions& o, LoadResult& result)
+    : Engine(executor, o, result, "h3") {
+  stamped = true;  // every datagram carries the kernel's receive time
+}
+
+H3Run::~H3Run() {
+  for (auto* pool : {&conns, &fresh}) {
+    for (auto& conn : *pool) h3_close(*this, *conn);
+  }
+  if (credentials != nullptr) gnutls_certificate_free_credentials(credentials);
+}
+
+H3Stream* H3Run::new_stream(const Ticket& ticket, RequestKind kind) {
+  if (spare.empty()) {
+    stream_store.push_back(std::make_unique<H3Stream>());
+    spare.push_back(stream_store.back().get());
+  }
+  H3Stream* stream = spare.back();
+  spare.pop_back();
+  *stream = H3Stream{.ticket = ticket, .kind = kind};
+  ++live;
+  return stream;
+}
+
+void H3Run::detach_stream(H3Stream& stream) {
+  if (H3Conn* conn = stream.conn; conn != nullptr) {
+    auto& streams = conn->streams;
+    if (stream.slot < streams.size() && streams[stream.slot] == &stream) {
+      streams[stream.slot] = streams.back();
+      streams[stream.slot]->slot = stream.slot;
+      streams.pop_back();
+    }
+  }
+  stream.conn = nullptr;
+  stream.id = -1;
+}
+
+void H3Run::drop_stream(H3Stream& stream) {
+  detach_stream(stream);
+  spare.push_back(&stream);
+  --live;
+}
+
+void h3_open_fresh(H3Run& run, H3Stream& stream) {
+  H3Conn* conn = nullptr;
+  for (auto& c : run.fresh) {  // a closed one is reused
+    if (c->phase == H3Phase::closed && c->streams.empty()) {
+      conn = c.get();
+      break;
+    }
+  }
+  if (conn == nullptr) {
+    run.fresh.push_back(std::make_unique<H3Conn>());
+    conn = run.fresh.back().get();
+    conn->run = &run;
+    conn->fresh = true;
+  }
+  stream.conn = conn;
+  stream.id = -1;
+  stream.slot = 0;
+  conn->streams.push_back(&stream);
+  h3_open(run, *conn);
+}
+
+std::shared_ptr<Engine> make_h3_load(Executor executor, const LoadOptions& o, LoadResult& out) {
+  auto run = std::make_shared<H3Run>(executor, o, out);
+  run->churn = o.churn.any();
+  if (!h3_setup(*run)) throw std::runtime_error("GnuTLS: no credentials for QUIC");
+  for (std::size_t i = 0; i < o.connections; ++i) {
+    run->conns.push_back(std::make_unique<H3Conn>());
+    run->conns.back()->run = run.get();
+  }
+  return run;
+}
+
+}  // namespace loiter::clients::load_detail
