@@ -8,8 +8,9 @@
 #                          LOITER_DEFAULT_HTTP1 and the tls family, in catalogue order
 #   LOITER_DEFAULT_H2      the ids of the default run on an [h2] target
 #   LOITER_DEFAULT_H3      the ids of the default run on an [h3] target (the h3 family alone)
-# A scenario of protocol any runs on every target (over HTTP/1.1 or HTTP/2, as it speaks):
-# it is in all three default lists.
+# A scenario of protocol any runs on every target but an [h3] one (over HTTP/1.1 or HTTP/2,
+# as it speaks): it is in the first three default lists; one of protocol every also runs over
+# HTTP/3 on an [h3] target: it is in all four.
 # In the source tree the file is suites/catalogue/catalogue.txt; installed, it is beside
 # this one.
 set(LOITER_CATALOGUE_FILE "${CMAKE_CURRENT_LIST_DIR}/../suites/catalogue/catalogue.txt")
@@ -24,7 +25,7 @@ set(LOITER_DEFAULT_TLS "")
 set(LOITER_DEFAULT_H2 "")
 set(LOITER_DEFAULT_H3 "")
 foreach(_loiter_line IN LISTS _loiter_catalogue_lines)
-  string(REGEX MATCH "^([a-z0-9-]+) +([a-z0-9-]+) +(http1|tls|h2|h3|any) +(default|on-request) *$"
+  string(REGEX MATCH "^([a-z0-9-]+) +([a-z0-9-]+) +(http1|tls|h2|h3|any|every) +(default|on-request) *$"
          _loiter_match "${_loiter_line}")
   if(NOT _loiter_match)
     message(FATAL_ERROR "${LOITER_CATALOGUE_FILE}: not 'id family protocol run': "
@@ -37,10 +38,13 @@ foreach(_loiter_line IN LISTS _loiter_catalogue_lines)
     list(APPEND LOITER_DEFAULT_H2 "${CMAKE_MATCH_1}")
   elseif(CMAKE_MATCH_3 STREQUAL "h3")
     list(APPEND LOITER_DEFAULT_H3 "${CMAKE_MATCH_1}")
-  elseif(CMAKE_MATCH_3 STREQUAL "any")
+  elseif(CMAKE_MATCH_3 STREQUAL "any" OR CMAKE_MATCH_3 STREQUAL "every")
     list(APPEND LOITER_DEFAULT_HTTP1 "${CMAKE_MATCH_1}")
     list(APPEND LOITER_DEFAULT_TLS "${CMAKE_MATCH_1}")
     list(APPEND LOITER_DEFAULT_H2 "${CMAKE_MATCH_1}")
+    if(CMAKE_MATCH_3 STREQUAL "every")
+      list(APPEND LOITER_DEFAULT_H3 "${CMAKE_MATCH_1}")
+    endif()
   elseif(CMAKE_MATCH_3 STREQUAL "tls")
     list(APPEND LOITER_DEFAULT_TLS "${CMAKE_MATCH_1}")
   else()

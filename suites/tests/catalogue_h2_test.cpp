@@ -1,6 +1,7 @@
-// The catalogue over HTTP/2: which protocol's scenarios a target runs, why an h2 scenario is
-// skipped, and the expectations each derives from what the target declares (the preface or
-// the header deadline, goaway_on_idle, the no-settings-ack window, the stream deadlines).
+// The catalogue over HTTP/2 (and idle-under-load over HTTP/3): which protocol's scenarios a
+// target runs, why an h2 scenario is skipped, and the expectations each derives from what
+// the target declares (the preface or the header deadline, goaway_on_idle, the
+// no-settings-ack window, the stream deadlines).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 
 #include "catalogue_lookup.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
+#include "loiter/suites/catalogue/target_clients.hpp"
 
 namespace loiter::suites {
 namespace {
@@ -267,6 +269,44 @@ TEST(H2Scenarios, IdleUnderLoadWaitsWithTheH2StallsOnAnH2Target) {
   EXPECT_EQ(expected.load->p99, 200ms);
   target.deadlines.idle.reset();
   EXPECT_THAT(scenario("idle-under-load").unmet_need(target), Optional(HasSubstr("idle")));
+}
+
+// idle-under-load on an [h3] target: its waiting thirds are the h3 stalls, the cut Initials
+// and the idle connections judged by probes against their own deadlines, the stalled HEADERS
+// by its stream's end; its regular traffic goes over HTTP/3 to the [h3] port; without a
+// handshake deadline it is skipped, saying so.
+TEST(H2Scenarios, IdleUnderLoadWaitsWithTheH3StallsOnAnH3Target) {
+  Target target;
+  target.name = "h3";
+  target.h3 = fixtures::H3{.port = 8443,
+                           .handshake = 3s,
+                           .idle_advertised = 4s,
+                           .idle = 4s,
+                           .header = 2s};
+  target.paths.health = "/health";
+  target.promises.load_p99 = 200ms;
+  EXPECT_EQ(scenario("idle-under-load").unmet_need(target), std::nullopt);
+  EXPECT_EQ(protocol_unmet("idle-under-load", target), std::nullopt);
+  const auto expected = expect("idle-under-load", target);
+  ASSERT_EQ(expected.kind_closures.size(), 1u);
+  EXPECT_EQ(expected.kind_closures[0].kind, "h3-headers-stall");
+  EXPECT_TRUE(expected.kind_closures[0].stream);
+  EXPECT_EQ(expected.kind_closures[0].deadline, 2s);
+  ASSERT_EQ(expected.kind_h3.size(), 2u);
+  EXPECT_EQ(expected.kind_h3[0].kind, "h3-initial-stall");
+  EXPECT_EQ(expected.kind_h3[0].deadline, 3s);
+  EXPECT_EQ(expected.kind_h3[1].kind, "h3-idle");
+  EXPECT_EQ(expected.kind_h3[1].since, Since::quiet);
+  EXPECT_EQ(expected.kind_h3[1].idle_advertised, 4s);
+  ASSERT_TRUE(expected.load.has_value());
+  EXPECT_EQ(expected.load->p99, 200ms);
+  EXPECT_GT(expected.patience, 4s);  // the longest of the three deadlines, and the probes'
+  clients::LoadOptions regular{.server = clients::tcp::endpoint({}, 80)};
+  speak_to(target, regular);
+  EXPECT_EQ(regular.protocol, clients::LoadProtocol::h3);
+  EXPECT_EQ(regular.server.port(), 8443);
+  target.h3->handshake.reset();
+  EXPECT_THAT(scenario("idle-under-load").unmet_need(target), Optional(HasSubstr("handshake")));
 }
 
 }  // namespace

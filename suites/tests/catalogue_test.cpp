@@ -63,7 +63,8 @@ TEST(CatalogueData, DataFileMatchesTheCatalogue) {
       EXPECT_EQ(entries[i].protocol, h2 ? ScenarioProtocol::h2 : ScenarioProtocol::tls) << scenario.id;
       continue;
     }
-    ASSERT_THAT(entries[i].protocol, AnyOf(ScenarioProtocol::http1, ScenarioProtocol::any))
+    ASSERT_THAT(entries[i].protocol,
+                AnyOf(ScenarioProtocol::http1, ScenarioProtocol::any, ScenarioProtocol::every))
         << scenario.id;
     const auto need = scenario.unmet_need(h2c);
     const bool skipped_for_h2 = need && need->find("speaks HTTP/2") != std::string::npos;

@@ -12,6 +12,7 @@ namespace loiter::suites {
 namespace meta_h3_test {  // named: unity batches put other tests' helpers beside these
 
 using reports::Finding;
+using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::Field;
 using testing::findings_of;
@@ -21,7 +22,18 @@ struct H3FaultCase {
   std::string scenario;
   std::string fault;  // the reference server's --fault switch
   std::string code;   // the code of the finding that must name the symptom
+  std::string subject{};            // the client kind it is about in a mix; empty: any
+  ScenarioParameters parameters{};  // defaults, unless the row makes the run shorter
 };
+
+// idle-under-load over HTTP/3, shortened as its HTTP/1.1 and h2c rows are: 300 waiting QUIC
+// connections beside 2,000 request streams a second for 5 s. At the rows' 1 s deadlines the
+// waiting connections are opened 1 s into the load, over 0.3 s, and ended (or probed) by
+// about 2.5 s.
+const ScenarioParameters kShortH3Load{.count = 300,
+                                      .load_rate = 2000.0,
+                                      .load_duration = std::chrono::seconds(5),
+                                      .load_connections = 16};
 
 const std::vector<H3FaultCase> kH3FaultCases = {
     // A half-open connection held past the handshake deadline: the late probe is answered
@@ -47,6 +59,12 @@ const std::vector<H3FaultCase> kH3FaultCases = {
     {"h3-window-trickle", "cuts-slow-responses", codes::kCutOff},
     // The first flight sent twice before the address is validated: beyond three times.
     {"h3-amplification", "unbounded-first-flight", codes::kAmplification},
+    // idle-under-load over HTTP/3: its stalled HEADERS never ended beside the regular streams;
+    // its idle third still answering past the idle deadline; and O(n) work on every request
+    // stream over every open QUIC connection, so the waiting ones slow the regular streams.
+    {"idle-under-load", "no-header-deadline", codes::kStillOpen, "h3-headers-stall", kShortH3Load},
+    {"idle-under-load", "no-idle-deadline", codes::kProbeAnswered, "h3-idle", kShortH3Load},
+    {"idle-under-load", "scans-every-connection", codes::kP99OverBound, "", kShortH3Load},
 };
 
 class H3FaultIsCaught : public ::testing::TestWithParam<H3FaultCase> {};
@@ -55,12 +73,19 @@ TEST_P(H3FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
   const auto& c = GetParam();
   const auto result =
       run_scenario(*find_scenario(c.scenario), testing::self_test_reference_h3({c.fault}),
-                   testing::meta_timing(), {});
+                   testing::meta_timing(), c.parameters);
   testing::keep_examples(result, c.fault);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch " << c.fault;
-  EXPECT_THAT(result.verdict.findings, Contains(Field("code", &Finding::code, c.code)))
-      << findings_of(result);
+  if (c.subject.empty()) {
+    EXPECT_THAT(result.verdict.findings, Contains(Field("code", &Finding::code, c.code)))
+        << findings_of(result);
+  } else {
+    EXPECT_THAT(result.verdict.findings,
+                Contains(AllOf(Field("code", &Finding::code, c.code),
+                               Field("subject", &Finding::subject, c.subject))))
+        << findings_of(result);
+  }
 }
 
 std::string case_name(const ::testing::TestParamInfo<H3FaultCase>& info) {

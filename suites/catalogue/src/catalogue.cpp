@@ -16,10 +16,12 @@ namespace loiter::suites {
 namespace {
 
 // An HTTP/1.1 scenario: skipped on a target that speaks HTTP/2, then for its own needs; one
-// of protocol any (catalogue.txt) speaks HTTP/2 there, and has only its own needs.
+// of protocol any (catalogue.txt) speaks HTTP/2 there, and has only its own needs; one of
+// protocol every speaks HTTP/3 on an [h3] target too.
 Scenario over_http1(Scenario scenario) {
   const auto& entries = catalogue_entries();
   const auto entry = std::ranges::find(entries, scenario.id, &CatalogueEntry::id);
+  if (entry != entries.end() && entry->protocol == ScenarioProtocol::every) return scenario;
   if (entry != entries.end() && entry->protocol == ScenarioProtocol::any) {
     // Over HTTP/1.1 or HTTP/2 as the target speaks; an [h3] target speaks neither here.
     scenario.unmet_need = [own = std::move(scenario.unmet_need)](const fixtures::Target& target) {
@@ -99,7 +101,7 @@ CatalogueEntry entry_of(std::string_view line) {
   const auto protocol = words.size() == 4 ? scenario_protocol_of(words[2]) : std::nullopt;
   if (!protocol || (words[3] != "default" && words[3] != "on-request")) {
     throw std::logic_error(fmt::format(
-        "catalogue.txt: not 'id family http1|tls|h2|h3|any default|on-request': '{}'", line));
+        "catalogue.txt: not 'id family http1|tls|h2|h3|any|every default|on-request': '{}'", line));
   }
   return {.id = words[0],
           .family = words[1],
@@ -119,7 +121,8 @@ std::vector<const Scenario*> family_run(std::string_view family) {
   return by_default.empty() ? all : by_default;
 }
 
-constexpr std::array<std::string_view, 5> kProtocolWords{"http1", "tls", "h2", "h3", "any"};
+constexpr std::array<std::string_view, 6> kProtocolWords{"http1", "tls", "h2", "h3", "any",
+                                                        "every"};
 
 }  // namespace
 
@@ -159,6 +162,7 @@ std::optional<std::string> protocol_unmet(std::string_view id, const fixtures::T
   const auto entry = std::ranges::find(entries, id, &CatalogueEntry::id);
   if (entry == entries.end()) return std::nullopt;
   if (entry->protocol == ScenarioProtocol::h3) return kit::need_h3(target);
+  if (entry->protocol == ScenarioProtocol::every) return std::nullopt;  // speaks the target's
   if (auto need = kit::need_not_h3(target)) return need;
   if (entry->protocol == ScenarioProtocol::h2) return kit::need_h2(target);
   if (entry->protocol == ScenarioProtocol::any) return std::nullopt;  // speaks the target's

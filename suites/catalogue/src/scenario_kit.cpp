@@ -15,7 +15,7 @@ clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock
   const auto& p = context.parameters;
   // A shard (loiter check --shard k/K) takes its share of the schedule and of the pool.
   const auto share = context.share;
-  return {.server = context.server,
+  clients::LoadOptions options{.server = context.server,
           .rate = p.load_rate,
           .duration = p.load_duration,
           .connections = std::max<std::size_t>(1, share.of(p.load_connections)),
@@ -25,8 +25,9 @@ clients::LoadOptions regular_traffic(const DriveContext& context, clients::Clock
           .source_block = context.source_block,
           .allowed_remote = context.allowed_remote,
           .tls = context.tls,
-          .share = share,
-          .protocol = load_protocol(context.target)};
+          .share = share};
+  speak_to(context.target, options);
+  return options;
 }
 
 clients::FleetSpec fleet_for(const DriveContext& context) {

@@ -1,8 +1,11 @@
 // The catalogue's scenarios by family (one file each). Private to the catalogue.
 #pragma once
 
+#include <optional>
+#include <string_view>
 #include <vector>
 
+#include "loiter/clients/h3/stalls.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 
 namespace loiter::suites {
@@ -27,5 +30,20 @@ std::vector<Scenario> flood_scenarios();
 // h3-initial-stall, h3-amplification, h3-idle, h3-headers-stall, h3-data-trickle,
 // h3-zero-window, h3-window-trickle, h3-control-stream-close, h3-long-response, h3-stream
 std::vector<Scenario> h3_scenarios();
+
+// What the h3 family shares with the scenarios that run over HTTP/3 beside their other
+// protocols (idle-under-load's waiting thirds): scenarios_h3.cpp.
+namespace h3_family {
+// The options every h3 kind shares: the fleet on the target's UDP port, its SNI, the health path.
+clients::H3Options h3_options(const DriveContext& c);
+// The h3 deadline called `name`, or the reason to skip.
+std::optional<std::string> need_h3_deadline(const std::optional<Duration>& deadline,
+                                            std::string_view name);
+// Probes on both sides of a deadline the server may keep silently.
+Duration early_probe(Duration deadline, const Timing& timing);
+Duration late_probe(Duration deadline, const Timing& timing);
+// What a patience adds for a probe's answer (three PTOs).
+Duration probe_wait(const Timing& timing);
+}  // namespace h3_family
 
 }  // namespace loiter::suites

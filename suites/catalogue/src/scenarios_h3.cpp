@@ -55,6 +55,8 @@ Duration scaled(Duration d, const Timing& timing) {
   return std::chrono::duration_cast<Duration>(d * timing.scale);
 }
 
+Duration probe_wait(const Timing& timing) { return scaled(kProbeWait, timing); }
+
 Scenario h3_scenario(std::string_view id, std::string_view must,
                      std::function<Need(const Target&)> unmet, Expect expect, H3Spawn spawn,
                      Configure configure = {}) {

@@ -2,7 +2,11 @@
 // with a stalled head, a third unused keep-alive — opened while open-loop regular traffic
 // runs. On an HTTP/2 target ([h2]) both sides speak h2: the waiting thirds are a preface cut
 // short, a header block never ended and a connection idle after one answered stream, and
-// the regular traffic is streams multiplexed over the pool. The server must close every waiting
+// the regular traffic is streams multiplexed over the pool. On an HTTP/3 target ([h3]) both
+// sides speak h3 over QUIC: the thirds are a first Initial cut mid-ClientHello, a HEADERS
+// frame stopped halfway on a connection kept alive with PINGs, and a connection idle after
+// its handshake, each judged as its h3 twin is (the silent deadlines by probes on both sides
+// of them), and the regular traffic is request streams on a pool of QUIC connections. The server must close every waiting
 // connection within its own deadline, answer every dispatched regular request with 2xx within the
 // target's p99 bound, give the waiting connections' FDs back while the load still runs, and every
 // FD once it ends.
@@ -33,7 +37,8 @@ constexpr auto kLoadLead = 1s;           // regular traffic runs alone this long
 constexpr double kWaitingRate = 3000.0;
 constexpr double kWaitingRateTls = 1000.0;
 
-double waiting_rate(const Target& t) { return t.tls ? kWaitingRateTls : kWaitingRate; }
+// Over HTTP/3 as over TLS: two of the three thirds make a whole handshake.
+double waiting_rate(const Target& t) { return t.tls || t.h3 ? kWaitingRateTls : kWaitingRate; }
 
 // The seed's defaults: 350 + 350 + 350 waiting connections, 5,000 GET/s for 25 s over 32
 // keep-alive connections.
@@ -49,7 +54,17 @@ Need needs_waiting_h2(const Target& t) {
                       need_path(t.paths.health, "health")});
 }
 
+// Over HTTP/3: the handshake deadline, the header deadline of a request stream, the idle
+// timeout (a 408 or a reset both end a stalled stream).
+Need needs_waiting_h3(const Target& t) {
+  using h3_family::need_h3_deadline;
+  return first_unmet({need_h3_deadline(t.h3->handshake, "handshake"),
+                      need_h3_deadline(t.h3->header, "header"),
+                      need_h3_deadline(t.h3->idle, "idle"), need_path(t.paths.health, "health")});
+}
+
 Need needs_waiting(const Target& t) {
+  if (t.h3) return needs_waiting_h3(t);
   if (t.h2) return needs_waiting_h2(t);
   return first_unmet(
       {stall_deadline(t, Stall::in_head).unmet, stall_deadline(t, Stall::in_handshake).unmet,
@@ -92,15 +107,47 @@ void expect_waiting_h2(const Target& t, const Timing& timing, Expectations& e) {
                  h2_plan::idle_endings(t), timing)};
 }
 
+// The h3 thirds: the cut Initial's handshake deadline from that Initial and the idle
+// connection's from its last packet, by probes on both sides of each (the server keeps both
+// silently); the stalled HEADERS's stream ends by the header deadline from its open.
+void expect_waiting_h3(const Target& t, const Timing& timing, Expectations& e) {
+  const auto& h3 = *t.h3;
+  e.patience = timing.patience_for(std::max({*h3.handshake, *h3.header, *h3.idle})) +
+               h3_family::probe_wait(timing) + timing.connect;
+  e.kind_closures = {{.kind = std::string(clients::kH3HeadersStall),
+                      .since = Since::first_send,
+                      .deadline = *h3.header,
+                      .slack = timing.slack,
+                      .endings = {ends::stream_reset, ends::stream_answered(408), ends::closed,
+                                  ends::reset},
+                      .name = "header",
+                      .stream = true}};
+  e.kind_h3 = {{.kind = std::string(clients::kH3InitialStall),
+                .deadline = *h3.handshake,
+                .since = Since::connect,
+                .slack = timing.slack,
+                .name = "handshake"},
+               {.kind = std::string(clients::kH3Idle),
+                .deadline = *h3.idle,
+                .since = Since::quiet,
+                .slack = timing.slack,
+                .name = "idle",
+                .idle_advertised = h3.idle_advertised}};
+}
+
 Expectations expect_idle_under_load(const Target& t, const Timing& timing,
                                     const ScenarioParameters& p) {
-  if (t.h2) {
+  if (t.h2 || t.h3) {
     Expectations e{.connections = p.count,
                    .load = LoadExpectation{.p99 = scaled_bound(t.promises.load_p99, timing),
                                            .pool = p.load_connections},
                    .fds_after = 0,
                    .recovery = timing.recovery};
-    expect_waiting_h2(t, timing, e);
+    if (t.h3) {
+      expect_waiting_h3(t, timing, e);
+    } else {
+      expect_waiting_h2(t, timing, e);
+    }
     return e;
   }
   // Over TLS the silent third sends no hello: a handshake stall (kit::stall_deadline).
@@ -126,17 +173,53 @@ Expectations expect_idle_under_load(const Target& t, const Timing& timing,
 
 // Fleet k opens its share at a third of the rate, a third of a tick after fleet k-1, so the
 // three together open evenly.
+void pace_third(clients::FleetSpec& fleet, const DriveContext& c, std::size_t k,
+                clients::Clock::time_point start) {
+  fleet.count = share(c.expected.connections, k);
+  const double all = waiting_rate(c.target);
+  fleet.pacing = {.start = start + std::chrono::duration_cast<Duration>(
+                                       std::chrono::duration<double>(static_cast<double>(k) / all)),
+                  .per_second = all / 3.0};
+  fleet.source_offset = k * clients::kConnectionsPerSource;  // 127.0.0.2, .3, .4
+}
+
 template <typename Options>
 Options waiting(const DriveContext& c, std::size_t k, clients::Clock::time_point start) {
   auto options = options_for<Options>(c);
-  options.fleet.count = share(c.expected.connections, k);
-  const double all = waiting_rate(c.target);
-  options.fleet.pacing = {
-      .start = start + std::chrono::duration_cast<Duration>(
-                           std::chrono::duration<double>(static_cast<double>(k) / all)),
-      .per_second = all / 3.0};
-  options.fleet.source_offset = k * clients::kConnectionsPerSource;  // 127.0.0.2, .3, .4
+  pace_third(options.fleet, c, k, start);
   return options;
+}
+
+clients::H3Options waiting_h3(const DriveContext& c, std::size_t k,
+                              clients::Clock::time_point start) {
+  auto options = h3_family::h3_options(c);
+  pace_third(options.fleet, c, k, start);
+  return options;
+}
+
+// The h3 thirds, each an h3 kind's fleet on the target's UDP port. The cut Initials probe
+// as h3-initial-stall's do: the first half before the handshake deadline, the rest after it,
+// every other one of the idle third before its deadline (the kind's own), the rest after.
+void spawn_waiting_h3(clients::asio::io_context& io, const DriveContext& c,
+                      clients::Clock::time_point start, DriveOutput& out) {
+  const auto& h3 = *c.target.h3;
+  auto early = waiting_h3(c, 0, start);
+  auto late = early;
+  early.fleet.count = (late.fleet.count + 1) / 2;
+  early.probe_after = h3_family::early_probe(*h3.handshake, c.timing);
+  late.fleet.count -= early.fleet.count;
+  late.fleet.source_offset += early.fleet.count;
+  late.fleet.pacing.start += std::chrono::duration_cast<Duration>(
+      std::chrono::duration<double>(static_cast<double>(early.fleet.count) /
+                                    early.fleet.pacing.per_second));
+  late.probe_after = h3_family::late_probe(*h3.handshake, c.timing);
+  clients::spawn_h3_initial_stall(io, early, out.fleet());
+  if (late.fleet.count > 0) clients::spawn_h3_initial_stall(io, late, out.fleet());
+  clients::spawn_h3_headers_stall(io, waiting_h3(c, 1, start), out.fleet());
+  auto idle = waiting_h3(c, 2, start);
+  idle.probe_after = h3_family::late_probe(*h3.idle, c.timing);
+  idle.early_probe_after = h3_family::early_probe(*h3.idle, c.timing);
+  clients::spawn_h3_idle(io, idle, out.fleet());
 }
 
 // The h2 thirds, each an h2 kind's fleet (over the target's TLS when it has one, ALPN h2).
@@ -158,6 +241,7 @@ void drive_idle_under_load(clients::asio::io_context& io, const DriveContext& c,
   auto regular = regular_traffic(c, start, 3 * clients::kConnectionsPerSource);  // 127.0.0.5
   clients::spawn_load(load_io(io, c), regular, out.load.emplace());
   const auto waiting_start = start + kLoadLead;
+  if (c.target.h3) return spawn_waiting_h3(io, c, waiting_start, out);
   if (c.target.h2) return spawn_waiting_h2(io, c, waiting_start, out);
   clients::spawn_silent(io, waiting<clients::SilentOptions>(c, 0, waiting_start), out.fleet());
   auto stalled = waiting<clients::PartialHeaderOptions>(c, 1, waiting_start);
@@ -173,7 +257,9 @@ Scenario idle_under_load() {
           .family = "load",
           .must =
               "close every waiting connection (silent, stalled head, unused keep-alive; over "
-              "HTTP/2 a preface cut short, a header block never ended, an idle connection) "
+              "HTTP/2 a preface cut short, a header block never ended, an idle connection; over "
+              "HTTP/3 a first Initial cut short, a HEADERS frame stopped halfway, an idle "
+              "connection) "
               "within its deadline while serving open-loop regular traffic with 2xx, within its "
               "p99 bound, and give their FDs back while the load still runs",
           .unmet_need = needs_waiting,

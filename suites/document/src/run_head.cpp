@@ -37,6 +37,8 @@ std::string protocol_name(ScenarioProtocol protocol) {
       return "HTTP/3";
     case ScenarioProtocol::any:
       return "HTTP/1.1 or HTTP/2";
+    case ScenarioProtocol::every:
+      return "HTTP/1.1, HTTP/2 or HTTP/3";
     case ScenarioProtocol::tls:
       return "HTTP/1.1 over TLS";
     case ScenarioProtocol::http1:

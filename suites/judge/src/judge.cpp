@@ -337,6 +337,7 @@ Verdict judge(const Observation& observation, const Expectations& expectations) 
   if (const auto& cut = expectations.cut) checks::check_cut(observation, *cut, verdict);
   if (const auto& flood = expectations.flood) checks::check_flood(observation, *flood, verdict);
   if (const auto& h3 = expectations.h3) checks::check_h3(observation, *h3, verdict);
+  for (const auto& h3 : expectations.kind_h3) checks::check_h3(observation, h3, verdict);
   if (const auto& bytes = expectations.stall_bytes) {
     checks::check_stall_bytes(observation, *bytes, verdict);
   }

@@ -148,5 +148,34 @@ TEST(JudgeH3, AStreamResetAtTheDeadlineEndsTheStallAndIsNamed) {
   EXPECT_THAT(v.findings.front().ending, HasSubstr("RESET_STREAM H3_REQUEST_INCOMPLETE"));
 }
 
+// idle-under-load over HTTP/3 mixes kinds: each kind's probes are judged against its own
+// deadline, and a finding names the kind it is about. Here the cut Initials kept their
+// handshake deadline and the idle connections did not keep theirs.
+TEST(JudgeH3, EachKindsProbesAreJudgedByItsOwnDeadlineInAMix) {
+  auto stalled = idle_record(2125ms, false);
+  stalled.kind = "h3-initial-stall";
+  stalled.h3->handshake_done.reset();
+  stalled.h3->probes.front().at = 2125ms;  // from its first Initial: after the deadline
+  auto early = idle_record(1625ms, true);
+  early.kind = "h3-initial-stall";
+  early.h3->handshake_done.reset();
+  early.h3->probes.front().at = 1625ms;
+  Expectations e{.connections = 4, .patience = 5s, .fds_after = 0, .recovery = 5s};
+  e.kind_h3 = {{.kind = "h3-initial-stall",
+                .deadline = 2s,
+                .since = Since::connect,
+                .slack = 250ms,
+                .name = "handshake"},
+               {.kind = "h3-idle", .deadline = 2s, .since = Since::quiet, .slack = 250ms,
+                .name = "idle"}};
+  const auto held = judged({stalled, early, idle_record(1625ms, true), idle_record(2125ms, true)}, e);
+  ASSERT_EQ(held.findings.size(), 1u) << ::testing::PrintToString(held.findings);
+  EXPECT_THAT(held.findings.front(), counted(codes::kProbeAnswered, 1, 2));
+  EXPECT_EQ(held.findings.front().subject, "h3-idle");
+  // The same records judged as one kind: the idle deadline is not the handshake's.
+  const auto kept = judged({stalled, early, idle_record(1625ms, true), idle_record(2125ms, false)}, e);
+  EXPECT_TRUE(kept.passed) << ::testing::PrintToString(kept.findings);
+}
+
 }  // namespace judge_h3_test
 }  // namespace loiter::suites

@@ -85,7 +85,7 @@ TrialOutcome run_trial(const TrialPlan& plan) {
                                   endpoint.port()};
   const auto block = static_cast<unsigned>(plan.run % clients::kMaxSourceBlock + 1);
   const bool closed = plan.kind == reports::StepKind::saturation;
-  const clients::LoadOptions options{
+  clients::LoadOptions options{
       .server = to,
       .rate = closed ? 0.0 : plan.rate,
       .duration = std::chrono::duration_cast<clients::Duration>(plan.duration),
@@ -96,8 +96,8 @@ TrialOutcome run_trial(const TrialPlan& plan) {
                            : clients::Duration{}),
       .source_block = block,
       .tls = tls_client(target),
-      .stop_early = plan.cancelled,
-      .protocol = load_protocol(target)};
+      .stop_early = plan.cancelled};
+  speak_to(target, options);
   const auto server_cpus = fixtures::cpu_affinity(server.pid()).size();
   const auto before = probe.sample();
   session.begin_sampling();

@@ -108,7 +108,7 @@ inline const clients::Churn kSoakChurn{
 // What a scenario speaks (the data file's third column, by its word): "http1" (over TLS
 // too), "tls" (over TLS only), "h2", "h3", or "any" (HTTP/1.1 or HTTP/2, as the target
 // speaks).
-enum class ScenarioProtocol { http1, tls, h2, h3, any };
+enum class ScenarioProtocol { http1, tls, h2, h3, any, every };
 std::string_view to_string(ScenarioProtocol protocol);
 // The protocol a data-file word names; nullopt for another word.
 std::optional<ScenarioProtocol> scenario_protocol_of(std::string_view word);

@@ -17,10 +17,20 @@ inline clients::TlsClient tls_client(const fixtures::Target& target) {
 }
 
 // Regular traffic as streams on the pool when the target speaks HTTP/2 (h2c, or h2 over
-// TLS); HTTP/1.1 otherwise, an [h3] target's too (over its TCP port) until the load engine
-// has an HTTP/3 exchange.
+// TLS) or HTTP/3 ([h3]: over QUIC); HTTP/1.1 otherwise.
 inline clients::LoadProtocol load_protocol(const fixtures::Target& target) {
+  if (target.h3) return clients::LoadProtocol::h3;
   return target.h2 ? clients::LoadProtocol::h2 : clients::LoadProtocol::http1;
+}
+
+// Load options as the target's regular traffic goes: its protocol, and over HTTP/3 its UDP
+// port ([h3] port, else the run's port) and SNI.
+inline void speak_to(const fixtures::Target& target, clients::LoadOptions& options) {
+  options.protocol = load_protocol(target);
+  if (!target.h3) return;
+  if (target.h3->port) options.server.port(*target.h3->port);
+  options.server_name = target.h3->server_name;
+  options.tls = nullptr;  // QUIC brings its own TLS 1.3
 }
 
 }  // namespace loiter::suites

@@ -207,6 +207,8 @@ struct Expectations {
   std::optional<FloodExpectation> flood;
   std::optional<SoakExpectation> soak;
   std::optional<H3Expectation> h3;
+  // A scenario that mixes HTTP/3 client kinds: one per kind (idle-under-load over HTTP/3).
+  std::vector<H3Expectation> kind_h3;
   // The 200 responses must be at least this large (Content-Length, or the bytes of a whole
   // one): larger than the kernel's buffers, or the server's send path never stalled.
   std::optional<std::size_t> stall_bytes;
