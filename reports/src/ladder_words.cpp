@@ -19,6 +19,7 @@ std::string protocol_text(const std::string& protocol) {
   if (protocol == "tls") return "HTTP/1.1 over TLS";
   if (protocol == "h2c") return "HTTP/2 (h2c)";
   if (protocol == "h2") return "HTTP/2 over TLS (h2)";
+  if (protocol == "h3") return "HTTP/3 over QUIC";
   return protocol;
 }
 

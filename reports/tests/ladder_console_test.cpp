@@ -108,6 +108,9 @@ TEST(LadderConsole, AComparisonHasItsPairedFiguresAndTolerance) {
   EXPECT_THAT(text, ::testing::ContainsRegex("p99 +1.5 ms +1.81 ms +\\+21.0% +\\+21.0% +"
                                              "\\[\\+15.2%, \\+30.0%\\] at 93.8% +worse"));
   EXPECT_THAT(text, HasSubstr("interrupted: partial"));
+  auto over_h3 = testing::sample_comparison();
+  for (auto& side : over_h3.sides) side.protocol = "h3";
+  EXPECT_THAT(ladder_console(over_h3), HasSubstr("(candidate) over HTTP/3 over QUIC"));
 }
 
 // The change of the two medians and the median of the pairs' changes can differ in sign

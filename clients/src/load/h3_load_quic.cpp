@@ -267,7 +267,11 @@ void h3_write(H3Run& run, H3Conn& conn) {
   if (conn.quic == nullptr) return;
   std::array<std::uint8_t, kMaxDatagram> out;
   ngtcp2_pkt_info info{};
-  for (int round = 0; round < kWriteRounds; ++round) {  // the rest go at the next expiry
+  // At most kWriteRounds datagrams (the rest go at the next expiry). A packet ngtcp2 is still
+  // filling (NGTCP2_ERR_WRITE_MORE, or a stream it cannot take more of) is not counted: it is
+  // always finished and sent before the loop ends (ngtcp2 refuses any other call meanwhile),
+  // and each such turn gives it a stream's data or takes a stream off nghttp3's list.
+  for (int sent = 0; sent < kWriteRounds;) {
     std::int64_t id = -1;
     int fin = 0;
     std::array<nghttp3_vec, 16> vec;
@@ -310,6 +314,7 @@ void h3_write(H3Run& run, H3Conn& conn) {
         errno == ECONNREFUSED) {
       return h3_lose(run, conn, "refused");
     }
+    ++sent;
   }
   h3_arm_expiry(run, conn);
   h3_retire_if_done(run, conn);

@@ -40,6 +40,7 @@ Pinning pinning_for(const LadderRequest& request) {
 }
 
 std::string protocol_of(const fixtures::Target& target) {
+  if (target.h3) return "h3";
   if (target.h2) return target.tls ? "h2" : "h2c";
   return target.tls ? "tls" : "http1";
 }
