@@ -192,7 +192,6 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
 
   void* conn_ = nullptr;     // ngtcp2_conn*
   void* session_ = nullptr;  // gnutls_session_t
-  void* credentials_ = nullptr;
   void* http3_ = nullptr;  // nghttp3_conn*
   std::unique_ptr<ConnRef> conn_ref_;
   std::int64_t control_stream_ = -1;
