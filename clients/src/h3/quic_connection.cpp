@@ -120,6 +120,14 @@ struct QuicGlue {
     return c.h3_read(id, data, size, fin) == 0 ? 0 : NGTCP2_ERR_CALLBACK_FAILURE;
   }
 
+  // After the handshake the session is gone (release_tls): what CRYPTO data still comes (a
+  // NewSessionTicket: the client never resumes) is read and dropped.
+  static int recv_crypto_data(ngtcp2_conn* conn, ngtcp2_crypto_level level, std::uint64_t offset,
+                              const std::uint8_t* data, std::size_t size, void* user_data) {
+    if (of(user_data).session_ == nullptr) return 0;
+    return ngtcp2_crypto_recv_crypto_data_cb(conn, level, offset, data, size, user_data);
+  }
+
   static int stream_reset(ngtcp2_conn*, std::int64_t id, std::uint64_t, std::uint64_t code,
                           void* user_data, void*) {
     of(user_data).on_stream_end(id, code, /*stop_sending=*/false);
@@ -227,6 +235,7 @@ bool QuicConnection::setup_tls() {
 bool QuicConnection::setup_quic() {
   auto callbacks = quic::crypto_callbacks(quic::Side::client);
   callbacks.handshake_completed = &QuicGlue::handshake_completed;
+  callbacks.recv_crypto_data = &QuicGlue::recv_crypto_data;
   callbacks.recv_stream_data = &QuicGlue::recv_stream_data;
   callbacks.stream_reset = &QuicGlue::stream_reset;
   callbacks.stream_stop_sending = &QuicGlue::stream_stop_sending;
@@ -275,6 +284,18 @@ bool QuicConnection::setup_quic() {
   conn_ = conn;
   ngtcp2_conn_set_tls_native_handle(conn, session_);
   return true;
+}
+
+// Once the handshake is done the TLS session has nothing left to do: the 1-RTT keys and
+// their updates live in ngtcp2 (its crypto helper derives them without the session), and
+// the Finished the client sent was copied into ngtcp2's crypto stream. A held connection
+// would keep ~7 KiB of session for nothing. Not from inside ngtcp2's callbacks: the session
+// is in use there (on_datagram calls this after ngtcp2_conn_read_pkt returned).
+void QuicConnection::release_tls() {
+  if (session_ == nullptr || !handshake_done_) return;
+  ngtcp2_conn_set_tls_native_handle(quic(conn_), nullptr);
+  gnutls_deinit(static_cast<gnutls_session_t>(session_));
+  session_ = nullptr;
 }
 
 std::uint64_t QuicConnection::stream_window() const {

@@ -143,6 +143,7 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
 
   bool setup_tls();
   bool setup_quic();
+  void release_tls();
   std::uint64_t stream_window() const;
   std::uint64_t timestamp();
   std::uint64_t idle_floor() const;
