@@ -29,6 +29,7 @@ struct ConnRef {
 
 namespace {
 
+constexpr std::size_t kReceiveBuffer = 2048;
 // Connection-level window: generous, so only the stream windows (what the kinds hold or
 // trickle) ever bound what the server may send.
 constexpr std::uint64_t kConnectionWindow = 64ULL << 20;
@@ -157,6 +158,7 @@ QuicConnection::QuicConnection(Executor executor, std::shared_ptr<const H3Option
       expiry_(executor),
       deadline_(executor),
       action_(executor),
+      in_(kReceiveBuffer),
       conn_ref_(std::make_unique<ConnRef>()),
       window_(window) {
   record_.kind = kind;
@@ -176,7 +178,6 @@ void QuicConnection::start() {
   socket_.open(remote_.protocol(), ec);
   if (!ec) socket_.bind(Udp::endpoint(source_of(fleet, index_), 0), ec);
   if (!ec) socket_.connect(remote_, ec);  // only the target's datagrams come in
-  if (!ec) socket_.non_blocking(true, ec);  // read_datagrams reads until would_block
   if (!ec) local_ = socket_.local_endpoint(ec);
   if (ec) {
     record_.connect_start = Clock::now();

@@ -148,9 +148,7 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   std::uint64_t timestamp();
   std::uint64_t idle_floor() const;
   void receive();
-  void read_datagrams();
-  void on_receive_error(boost::system::error_code ec);
-  void on_datagram(const std::uint8_t* data, std::size_t size);
+  void on_datagram(std::size_t size);
   void deliver_events();
   void write();
   bool send_datagram(const std::uint8_t* data, std::size_t size);
@@ -189,6 +187,7 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   Timer deadline_;  // the handshake's timeout, then patience
   Timer action_;    // the kind's next step
   std::function<void()> pending_action_;
+  std::vector<std::uint8_t> in_;
   Udp::endpoint local_;
   Udp::endpoint remote_;
 

@@ -13,69 +13,32 @@ namespace loiter::clients::h3 {
 
 using namespace quic_clock;
 
-namespace {
-
-// One receive buffer a thread for every connection on it: a datagram is read only once its
-// socket is readable and handed to ngtcp2 before the next read, so none outlives its read
-// (a buffer of each connection's own, waiting in an async_receive, cost 2 KiB a held one).
-constexpr std::size_t kReceiveBuffer = 2048;
-thread_local std::array<std::uint8_t, kReceiveBuffer> received;
-
-// Datagrams read in one wake at most; the rest on the next turn of the loop.
-constexpr int kReadsPerWake = 16;
-
-}  // namespace
-
 void QuicConnection::receive() {
-  socket_.async_wait(UdpSocket::wait_read, [self = shared_from_this()](boost::system::error_code ec) {
+  socket_.async_receive(asio::buffer(in_), [self = shared_from_this()](boost::system::error_code ec,
+                                                                       std::size_t size) {
     if (self->ended_) return;
     if (ec) {
-      self->on_receive_error(ec);
+      // ICMP port unreachable comes back as ECONNREFUSED on a connected UDP socket: the
+      // server is not there (or gone). Before the handshake that is a failed connect.
+      if (ec == asio::error::connection_refused && !self->handshake_done_) {
+        self->record_.error_number = ec.value();
+        self->end(Ending::connect_failed, Clock::now(), ec.message());
+        return;
+      }
+      if (ec == asio::error::connection_refused) {
+        self->receive();  // a late ICMP after the server went: the probe's wait decides
+        return;
+      }
+      self->record_.error_number = ec.value();
+      self->end(Ending::reset, Clock::now(), ec.message());
       return;
     }
-    self->read_datagrams();
+    self->on_datagram(size);
+    if (!self->ended_) self->receive();
   });
 }
 
-void QuicConnection::read_datagrams() {
-  for (int i = 0; i < kReadsPerWake; ++i) {
-    boost::system::error_code ec;
-    const std::size_t size = socket_.receive(asio::buffer(received), 0, ec);
-    if (ec == asio::error::would_block) {
-      receive();
-      return;
-    }
-    if (ec) {
-      on_receive_error(ec);
-      return;
-    }
-    on_datagram(received.data(), size);
-    if (ended_) return;
-  }
-  // More may be queued: read on after what else is due (the socket stays readable, and
-  // epoll would not say so again).
-  asio::post(executor_, [self = shared_from_this()] {
-    if (!self->ended_) self->read_datagrams();
-  });
-}
-
-void QuicConnection::on_receive_error(boost::system::error_code ec) {
-  // ICMP port unreachable comes back as ECONNREFUSED on a connected UDP socket: the server
-  // is not there (or gone). Before the handshake that is a failed connect.
-  if (ec == asio::error::connection_refused && !handshake_done_) {
-    record_.error_number = ec.value();
-    end(Ending::connect_failed, Clock::now(), ec.message());
-    return;
-  }
-  if (ec == asio::error::connection_refused) {
-    receive();  // a late ICMP after the server went: the probe's wait decides
-    return;
-  }
-  record_.error_number = ec.value();
-  end(Ending::reset, Clock::now(), ec.message());
-}
-
-void QuicConnection::on_datagram(const std::uint8_t* data, std::size_t size) {
+void QuicConnection::on_datagram(std::size_t size) {
   const auto now = Clock::now();
   H3Record& h3 = this->h3();
   ++h3.datagrams_received;
@@ -88,7 +51,7 @@ void QuicConnection::on_datagram(const std::uint8_t* data, std::size_t size) {
                          nullptr};
   const ngtcp2_pkt_info info{};
   const std::uint64_t ts = timestamp();
-  const int rv = ngtcp2_conn_read_pkt(quic(conn_), &path, &info, data, size, ts);
+  const int rv = ngtcp2_conn_read_pkt(quic(conn_), &path, &info, in_.data(), size, ts);
   if (rv != 0) {
     on_read_error(rv);
     return;
