@@ -2,7 +2,8 @@
 // SETTINGS, then silence until its patience) against a loopback server, and prints what they
 // cost the client: handshakes completed, handshakes per second (from the first Initial sent
 // to the last handshake done), client VmRSS before and with all held (and per held
-// connection), and client CPU (getrusage: user + system) while opening and while holding.
+// connection, against a budget of 32 KiB, and again after malloc_trim), the heap in use per
+// held connection, and client CPU (getrusage: user + system) while opening and while holding.
 //
 //   loiter-h3-bench --connect 127.0.0.1:PORT --count 500 [--hold 5] [--rate 2000]
 //
@@ -45,13 +46,16 @@ Duration seconds(double s) {
 
 double secs(Duration d) { return std::chrono::duration<double>(d).count(); }
 
+// What a held QUIC connection may cost the client's VmRSS (docs/benchmarks.md).
+constexpr double kBudgetB = 32 * 1024;
+
 bool handshaken(const ConnectionRecord& r) { return r.h3 && r.h3->handshake_done.has_value(); }
 
 // Handshake done, or ended without one.
 bool settled(const ConnectionRecord& r) { return handshaken(r) || r.ending != Ending::open; }
 
 struct Figures {
-  long rss_base_kib = 0, rss_held_kib = 0;
+  long rss_base_kib = 0, rss_held_kib = 0, rss_trimmed_kib = 0;
   long long heap_base_b = 0, heap_held_b = 0;
   double cpu_open_s = 0, cpu_hold_s = 0, hold_s = 0;
   std::size_t held = 0;  // handshake done and still open when the hold began
@@ -70,6 +74,8 @@ awaitable<void> measure(const std::vector<ConnectionRecord>& records, std::size_
   }
   figures.rss_held_kib = vm_rss_kib();
   figures.heap_held_b = heap_in_use_b();
+  ::malloc_trim(0);
+  figures.rss_trimmed_kib = vm_rss_kib();
   figures.held =
       static_cast<std::size_t>(std::ranges::count_if(records, [](const ConnectionRecord& r) {
         return handshaken(r) && r.ending == Ending::open;
@@ -133,7 +139,11 @@ int run(const BenchOptions& o) {
                                 : handshake_ms[static_cast<std::size_t>(
                                       p * static_cast<double>(handshake_ms.size() - 1))];
   };
+  const auto per_held = [&](double bytes) {
+    return figures.held ? bytes / static_cast<double>(figures.held) : 0.0;
+  };
   const long delta = figures.rss_held_kib - figures.rss_base_kib;
+  const double bytes_per_held = per_held(static_cast<double>(delta) * 1024.0);
   fmt::print("loiter-h3-bench: {} h3-idle connections to {}, {:.0f}/s asked, hold {:.1f} s\n",
              o.count, o.connect, o.rate, o.hold_s);
   fmt::print("handshakes completed   {} of {} ({} failed)\n", done, o.count, failed);
@@ -144,13 +154,18 @@ int run(const BenchOptions& o) {
   fmt::print("held                   {}\n", figures.held);
   fmt::print("client VmRSS KiB       before {}  all held {}  delta {}\n", figures.rss_base_kib,
              figures.rss_held_kib, delta);
-  fmt::print(
-      "client bytes/held conn {:.0f}\n",
-      figures.held ? static_cast<double>(delta) * 1024.0 / static_cast<double>(figures.held) : 0.0);
+  fmt::print("client bytes/held conn {:.0f}\n", bytes_per_held);
+  fmt::print("budget {} B/held conn  {}\n", kBudgetB,
+             figures.held == 0                ? "not measured (none held)"
+             : bytes_per_held <= kBudgetB ? "within"
+                                              : fmt::format("over, by {:.0f} B",
+                                                            bytes_per_held - kBudgetB));
+  // The heap's free pages handed back: what VmRSS keeps of the opening's holes (one thread,
+  // one arena).
+  fmt::print("client VmRSS B/held conn after malloc_trim {:.0f}\n",
+             per_held(static_cast<double>(figures.rss_trimmed_kib - figures.rss_base_kib) * 1024.0));
   fmt::print("client heap B/held conn {:.0f}\n",
-             figures.held ? static_cast<double>(figures.heap_held_b - figures.heap_base_b) /
-                                static_cast<double>(figures.held)
-                          : 0.0);
+             per_held(static_cast<double>(figures.heap_held_b - figures.heap_base_b)));
   fmt::print("client CPU opening     {:.3f} s ({:.1f} us/handshake)\n", figures.cpu_open_s,
              done ? figures.cpu_open_s * 1e6 / static_cast<double>(done) : 0.0);
   fmt::print("client CPU holding     {:.3f} s over {:.2f} s ({:.2f} % of a core)\n",

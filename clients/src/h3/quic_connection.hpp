@@ -143,6 +143,7 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
 
   bool setup_tls();
   bool setup_quic();
+  void release_tls();
   std::uint64_t stream_window() const;
   std::uint64_t timestamp();
   std::uint64_t idle_floor() const;
@@ -192,7 +193,6 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
 
   void* conn_ = nullptr;     // ngtcp2_conn*
   void* session_ = nullptr;  // gnutls_session_t
-  void* credentials_ = nullptr;
   void* http3_ = nullptr;  // nghttp3_conn*
   std::unique_ptr<ConnRef> conn_ref_;
   std::int64_t control_stream_ = -1;

@@ -57,6 +57,7 @@ void QuicConnection::on_datagram(std::size_t size) {
     return;
   }
   idle_base_ = ts;  // a packet read: ngtcp2 restarted its idle timer at it
+  release_tls();
   pinged_since_read_ = false;
   deliver_events();
   if (ended_) return;
