@@ -111,6 +111,15 @@ std::optional<reports::FigureGroup> goaway_figures(const clients::LoadResult& lo
   return group;
 }
 
+// An HTTP/3 load: how the QUIC connections of the pool ended, by the server's CONNECTION_CLOSE
+// code, a stateless reset or the idle timeout; none when none did.
+std::optional<reports::FigureGroup> quic_close_figures(const clients::LoadResult& load) {
+  if (load.closes.empty()) return std::nullopt;
+  reports::FigureGroup group{.name = "QUIC closes", .unit = "", .values = {}};
+  for (const auto& [code, n] : load.closes) group.values.emplace_back(code, number(n));
+  return group;
+}
+
 // The p99 from intended send time of the requests due in the schedule's first and last
 // edge window, and how many answers each holds; none when the windows were not kept.
 std::vector<reports::FigureGroup> edge_figures(const clients::LoadResult& load) {
@@ -173,6 +182,7 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
   if (auto tcp = tcp_at_end(o)) groups.push_back(std::move(*tcp));
   if (auto churn = churn_figures(load)) groups.push_back(std::move(*churn));
   if (auto goaways = goaway_figures(load)) groups.push_back(std::move(*goaways));
+  if (auto closes = quic_close_figures(load)) groups.push_back(std::move(*closes));
   for (auto& edge : edge_figures(load)) groups.push_back(std::move(edge));
   for (auto& client : plots::client_groups(o)) groups.push_back(std::move(client));
   return groups;

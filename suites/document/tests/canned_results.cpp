@@ -142,6 +142,12 @@ ScenarioResult h2_churn_load_result() {
   return result;
 }
 
+ScenarioResult h3_churn_load_result() {
+  auto result = churn_load_result();
+  result.observation.load->result.closes = {{"idle timeout", 2}, {"H3_NO_ERROR", 1}};
+  return result;
+}
+
 ScenarioResult split_fleet_result() {
   ScenarioResult result{.id = "held-capacity"};
   result.expectations.completion = CompletionExpectation{.responses = 2, .held_at_once = true};

@@ -18,6 +18,9 @@ ScenarioResult load_result();
 ScenarioResult churn_load_result();
 // The same over HTTP/2: the server ended two pool connections with GOAWAY NO_ERROR.
 ScenarioResult h2_churn_load_result();
+// The same over HTTP/3: two pool connections ended by the server's idle timeout, one by its
+// CONNECTION_CLOSE H3_NO_ERROR.
+ScenarioResult h3_churn_load_result();
 // held-capacity over three client processes: one connection answered twice, one reset.
 ScenarioResult split_fleet_result();
 // The same in loiter's own process, its fleet's thread measured (busy 0.1234, 0.5 s of CPU

@@ -108,6 +108,17 @@ TEST(ToReport, AnH2LoadWritesItsGoawaysByCode) {
   EXPECT_EQ(reports::figure(report, "churn", "server closed"), 2.0);
 }
 
+// An HTTP/3 load names how the server ended its pool's QUIC connections, by code; an HTTP/2
+// one has no such group.
+TEST(ToReport, AnH3LoadWritesItsQuicClosesByCode) {
+  const auto report = to_report(testing::h3_churn_load_result());
+  EXPECT_EQ(reports::figure(report, "QUIC closes", "idle timeout"), 2.0);
+  EXPECT_EQ(reports::figure(report, "QUIC closes", "H3_NO_ERROR"), 1.0);
+  EXPECT_FALSE(reports::figure(to_report(testing::h2_churn_load_result()), "QUIC closes",
+                               "idle timeout")
+                   .has_value());
+}
+
 // check --connect without --pid samples no server: its RSS and threads under load are
 // unmeasured ("-"), as its FDs are, not 0.
 TEST(ToReport, ALoadOfAnUnsampledServerHasNoServerFigures) {

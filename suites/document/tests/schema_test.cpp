@@ -19,6 +19,7 @@ using ::testing::IsEmpty;
 std::vector<reports::ScenarioReport> canned_reports() {
   return {to_report(testing::plain_result()), to_report(testing::load_result()),
           to_report(testing::churn_load_result()), to_report(testing::h2_churn_load_result()),
+          to_report(testing::h3_churn_load_result()),
           to_report(testing::split_fleet_result()), to_report(testing::held_in_process_result()),
           to_report(testing::soak_result())};
 }

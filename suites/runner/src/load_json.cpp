@@ -43,7 +43,8 @@ BOOST_DESCRIBE_STRUCT(LoadSecond, (),
 BOOST_DESCRIBE_STRUCT(ClientCost, (), (wall_s, busy, cpu_s))
 BOOST_DESCRIBE_STRUCT(LoadResult, (),
                       (requested, dispatched, succeeded, aborted, fresh_closed, server_closed,
-                       close_kept, replaced, non_2xx, errors, goaways, from_intended, from_sent,
+                       close_kept, replaced, non_2xx, errors, goaways, closes, from_intended,
+                       from_sent,
                        max_send_lag, max_sends_in_one_ms, connections_opened, started, ended,
                        seconds, scheduled, stopped_early, first_window, last_window, client))
 
@@ -90,9 +91,9 @@ template <>
 inline constexpr auto kAddedLater<LoadResult> = std::tuple(&LoadResult::goaways,
                                                            &LoadResult::close_kept);
 // The client's own cost: written where the engine measured it (documents from before it, and
-// shards' golden bytes, have none).
+// shards' golden bytes, have none). An HTTP/3 load's QUIC closes: where some came.
 template <>
-inline constexpr auto kWhenSet<LoadResult> = std::tuple(&LoadResult::client);
+inline constexpr auto kWhenSet<LoadResult> = std::tuple(&LoadResult::client, &LoadResult::closes);
 template <>
 inline constexpr auto kWhenSet<clients::LoadSecond> = std::tuple(&clients::LoadSecond::client_cpu_s);
 template <>
@@ -147,6 +148,7 @@ void merge_load(clients::LoadResult& sum, const clients::LoadResult& part) {
   for (const auto& [status, n] : part.non_2xx) sum.non_2xx[status] += n;
   for (const auto& [error, n] : part.errors) sum.errors[error] += n;
   for (const auto& [code, n] : part.goaways) sum.goaways[code] += n;
+  for (const auto& [code, n] : part.closes) sum.closes[code] += n;
   sum.from_intended.merge(part.from_intended);
   sum.from_sent.merge(part.from_sent);
   sum.max_send_lag = std::max(sum.max_send_lag, part.max_send_lag);
