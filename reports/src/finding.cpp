@@ -227,7 +227,7 @@ std::optional<FindingClass> finding_class_from_string(std::string_view text) {
 
 std::string text(const Finding& finding) {
   for (const auto& [code, render] : kRenderers) {
-    if (code == finding.code) return render(finding);
+    if (code == finding.code) return render(finding) + udp_drops_words(finding);
   }
   return finding.sentence.empty() ? finding.code : finding.sentence;
 }

@@ -62,6 +62,10 @@ std::string cut_off(const Finding& f);
 std::string not_held_at_once(const Finding& f);
 std::string outlived_by_progress(const Finding& f);
 
+// finding_udp.cpp: what the server's UDP socket dropped meanwhile, after any code's
+// sentence: "" where the finding holds no such figure.
+std::string udp_drops_words(const Finding& f);
+
 // The server's death, its resources, its regular traffic, the floods.
 std::string server_exited(const Finding& f);
 std::string non_2xx(const Finding& f);

@@ -24,7 +24,8 @@ BOOST_DESCRIBE_STRUCT(Finding, (),
                        baseline, peak, pool, connected_late, most_at_once, connections,
                        accept_queue, backlog, accept_stalled, accept_waited, explanation, processes,
                        progress, progress_by_deadline, deadline_name, descriptor, before, failures,
-                       answered_at, after_connect, read_gap, client_busy))
+                       answered_at, after_connect, read_gap, client_busy, udp_drops,
+                       udp_rcvbuf_errors))
 
 // A loiter-run/2 finding: a sentence with no code ("text"), its class guessed from the
 // scenario's status (an error is the harness's; any other failure, a deadline's).
@@ -47,7 +48,8 @@ inline constexpr auto kWhenSet<Finding> = std::tuple(
     &Finding::accept_stalled, &Finding::accept_waited, &Finding::explanation, &Finding::processes,
     &Finding::progress, &Finding::progress_by_deadline, &Finding::deadline_name,
     &Finding::descriptor, &Finding::before, &Finding::failures, &Finding::answered_at,
-    &Finding::after_connect, &Finding::read_gap, &Finding::client_busy);
+    &Finding::after_connect, &Finding::read_gap, &Finding::client_busy, &Finding::udp_drops,
+    &Finding::udp_rcvbuf_errors);
 
 template <>
 struct Codec<FindingClass> : EnumWords<FindingClass, kFindingClasses> {};

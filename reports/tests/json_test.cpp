@@ -158,7 +158,9 @@ TEST(Json, RoundTripsEveryDetailOfAFinding) {
                                           .before = 3.5,
                                           .answered_at = 2.015,
                                           .after_connect = 2.003,
-                                          .read_gap = 0.2});
+                                          .read_gap = 0.2,
+                                          .udp_drops = 7,
+                                          .udp_rcvbuf_errors = 9});
   const auto back = run_report_from_json(boost::json::parse(run_report_text(report)));
   EXPECT_EQ(back.scenarios[1].findings, report.scenarios[1].findings);
 }

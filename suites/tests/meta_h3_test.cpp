@@ -1,6 +1,7 @@
 // Meta-tests of the h3 family: each scenario FAILS against the reference server over HTTP/3
 // (fixtures/targets/reference-h3.toml) with the one deadline it exists to check taken away,
-// and a finding whose code names the symptom; and the same scenarios pass without it.
+// and a finding whose code names the symptom; and the same scenarios pass without it. A
+// socket that overflows names its drops in the finding about the connections it lost.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -86,6 +87,25 @@ TEST_P(H3FaultIsCaught, ScenarioFailsWithAFindingNamingTheSymptom) {
                                Field("subject", &Finding::subject, c.subject))))
         << findings_of(result);
   }
+}
+
+// A server whose UDP socket is not read for a second once it has been quiet (with the
+// kernel's smallest receive buffer): h3-idle's early probes come during the nap, a few queue
+// and are answered late, the rest are dropped. The connections look forgotten early
+// (probe-unanswered), and the finding says the server's socket dropped datagrams meanwhile.
+TEST(MetaH3Udp, ConnectionsGoneWhileTheSocketDroppedNameTheDrops) {
+  const auto result = run_scenario(*find_scenario("h3-idle"),
+                                   testing::self_test_reference_h3({"udp-reader-naps"}),
+                                   testing::meta_timing(), {});
+  testing::keep_examples(result, "udp-reader-naps");
+  ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
+  EXPECT_FALSE(result.verdict.passed) << "the scenario cannot catch udp-reader-naps";
+  const auto found = std::ranges::find(result.verdict.findings,
+                                       std::string(codes::kProbeUnanswered), &Finding::code);
+  ASSERT_NE(found, result.verdict.findings.end()) << findings_of(result);
+  EXPECT_THAT(found->udp_drops, ::testing::Optional(::testing::Gt(0u))) << findings_of(result);
+  EXPECT_THAT(reports::text(*found),
+              ::testing::HasSubstr("datagrams meanwhile (receive queue full"));
 }
 
 std::string case_name(const ::testing::TestParamInfo<H3FaultCase>& info) {

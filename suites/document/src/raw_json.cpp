@@ -17,10 +17,13 @@ namespace loiter::fixtures {
 // The accept queue's length and capacity beside each side's states; listeners, the server
 // side's LISTEN count, is not written.
 BOOST_DESCRIBE_STRUCT(TcpCounts, (), (server, client, accept_queue, backlog))
+BOOST_DESCRIBE_STRUCT(UdpCounts, (),
+                      (port, sockets, rx_queue, drops, rcvbuf_errors, in_errors))
 BOOST_DESCRIBE_STRUCT(ResourceLimit, (), (soft, hard))
 // Not its CPU and processes, which the timeline does not keep.
 BOOST_DESCRIBE_STRUCT(ProcessSample, (),
-                      (processes, fds, rss_kib, threads, fd_types, tcp, tcp_problem))
+                      (processes, fds, rss_kib, threads, fd_types, tcp, tcp_problem, udp,
+                       udp_problem))
 BOOST_DESCRIBE_STRUCT(Provenance, (),
                       (target, target_source, server_binary, server_sha256, command, environment,
                        environment_inherited, kernel, server_nofile, loiter_nofile, server_cpus,
@@ -33,16 +36,19 @@ namespace loiter::reports::described {
 
 using fixtures::ProcessSample;
 
-// fd_types and tcp when the probe counted them (left out, not null, when it did not),
-// tcp_problem only without tcp; the server side's LISTEN count is read again from its states.
+// fd_types, tcp and udp when the probe counted them (left out, not null, when it did not),
+// tcp_problem only without tcp, udp_problem only without udp; the server side's LISTEN count
+// is read again from its states.
 template <>
 inline constexpr bool kLeavesOutNone<ProcessSample> = true;
 template <>
-inline constexpr auto kWhenSet<ProcessSample> = std::tuple(&ProcessSample::tcp_problem);
+inline constexpr auto kWhenSet<ProcessSample> =
+    std::tuple(&ProcessSample::tcp_problem, &ProcessSample::udp_problem);
 template <>
 struct Amend<ProcessSample> {
   static void write(const ProcessSample& sample, json::object& out) {
     if (sample.tcp) out.erase("tcp_problem");
+    if (sample.udp) out.erase("udp_problem");
   }
   static void read(const json::object&, ProcessSample& sample) {
     if (sample.tcp) sample.tcp->listeners = sample.tcp->server.of(fixtures::TcpState::listen);

@@ -11,6 +11,7 @@
 #include "loiter/suites/judge/in_units.hpp"
 #include "loiter/suites/judge/judge.hpp"
 #include "loiter/suites/judge/load_figures.hpp"
+#include "loiter/suites/judge/udp_figures.hpp"
 #include "report_plots.hpp"
 
 namespace loiter::suites {
@@ -262,6 +263,22 @@ void add_cell_figures(std::vector<reports::FigureGroup>& figures, const Scenario
   }
 }
 
+// An HTTP/3 server's UDP sockets on its QUIC port: how many a sample found, what they
+// dropped and the machine's UDP errors during the scenario, and their longest receive queue.
+// None where the UDP sockets were not read.
+std::vector<reports::FigureGroup> udp_groups(const Observation& o) {
+  const auto udp = udp_figures(o.timeline);
+  if (!udp) return {};
+  const auto count = [](std::uint64_t n) { return std::optional(static_cast<double>(n)); };
+  return {{.name = "UDP",
+           .unit = "",
+           .values = {{"sockets", count(udp->sockets)},
+                      {"drops", count(udp->drops)},
+                      {"RcvbufErrors", count(udp->rcvbuf_errors)},
+                      {"InErrors", count(udp->in_errors)}}},
+          {.name = "UDP receive queue", .unit = "B", .values = {{"peak", count(udp->peak_rx_queue)}}}};
+}
+
 // A soak's table after the load's figures, its timeline plots after the load's.
 void add_soak_report(reports::ScenarioReport& report, const Observation& observation) {
   const auto figures = soak_figures(observation);
@@ -303,6 +320,7 @@ reports::ScenarioReport to_report(const ScenarioResult& result) {
                       plots::rss_figures(observation)};
   }
   add_cell_figures(report.figures, result);
+  for (auto& group : udp_groups(observation)) report.figures.push_back(std::move(group));
   // held-capacity: what driving the fleet cost loiter (a load scenario's is among its figures).
   const auto& completion = result.expectations.completion;
   if (!observation.load && completion && completion->held_at_once) {

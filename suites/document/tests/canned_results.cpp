@@ -196,4 +196,37 @@ ScenarioResult soak_result() {
   return result;
 }
 
+ScenarioResult h3_udp_result() {
+  ScenarioResult result{.id = "h3-idle"};
+  result.expectations.h3 =
+      H3Expectation{.deadline = 2s, .since = Since::quiet, .slack = 250ms, .name = "idle"};
+  result.observation.connections = {ended("h3-idle", Ending::gone, 1675ms),
+                                    ended("h3-idle", Ending::gone, 1680ms)};
+  result.observation.fds = {
+      .baseline = 10, .peak = 10, .after = 10, .recovered = true, .recovered_after = 20ms};
+  const auto udp = [](Duration at, std::uint64_t queue, std::uint64_t drops,
+                      std::uint64_t errors) {
+    auto s = sample(at, 10);
+    s.sample.tcp.reset();
+    s.sample.udp = fixtures::UdpCounts{.port = 8443,
+                                       .sockets = 1,
+                                       .rx_queue = queue,
+                                       .drops = drops,
+                                       .rcvbuf_errors = errors,
+                                       .in_errors = errors + 2};
+    return s;
+  };
+  result.observation.timeline = {udp(0s, 0, 3, 100), udp(1s, 212992, 3, 100),
+                                 udp(2s, 0, 10, 109)};
+  result.verdict = {.passed = false,
+                    .findings = {{.code = "probe-unanswered",
+                                  .scenario = "h3-idle",
+                                  .klass = reports::FindingClass::deadline,
+                                  .count = 2,
+                                  .of = 2,
+                                  .udp_drops = 7,
+                                  .udp_rcvbuf_errors = 9}}};
+  return result;
+}
+
 }  // namespace loiter::suites::testing

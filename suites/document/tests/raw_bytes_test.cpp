@@ -63,6 +63,27 @@ TEST(RawBytes, SamplesReadBackAreWrittenTheSame) {
   }
 }
 
+// An HTTP/3 server's sample keeps its UDP view, read back equal; a view that could not be
+// read leaves its problem instead.
+TEST(RawBytes, ASamplesUdpViewIsWrittenAndReadBack) {
+  fixtures::ProcessSample read{.processes = 1, .fds = 9, .rss_kib = 100, .threads = 1};
+  read.udp = fixtures::UdpCounts{
+      .port = 8443, .sockets = 1, .rx_queue = 2304, .drops = 17, .rcvbuf_errors = 9,
+      .in_errors = 11};
+  const auto json = sample_to_json(read);
+  EXPECT_EQ(boost::json::serialize(json.at("udp")),
+            R"({"port":8443,"sockets":1,"rx_queue":2304,"drops":17,"rcvbuf_errors":9,)"
+            R"("in_errors":11})");
+  EXPECT_FALSE(json.contains("udp_problem"));
+  EXPECT_EQ(sample_from_json(json).udp, read.udp);
+  fixtures::ProcessSample unread{.processes = 1, .fds = 9, .rss_kib = 100, .threads = 1};
+  unread.udp_problem = "cannot read /proc/net/snmp";
+  const auto without = sample_to_json(unread);
+  EXPECT_FALSE(without.contains("udp"));
+  EXPECT_EQ(without.at("udp_problem").as_string(), "cannot read /proc/net/snmp");
+  EXPECT_EQ(sample_from_json(without).udp_problem, unread.udp_problem);
+}
+
 TEST(RawBytes, AProvenanceIsWrittenAsEver) {
   fixtures::Provenance p{.target = "nginx",
                          .target_source = "nginx.toml",

@@ -1,6 +1,7 @@
 // Scenario results become run-document entries with the key figures the console shows.
 #include "loiter/suites/document/report.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -68,6 +69,21 @@ TEST(ToReport, AMustNotCutScenarioCountsTheConnectionsAnsweredWhole) {
   EXPECT_EQ(reports::figure(report, "FDs back", "after"), 0.3);
   EXPECT_EQ(reports::figure(report, "clients", "processes"), 3.0);
   EXPECT_FALSE(reports::figure(report, "deadline", "declared"));
+}
+
+// An HTTP/3 scenario shows its server's UDP socket beside its verdict: what it dropped and
+// the machine's UDP errors during the scenario (last sample less first), its longest queue.
+TEST(ToReport, AnHttp3ScenarioShowsWhatItsUdpSocketDropped) {
+  const auto report = to_report(testing::h3_udp_result());
+  EXPECT_EQ(reports::figure(report, "UDP", "sockets"), 1.0);
+  EXPECT_EQ(reports::figure(report, "UDP", "drops"), 7.0);
+  EXPECT_EQ(reports::figure(report, "UDP", "RcvbufErrors"), 9.0);
+  EXPECT_EQ(reports::figure(report, "UDP", "InErrors"), 9.0);
+  EXPECT_EQ(reports::figure(report, "UDP receive queue", "peak"), 212992.0);
+  EXPECT_THAT(reports::text(report.findings.at(0)),
+              ::testing::HasSubstr("the server's UDP socket dropped 7 datagrams meanwhile"));
+  // A scenario whose UDP sockets were not read has no such group.
+  EXPECT_FALSE(reports::figure(to_report(testing::plain_result()), "UDP", "drops"));
 }
 
 // A scenario that mixes kinds declares its first kind's deadline.

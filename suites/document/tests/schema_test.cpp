@@ -1,5 +1,5 @@
 // What to_report() writes for each kind of scenario (plain, load, churn, a split fleet, a
-// soak) is what
+// soak, HTTP/3 with its UDP socket) is what
 // reports/SCHEMA.md documents: the figure groups with their units and value names, and the
 // plot ids; nothing more, nothing less.
 #include <gmock/gmock.h>
@@ -21,7 +21,7 @@ std::vector<reports::ScenarioReport> canned_reports() {
           to_report(testing::churn_load_result()), to_report(testing::h2_churn_load_result()),
           to_report(testing::h3_churn_load_result()),
           to_report(testing::split_fleet_result()), to_report(testing::held_in_process_result()),
-          to_report(testing::soak_result())};
+          to_report(testing::soak_result()), to_report(testing::h3_udp_result())};
 }
 
 std::map<std::string, doc::WrittenGroup> written_groups() {

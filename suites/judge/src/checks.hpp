@@ -112,6 +112,10 @@ void explain_soak_fds(const Observation& o, const SoakFigures& f, Verdict& v);
 // the CONNECTION_CLOSE code, the amplification limit.
 void check_h3(const Observation& o, const H3Expectation& e, Verdict& v);
 
+// check_udp.cpp: the findings about connections that ended gone, given what the server's
+// UDP socket dropped meanwhile (and the machine's RcvbufErrors), where either rose.
+void name_udp_drops(const Observation& o, Verdict& v);
+
 // check_resources.cpp: FDs given back, CLOSE_WAIT, and the server's own FD limit.
 void check_fds(const Observation& o, const Expectations& e, Verdict& v);
 void check_close_wait(const Observation& o, const Expectations& e, Verdict& v);

@@ -349,6 +349,7 @@ Verdict judge(const Observation& observation, const Expectations& expectations) 
   if (soak) checks::explain_soak_fds(observation, *soak, verdict);
   checks::check_close_wait(observation, expectations, verdict);
   checks::explain_server_limit(observation, verdict);
+  checks::name_udp_drops(observation, verdict);
   verdict.passed = verdict.findings.empty();
   return verdict;
 }

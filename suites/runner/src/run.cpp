@@ -139,7 +139,11 @@ ScenarioResult run_scenario(const Scenario& scenario, const fixtures::Target& ta
                             const Timing& timing, const ScenarioParameters& parameters,
                             const RunningServer& server) {
   return run_in_session(scenario, target, timing, parameters,
-                        {.running = {.endpoint = server.endpoint, .pid = server.pid}});
+                        {.running = {.endpoint = server.endpoint,
+                                     .pid = server.pid,
+                                     .udp_port = target.h3 ? std::optional(fixtures::h3_port(
+                                                                 target, server.endpoint.port()))
+                                                           : std::nullopt}});
 }
 
 }  // namespace loiter::suites

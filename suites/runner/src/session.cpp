@@ -15,9 +15,11 @@ namespace {
 
 std::optional<fixtures::Probe> running_probe(const RunningSide& running) {
   if (!running.pid) return std::nullopt;
-  if (running.endpoint) return fixtures::Probe(*running.pid, *running.endpoint);
-  if (running.port) return fixtures::Probe(*running.pid, *running.port);
-  return fixtures::Probe(*running.pid);
+  auto probe = running.endpoint ? fixtures::Probe(*running.pid, *running.endpoint)
+               : running.port   ? fixtures::Probe(*running.pid, *running.port)
+                                : fixtures::Probe(*running.pid);
+  if (running.udp_port) probe = probe.with_udp(*running.udp_port);
+  return probe;
 }
 
 }  // namespace

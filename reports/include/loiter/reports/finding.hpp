@@ -172,6 +172,10 @@ struct Finding {
   // connections, over the run. Set where it was at least clients::kClientBusy: a client
   // limit, and the finding is the run's (infrastructure), not the server's.
   std::optional<double> client_busy;
+  // HTTP/3: a finding about connections the server no longer answered ("gone"), made while
+  // the server's UDP socket dropped datagrams (a full receive queue) or the machine's UDP
+  // RcvbufErrors rose: how many, over the scenario. Those endings may be the socket's.
+  std::optional<std::size_t> udp_drops, udp_rcvbuf_errors;
   // The sentence as a document stored it, kept only for a code this loiter does not
   // render (a loiter-run/2 string, code "text"; a newer loiter's code).
   std::string sentence;

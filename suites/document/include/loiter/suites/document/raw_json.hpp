@@ -18,7 +18,8 @@ namespace loiter::suites {
 // One sample's fields: {processes, fds, rss_kib, threads, fd_types (when the probe counted
 // them: {"socket": n, "pipe": n, "file": n, "anon_inode": n, "other": n}), tcp ({"server":
 // {state: n}, "client": {state: n}, accept_queue, backlog}; states with 0 left out) or
-// tcp_problem}. Not per_process.
+// tcp_problem, udp (an HTTP/3 server's UDP sockets on its port: {port, sockets, rx_queue,
+// drops, rcvbuf_errors, in_errors}) or udp_problem}. Not per_process.
 boost::json::object sample_to_json(const fixtures::ProcessSample& sample);
 
 // sample_to_json read back (TcpCounts::listeners is the server side's LISTEN count; per_process

@@ -36,6 +36,8 @@ struct RunningSide {
   std::optional<fixtures::TcpEndpoint> endpoint;
   std::optional<unsigned short> port;
   std::optional<pid_t> pid;
+  // An HTTP/3 server's UDP port, whose sockets of the server's the probe reads too.
+  std::optional<unsigned short> udp_port;
 };
 
 struct SessionPlan {
