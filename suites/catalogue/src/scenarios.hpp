@@ -24,8 +24,9 @@ std::vector<Scenario> h2_scenarios();
 // h2-rapid-reset, h2-continuation-flood, h2-settings-flood, h2-ping-flood (never in the
 // default run: see choose_scenarios)
 std::vector<Scenario> flood_scenarios();
-// h3-initial-stall, h3-amplification, h3-idle, h3-headers-stall, h3-data-trickle,
-// h3-zero-window, h3-window-trickle, h3-control-stream-close, h3-long-response, h3-stream
+// h3-initial-stall, h3-amplification, h3-idle, h3-headers-stall, h3-headers-trickle,
+// h3-data-trickle, h3-zero-window, h3-window-trickle, h3-control-stream-close,
+// h3-long-response, h3-stream
 std::vector<Scenario> h3_scenarios();
 
 }  // namespace loiter::suites
