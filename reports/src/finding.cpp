@@ -50,8 +50,7 @@ constexpr std::array<ValueText<Since>, 11> kSinceTexts{{
     {Since::read_pause, "read-pause", "the server's last progress as the paused reader saw it"},
     {Since::stream_open, "stream-open", "the stream's open"},
     {Since::stream_headers, "stream-headers", "the stream's HEADERS"},
-    {Since::stream_request, "stream-request",
-     "the request (its window let nothing through after its first bytes)"},
+    {Since::stream_request, "stream-request", "the request"},
     {Since::first_initial, "first-initial", "the connection's first Initial"},
 }};
 

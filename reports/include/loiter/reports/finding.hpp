@@ -104,7 +104,8 @@ ConnectLimit connect_limit_of(std::string_view text);
 // completion), "quiet" (HTTP/3: the client's last packet before its probe), "read-pause" (the
 // server's last progress as a reader that stopped reading saw it), and HTTP/3's own:
 // "stream-open" (a request stream's open), "stream-headers" (its HEADERS),
-// "stream-request" (a request whose window stayed shut after its first bytes),
+// "stream-request" (a request whose window stayed shut after its first bytes: the last
+// bytes it let through came with them),
 // "first-initial" (the connection's first Initial); absent for none.
 enum class Since {
   none,
