@@ -230,12 +230,15 @@ std::string not_held_at_once(const Finding& f) {
 // arriving: up to 3 header lines by the deadline, the last at 1.900 s after connect"; named by
 // the target's key (HTTP/3): "50/50 streams stayed open past [h3] header = 2.000 s from the
 // stream's open while header bytes kept arriving: up to 5 header bytes by the deadline, the
-// last 9.000 s after the stream's open: the deadline was extended by progress".
+// last 9.000 s after the stream's open: the deadline was extended by progress (or the server
+// keeps none: a stall without progress tells which)". A server with no deadline at all (Caddy
+// over HTTP/3) outlives a trickle too, so the sentence does not claim more than that.
 std::string outlived_by_progress(const Finding& f) {
   if (!f.deadline_key.empty()) {
     return fmt::format(
         "{}{} {} stayed open past {} from {} while {}s kept arriving: up to {} {}s by the "
-        "deadline, the last {:.3f} s after {}: the deadline was extended by progress",
+        "deadline, the last {:.3f} s after {}: the deadline was extended by progress (or the "
+        "server keeps none: a stall without progress tells which)",
         of_subject(f), ratio(f), counted(f), key_words(f, bound(f)), since_words(f.since),
         f.progress, f.progress_by_deadline.value_or(0), f.progress, measured(f),
         since_words(f.since));
