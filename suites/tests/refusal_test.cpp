@@ -91,7 +91,11 @@ TEST(CliRefuses, ASettingOfAnUnknownKeyOrTheWrongTypeNamingIt) {
       {{"check", "--header-timeout", "1", "--set", "deadlines.header=3"},
        "--set deadlines.header=3: key 'deadlines.header' is set twice"},
       {{"check", "--target", "nginx", "--fault", "no-header-deadline"},
-       "target 'nginx' does not run it"}};
+       "target 'nginx' does not run it"},
+      {{"check", "--target", "reference-h3", "--set", "h3.header_408=yes"},
+       "reference-h3.toml: key 'h3.header_408': expected true or false, got \"yes\""},
+      {{"check", "--target", "reference-h3", "--set", "h3.body_408=1"},
+       "reference-h3.toml: key 'h3.body_408': expected true or false, got 1"}};
   for (const auto& [args, message] : cases) {
     TempDir tmp;
     EXPECT_EQ(loiter(tmp, args), 2) << args.back();
