@@ -170,7 +170,7 @@ constexpr ClientKind h3_kind(std::string_view name, bool paced = false, bool pau
 
 std::span<const ClientKind> client_kinds() {
   static const auto table = [] {
-    std::array<ClientKind, 39> kinds{
+    std::array<ClientKind, 40> kinds{
         kind<SilentOptions, spawn_silent>(kSilent),
         with_path<PartialHeaderOptions, spawn_partial_header>(kPartialHeader),
         kind<HT, spawn_header_trickle, Takes<HT>{.interval = &HT::interval, .path = &HT::path}>(
@@ -223,6 +223,7 @@ std::span<const ClientKind> client_kinds() {
         h3_kind<spawn_h3_amplification>(kH3Amplification),
         h3_kind<spawn_h3_idle>(kH3Idle, false, true),
         h3_kind<spawn_h3_headers_stall, H3Path::path>(kH3HeadersStall),
+        h3_kind<spawn_h3_headers_trickle, H3Path::path>(kH3HeadersTrickle, true),
         h3_kind<spawn_h3_data_trickle, H3Path::echo>(kH3DataTrickle, true),
         h3_kind<spawn_h3_zero_window, H3Path::large>(kH3ZeroWindow),
         h3_kind<spawn_h3_window_trickle, H3Path::large>(kH3WindowTrickle, true),

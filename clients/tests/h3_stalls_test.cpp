@@ -203,6 +203,45 @@ TEST_F(H3Stalls, HeadersStallSendsHalfAHeadersFrameAndIsLeftOpen) {
   EXPECT_GE(record.h3->pings_sent, 3u);
 }
 
+// A HEADERS frame trickled: its type and length (2 bytes) first, then a byte of its 28-byte
+// section (2 prefix bytes, :method and :scheme 1 each, :path 2 + 11, :authority 2 + 9) every
+// 20 ms, never the last: 27 of them over the 1.2 s patience's 60 steps, then nothing more. gtlsserver waits for the rest: open when patience ends.
+TEST_F(H3Stalls, HeadersTrickleSendsEveryByteButTheLast) {
+  H3Options options = this->options();
+  options.fleet.patience = 1200ms;
+  options.keepalive = 300ms;
+  options.interval = 20ms;
+  options.header_padding = 0;
+  const auto records = run(spawn_h3_headers_trickle, options);
+  const auto& record = records.at(0);
+  ASSERT_TRUE(record.h3);
+  EXPECT_EQ(record.ending, Ending::open) << to_string(record.ending) << " " << record.error;
+  EXPECT_EQ(record.requests, 1u);
+  ASSERT_EQ(record.sends.size(), 1u + 27u);
+  EXPECT_EQ(record.sends[0].bytes, 2u);
+  for (std::size_t i = 1; i < record.sends.size(); ++i) {
+    EXPECT_EQ(record.sends[i].bytes, 1u) << i;
+    EXPECT_GT(record.sends[i].at, record.sends[i - 1].at) << i;
+  }
+  EXPECT_TRUE(record.responses.empty());
+}
+
+// Without a padding given, the section carries a filler field long enough for a byte every
+// interval to last the patience: at 20 ms, past the 27 bytes an unpadded section could give,
+// and still sending when patience ends.
+TEST_F(H3Stalls, HeadersTrickleIsPaddedToLastItsPatience) {
+  H3Options options = this->options();
+  options.fleet.patience = 1200ms;
+  options.keepalive = 300ms;
+  options.interval = 20ms;
+  const auto records = run(spawn_h3_headers_trickle, options);
+  const auto& record = records.at(0);
+  EXPECT_EQ(record.ending, Ending::open) << to_string(record.ending) << " " << record.error;
+  EXPECT_GT(record.sends.size(), 1u + 27u);
+  ASSERT_FALSE(record.sends.empty());
+  EXPECT_GT(record.sends.back().at, 1000ms);
+}
+
 // A POST declaring 4 bytes whose body comes a byte every 100 ms: three bytes, never the
 // fourth. gtlsserver waits for the rest: open when patience ends.
 TEST_F(H3Stalls, DataTrickleNeverSendsTheLastByte) {

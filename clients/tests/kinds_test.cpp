@@ -32,7 +32,7 @@ std::vector<ConnectionRecord> drive_named(std::string_view name, const FleetSpec
 // Each name once, in order, and each found by it.
 TEST(Kinds, EveryKindIsFoundByItsName) {
   const auto kinds = client_kinds();
-  ASSERT_EQ(kinds.size(), 39u);
+  ASSERT_EQ(kinds.size(), 40u);
   EXPECT_TRUE(std::ranges::is_sorted(kinds, std::ranges::less{}, &ClientKind::name));
   EXPECT_EQ(std::ranges::adjacent_find(kinds, {}, &ClientKind::name), kinds.end());
   for (const auto& kind : kinds) EXPECT_EQ(find_client_kind(kind.name), &kind) << kind.name;
@@ -57,6 +57,7 @@ TEST(Kinds, SayWhichSettingsTheyTake) {
   EXPECT_EQ(takes("h2-idle"), "i/");
   EXPECT_EQ(takes("h3-idle"), "p");
   EXPECT_EQ(takes("h3-initial-stall"), "p");
+  EXPECT_EQ(takes("h3-headers-trickle"), "i/");
   EXPECT_EQ(takes("h3-data-trickle"), "i/");
   EXPECT_EQ(takes("h3-window-trickle"), "i/");
   EXPECT_EQ(takes("h3-stream"), "/");

@@ -8,6 +8,8 @@ namespace loiter::reports {
 
 namespace {
 
+constexpr std::size_t kLineWidth = 100;  // where the console wraps the left-out line
+
 std::string_view colour_of(Status status) {
   switch (status) {
     case Status::pass:
@@ -36,7 +38,8 @@ void render_console(const RunReport& report, std::ostream& out, ConsoleStyle sty
   fmt::print(out, "loiter {} against {}{} ({})\n", report.loiter_version, report.target,
              over(report), report.started_at);
   if (!report.not_run.empty()) fmt::print(out, "not run: {}\n", report.not_run);
-  for (const auto& line : {left_out_line(report), connected_line(report), not_made_line(report)}) {
+  for (const auto& line :
+       {left_out_line(report, kLineWidth), connected_line(report), not_made_line(report)}) {
     if (!line.empty()) fmt::print(out, "{}\n", line);
   }
   int passed = 0, failed = 0, skipped = 0, observed = 0;

@@ -40,7 +40,7 @@ ValueText<Value> text_of(const std::array<ValueText<Value>, kSize>& table, Value
   return found == table.end() ? ValueText<Value>{.value = value} : *found;
 }
 
-constexpr std::array<ValueText<Since>, 7> kSinceTexts{{
+constexpr std::array<ValueText<Since>, 11> kSinceTexts{{
     {Since::connect, "connect", "connect"},
     {Since::request_head, "request-head", "the request head"},
     {Since::last_response, "last-response", "the last response"},
@@ -48,6 +48,10 @@ constexpr std::array<ValueText<Since>, 7> kSinceTexts{{
     {Since::handshake, "handshake", "the TLS handshake's completion"},
     {Since::quiet, "quiet", "the client's last packet"},
     {Since::read_pause, "read-pause", "the server's last progress as the paused reader saw it"},
+    {Since::stream_open, "stream-open", "the stream's open"},
+    {Since::stream_headers, "stream-headers", "the stream's HEADERS"},
+    {Since::stream_request, "stream-request", "the request"},
+    {Since::first_initial, "first-initial", "the connection's first Initial"},
 }};
 
 constexpr std::array<ValueText<ConnectLimit>, 3> kLimitTexts{{
@@ -77,13 +81,15 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
     {codes::kEndedBeforeOrigin, ended_before_origin},
     {codes::kClosedEarly,
      [](const Finding& f) {
-       return f.deadline_name.empty() ? closed_outside(f, "early, before", "earliest")
-                                      : closed_outside(f, "early", "before");
+       return f.deadline_name.empty() && f.deadline_key.empty()
+                  ? closed_outside(f, "early, before", "earliest")
+                  : closed_outside(f, "early", "before");
      }},
     {codes::kClosedLate,
      [](const Finding& f) {
-       return f.deadline_name.empty() ? closed_outside(f, "late, after", "latest")
-                                      : closed_outside(f, "late", "after");
+       return f.deadline_name.empty() && f.deadline_key.empty()
+                  ? closed_outside(f, "late, after", "latest")
+                  : closed_outside(f, "late", "after");
      }},
     {codes::kWrongEnding, wrong_ending},
     {codes::kProbeUnanswered, probe_unanswered},

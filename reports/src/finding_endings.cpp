@@ -12,7 +12,17 @@ namespace loiter::reports::finding_words {
 // the response the server sent unasked: "... were answered 408 2.000 s after the request head
 // (deadline 2.000 s from it) but still open when ...: the server sent its 408 and never
 // closed".
+// Named by the target's key (HTTP/3), from the deadline's own origin: "1/50 streams stayed
+// open 6.100 s from the stream's open, past [h3] header = 2.000 s: the server had not ended
+// them when the client stopped watching".
 std::string still_open(const Finding& f) {
+  if (!f.deadline_key.empty()) {
+    return fmt::format(
+        "{}{} {} stayed open {:.3f} s from {}, past {}: the server had not ended them when the "
+        "client stopped watching",
+        of_subject(f), ratio(f), counted(f), measured(f), since_words(f.since),
+        key_words(f, bound(f)));
+  }
   if (f.status && f.answered_at) {
     return fmt::format(
         "{}{} connections were answered {} {:.3f} s after {} (deadline {:.3f} s from it) but "
@@ -40,6 +50,15 @@ std::string ended_before_origin(const Finding& f) {
 // last response (before 1.750 s) but 2.003 s after connect: at the idle deadline (2.000 s ±
 // 0.250 s) counted from connect, where it runs from the last response".
 std::string closed_outside(const Finding& f, std::string_view how, std::string_view extreme) {
+  // Named by the target's key (HTTP/3): "3/50 streams ended late, 2.600 s after the stream's
+  // open (after 2.250 s): past [h3] header = 2.000 s ± 0.250 s from the stream's open".
+  if (!f.deadline_key.empty()) {
+    return fmt::format(
+        "{}{} {} ended {}, {:.3f} s after {} ({} {:.3f} s): {} {} ± {:.3f} s from {}",
+        of_subject(f), ratio(f), counted(f), how, measured(f), since_words(f.since), extreme,
+        bound(f), extreme == "after" ? "past" : "before", key_words(f, f.deadline.value_or(0)),
+        f.slack.value_or(0), since_words(f.since));
+  }
   if (!f.deadline_name.empty() && f.after_connect && f.since != Since::connect) {
     return fmt::format(
         "{}{} connections closed {}, {:.3f} s after {} ({} {:.3f} s) but {:.3f} s after "
@@ -69,8 +88,15 @@ std::string closed_outside(const Finding& f, std::string_view how, std::string_v
 }
 
 // HTTP/3: a probe before the deadline found the connection gone, or one after it found it
-// still held.
+// still held; each names the key that declares the deadline where the finding has it.
 std::string probe_unanswered(const Finding& f) {
+  if (!f.deadline_key.empty()) {
+    return fmt::format(
+        "{}{} connections no longer answered a probe sent {:.3f} s after {}, before the "
+        "window of {} ± {:.3f} s opened ({:.3f} s): the server dropped them early",
+        of_subject(f), ratio(f), measured(f), since_words(f.since),
+        key_words(f, f.deadline.value_or(0)), f.slack.value_or(0), bound(f));
+  }
   return fmt::format(
       "{}{} connections no longer answered a probe sent {:.3f} s after {}, before the {} "
       "deadline's window opened ({:.3f} s; deadline {:.3f} s ± {:.3f} s): the server dropped "
@@ -80,6 +106,12 @@ std::string probe_unanswered(const Finding& f) {
 }
 
 std::string probe_answered(const Finding& f) {
+  if (!f.deadline_key.empty()) {
+    return fmt::format(
+        "{}{} connections still answered a probe sent {:.3f} s after {}, past {}: the server "
+        "still held them",
+        of_subject(f), ratio(f), measured(f), since_words(f.since), key_words(f, bound(f)));
+  }
   return fmt::format(
       "{}{} connections still answered a probe sent {:.3f} s after {}, past the {} deadline "
       "({:.3f} s): the server still held them",
@@ -195,13 +227,27 @@ std::string not_held_at_once(const Finding& f) {
 }
 
 // "3/4 connections outlived the 1.000 s deadline from connect while header lines kept
-// arriving: up to 3 header lines by the deadline, the last at 1.900 s"
+// arriving: up to 3 header lines by the deadline, the last at 1.900 s after connect"; named by
+// the target's key (HTTP/3): "50/50 streams stayed open past [h3] header = 2.000 s from the
+// stream's open while header bytes kept arriving: up to 5 header bytes by the deadline, the
+// last 9.000 s after the stream's open: the deadline was extended by progress (or the server
+// keeps none: a stall without progress tells which)". A server with no deadline at all (Caddy
+// over HTTP/3) outlives a trickle too, so the sentence does not claim more than that.
 std::string outlived_by_progress(const Finding& f) {
+  if (!f.deadline_key.empty()) {
+    return fmt::format(
+        "{}{} {} stayed open past {} from {} while {}s kept arriving: up to {} {}s by the "
+        "deadline, the last {:.3f} s after {}: the deadline was extended by progress (or the "
+        "server keeps none: a stall without progress tells which)",
+        of_subject(f), ratio(f), counted(f), key_words(f, bound(f)), since_words(f.since),
+        f.progress, f.progress_by_deadline.value_or(0), f.progress, measured(f),
+        since_words(f.since));
+  }
   return fmt::format(
       "{}{} connections outlived the {:.3f} s deadline from {} while {}s kept arriving: up to {} "
-      "{}s by the deadline, the last at {:.3f} s after connect",
+      "{}s by the deadline, the last at {:.3f} s after {}",
       of_subject(f), ratio(f), bound(f), since_words(f.since), f.progress,
-      f.progress_by_deadline.value_or(0), f.progress, measured(f));
+      f.progress_by_deadline.value_or(0), f.progress, measured(f), since_words(f.since));
 }
 
 }  // namespace loiter::reports::finding_words

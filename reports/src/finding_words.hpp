@@ -49,6 +49,18 @@ inline std::string client_limit(const Finding& f) {
 std::string_view since_words(Since since);
 std::string_view limit_words(ConnectLimit limit);
 
+// A deadline named by the target's key, with the value it declares: "[h3] header = 2.000 s".
+inline std::string key_words(const Finding& f, double value) {
+  return fmt::format("{} = {:.3f} s", f.deadline_key, value);
+}
+// What an HTTP/3 deadline's finding counts: a request stream's deadline, streams; the
+// others, connections.
+inline std::string_view counted(const Finding& f) {
+  const bool stream = f.since == Since::stream_open || f.since == Since::stream_headers ||
+                      f.since == Since::stream_request;
+  return stream ? "streams" : "connections";
+}
+
 // A connection's ending against its deadline.
 std::string still_open(const Finding& f);
 std::string ended_before_origin(const Finding& f);

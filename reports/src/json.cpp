@@ -16,7 +16,7 @@ namespace loiter::reports {
 BOOST_DESCRIBE_STRUCT(FigureGroup, (), (name, unit, values))
 BOOST_DESCRIBE_STRUCT(ScenarioReport, (), (id, status, note, findings, figures, plots))
 BOOST_DESCRIBE_STRUCT(TargetTls, (), (alpn, server_name, handshake_s, header_from))
-BOOST_DESCRIBE_STRUCT(LeftOut, (), (protocol, why, ids))
+BOOST_DESCRIBE_STRUCT(LeftOut, (), (protocol, why, ids, families))
 BOOST_DESCRIBE_STRUCT(NotMade, (), (why, checks))
 // All but "schema", which comes first and says how the rest is read.
 BOOST_DESCRIBE_STRUCT(RunReport, (),
@@ -45,6 +45,9 @@ inline constexpr auto kWhenSet<RunReport> = std::tuple(&RunReport::target_tls,
                                                        &RunReport::target_protocol,
                                                        &RunReport::not_run, &RunReport::left_out,
                                                        &RunReport::connected, &RunReport::not_made);
+// A left-out group's families: absent in documents written before them.
+template <>
+inline constexpr auto kWhenSet<LeftOut> = std::tuple(&LeftOut::families);
 template <>
 inline constexpr auto kAddedLater<RunReport> = std::tuple(&RunReport::target_version,
                                                           &RunReport::target_description);

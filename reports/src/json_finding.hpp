@@ -23,9 +23,9 @@ BOOST_DESCRIBE_STRUCT(Finding, (),
                        deadline, slack, ending, expected_endings, responses, status, error, limit,
                        baseline, peak, pool, connected_late, most_at_once, connections,
                        accept_queue, backlog, accept_stalled, accept_waited, explanation, processes,
-                       progress, progress_by_deadline, deadline_name, descriptor, before, failures,
-                       answered_at, after_connect, read_gap, client_busy, udp_drops,
-                       udp_rcvbuf_errors))
+                       progress, progress_by_deadline, deadline_name, deadline_key, descriptor,
+                       before, failures, answered_at, after_connect, read_gap, client_busy,
+                       udp_drops, udp_rcvbuf_errors))
 
 // A loiter-run/2 finding: a sentence with no code ("text"), its class guessed from the
 // scenario's status (an error is the harness's; any other failure, a deadline's).
@@ -47,9 +47,9 @@ inline constexpr auto kWhenSet<Finding> = std::tuple(
     &Finding::most_at_once, &Finding::connections, &Finding::accept_queue, &Finding::backlog,
     &Finding::accept_stalled, &Finding::accept_waited, &Finding::explanation, &Finding::processes,
     &Finding::progress, &Finding::progress_by_deadline, &Finding::deadline_name,
-    &Finding::descriptor, &Finding::before, &Finding::failures, &Finding::answered_at,
-    &Finding::after_connect, &Finding::read_gap, &Finding::client_busy, &Finding::udp_drops,
-    &Finding::udp_rcvbuf_errors);
+    &Finding::deadline_key, &Finding::descriptor, &Finding::before, &Finding::failures,
+    &Finding::answered_at, &Finding::after_connect, &Finding::read_gap, &Finding::client_busy,
+    &Finding::udp_drops, &Finding::udp_rcvbuf_errors);
 
 template <>
 struct Codec<FindingClass> : EnumWords<FindingClass, kFindingClasses> {};

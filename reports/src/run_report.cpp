@@ -42,6 +42,8 @@ std::optional<PlotStyle> plot_style_from_string(std::string_view text) {
 std::string over(const RunReport& report) {
   if (report.target_protocol == "h2c") return " over h2c";
   if (report.target_protocol == "h2") return " over HTTP/2 and TLS";
+  // QUIC brings its own TLS 1.3: an [h3] target's throwaway certificate is not "over TLS".
+  if (report.target_protocol == "h3") return " over HTTP/3 (QUIC)";
   return report.target_tls ? " over TLS" : "";
 }
 
@@ -63,14 +65,64 @@ std::string group_text(const FigureGroup& group) {
                      group.unit);
 }
 
-std::string left_out_line(const RunReport& report) {
-  std::string line;
-  for (const auto& group : report.left_out) {
-    line += fmt::format("{}{} {} scenario{} ({}): {}", line.empty() ? "" : "; ", group.ids.size(),
-                        group.protocol, group.ids.size() == 1 ? "" : "s",
-                        fmt::join(group.ids, ", "), group.why);
+namespace {
+
+// A left-out group of more than this many scenarios is counted by its families.
+constexpr std::size_t kNamedAtMost = 3;
+
+// `text` broken at spaces so no line passes `width` columns (a longer word stays whole),
+// later lines indented by two spaces; 0: as it is.
+std::string wrapped(const std::string& text, std::size_t width) {
+  if (width == 0 || text.size() <= width) return text;
+  std::string out, line;
+  std::size_t at = 0;
+  while (at < text.size()) {  // bounded: each turn takes one word
+    auto end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const auto word = text.substr(at, end - at);
+    if (!line.empty() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = "  ";
+    }
+    line += (line.empty() || line == "  " ? "" : " ") + word;
+    at = end + 1;
   }
-  return line.empty() ? line : "not for this target: " + line;
+  return out + line;
+}
+
+// "2 HTTP/1.1 over TLS scenarios (tls-half-hello, tls-handshake-silent)", or counted by
+// family: "16 HTTP/1.1 (header, body, keepalive, abort, not-cut, send)".
+std::string group_words(const LeftOut& group) {
+  if (group.ids.size() <= kNamedAtMost || group.families.empty()) {
+    return fmt::format("{} {} scenario{} ({})", group.ids.size(), group.protocol,
+                       group.ids.size() == 1 ? "" : "s", fmt::join(group.ids, ", "));
+  }
+  return fmt::format("{} {} ({})", group.ids.size(), group.protocol,
+                     fmt::join(group.families, ", "));
+}
+
+}  // namespace
+
+std::string left_out_line(const RunReport& report, std::size_t width) {
+  if (report.left_out.empty()) return "";
+  const auto& groups = report.left_out;
+  const bool one_why = std::ranges::all_of(
+      groups, [&](const LeftOut& group) { return group.why == groups.front().why; });
+  const bool counted = std::ranges::any_of(groups, [](const LeftOut& group) {
+    return group.ids.size() > kNamedAtMost && !group.families.empty();
+  });
+  std::vector<std::string> parts;
+  for (const auto& group : groups) {
+    parts.push_back(one_why ? group_words(group)
+                            : fmt::format("{}: {}", group_words(group), group.why));
+  }
+  auto line =
+      one_why && groups.size() > 1
+          ? fmt::format("not for this target ({}): {}", groups.front().why, fmt::join(parts, ", "))
+          : fmt::format("not for this target: {}{}", fmt::join(parts, "; "),
+                        one_why ? ": " + groups.front().why : std::string());
+  if (counted) line += "; `loiter check --list` names them";
+  return wrapped(line, width);
 }
 
 std::string connected_line(const RunReport& report) {

@@ -77,7 +77,7 @@ TEST(Json, RoundTripsTheTargetsProtocol) {
   EXPECT_EQ(run_report_from_json(to_json(testing::sample_report())).target_protocol, "");
 }
 
-// A title says what loiter spoke: h2c, HTTP/2 over TLS, TLS, or nothing for HTTP/1.1.
+// A title says what loiter spoke: h2c, HTTP/2 over TLS, HTTP/3, TLS, or nothing for HTTP/1.1.
 TEST(Json, ATitleSaysWhatLoiterSpoke) {
   auto report = testing::sample_report();
   EXPECT_EQ(over(report), "");
@@ -88,6 +88,10 @@ TEST(Json, ATitleSaysWhatLoiterSpoke) {
   EXPECT_EQ(over(report), " over h2c");
   report.target_protocol = "h2";
   EXPECT_EQ(over(report), " over HTTP/2 and TLS");
+  // An [h3] target (caddy-h3) with its TLS declared too: HTTP/3, never "over TLS".
+  auto h3 = testing::sample_tls_report();
+  h3.target_protocol = "h3";
+  EXPECT_EQ(over(h3), " over HTTP/3 (QUIC)");
 }
 
 TEST(Json, ReportTextMatchesGolden) {
@@ -154,6 +158,7 @@ TEST(Json, RoundTripsEveryDetailOfAFinding) {
                                           .progress = "header line",
                                           .progress_by_deadline = 3,
                                           .deadline_name = "idle",
+                                          .deadline_key = "[h3] idle",
                                           .descriptor = "socket",
                                           .before = 3.5,
                                           .answered_at = 2.015,
@@ -282,7 +287,8 @@ TEST(Json, ReadsEachSinceByItsWordAndRefusesAnother) {
               ::testing::ThrowsMessage<std::runtime_error>(::testing::StrEq(
                   "report: scenarios[1].findings[0]: key 'since' is 'first-byte', not one of "
                   "'connect', 'request-head', 'last-response', 'second-request-head', "
-                  "'handshake', 'quiet', 'read-pause'")));
+                  "'handshake', 'quiet', 'read-pause', 'stream-open', 'stream-headers', "
+                  "'stream-request', 'first-initial'")));
 }
 
 TEST(Json, RejectsAnotherSchemaByName) {

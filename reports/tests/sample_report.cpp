@@ -67,10 +67,12 @@ RunReport sample_report() {
                    },
           .left_out = {{.protocol = "HTTP/1.1 over TLS",
                         .why = "the target does not speak TLS (no [tls] in its target file)",
-                        .ids = {"tls-half-hello", "tls-handshake-silent"}},
+                        .ids = {"tls-half-hello", "tls-handshake-silent"},
+                        .families = {"tls"}},
                        {.protocol = "HTTP/2",
                         .why = "the target does not speak HTTP/2 (no [h2] in its target file)",
-                        .ids = {"h2-idle"}}}};
+                        .ids = {"h2-idle"},
+                        .families = {"h2"}}}};
 }
 
 RunReport sample_tls_report() {

@@ -22,8 +22,19 @@ std::string seconds(const std::optional<fixtures::Duration>& d) {
   return d ? reports::plain_number(std::chrono::duration<double>(*d).count()) + " s" : "none";
 }
 
-// "TLS (ALPN http/1.1, SNI none, handshake deadline none, header deadline from connect)".
+// The QUIC listener's UDP port: declared, or the run's {port} (the TCP listener's number).
+std::string udp_port(const fixtures::H3& h3) {
+  return h3.port ? std::to_string(*h3.port) : std::string("{port} (the TCP listener's number)");
+}
+
+// "TLS (ALPN http/1.1, SNI none, handshake deadline none, header deadline from connect)";
+// an [h3] target's: "QUIC on UDP 8443 (TLS 1.3 inside, ALPN h3, SNI localhost)".
 std::string listener(const fixtures::Target& target) {
+  if (target.h3) {
+    const auto& h3 = *target.h3;
+    return fmt::format("QUIC on UDP {} (TLS 1.3 inside, ALPN h3, SNI {})", udp_port(h3),
+                       h3.server_name.empty() ? "none" : h3.server_name);
+  }
   if (!target.tls) return "cleartext";
   const auto& tls = *target.tls;
   return fmt::format("TLS (ALPN {}, SNI {}, handshake deadline {}, header deadline from {})",
@@ -57,17 +68,22 @@ std::string http2(const fixtures::Target& target) {
                             seconds(flood.p99 ? flood.p99 : target.promises.load_p99));
 }
 
-// "HTTP/3 over QUIC on UDP {port} (SNI localhost; handshake 2 s, idle 2 s (advertised 2 s),
-// header 2 s, body 2 s, send 2 s; RESET_STREAM on a stalled stream)".
+// "HTTP/3 over QUIC (a stalled HEADERS: RESET_STREAM / STOP_SENDING; a stalled body: 408)".
 std::string http3(const fixtures::Target& target) {
   const auto& h3 = *target.h3;
-  return fmt::format(
-      "HTTP/3 over QUIC on UDP {} (SNI {}; handshake {}, idle {} (advertised {}), header {}, "
-      "body {}, send {}; {} on a stalled stream)",
-      h3.port ? std::to_string(*h3.port) : std::string("{port}"),
-      h3.server_name.empty() ? "none" : h3.server_name, seconds(h3.handshake), seconds(h3.idle),
-      seconds(h3.idle_advertised), seconds(h3.header), seconds(h3.body), seconds(h3.send),
-      h3.respond_408 ? "408" : "RESET_STREAM");
+  const auto answer = [](bool respond_408) {
+    return respond_408 ? "408" : "RESET_STREAM / STOP_SENDING";
+  };
+  return fmt::format("HTTP/3 over QUIC (a stalled HEADERS: {}; a stalled body: {})",
+                     answer(h3.header_408), answer(h3.body_408));
+}
+
+// "[h3] handshake 2 s, idle 2 s (advertised 2 s), header 2 s, body 2 s, send 2 s": the
+// deadlines an [h3] target's scenarios hold it to (the HTTP/1.1 ones never run on it).
+std::string h3_deadlines(const fixtures::H3& h3) {
+  return fmt::format("[h3] handshake {}, idle {} kept (advertised {}), header {}, body {}, send {}",
+                     seconds(h3.handshake), seconds(h3.idle), seconds(h3.idle_advertised),
+                     seconds(h3.header), seconds(h3.body), seconds(h3.send));
 }
 
 int list_bundled() {
@@ -90,16 +106,20 @@ int show(const fixtures::Target& target) {
   fmt::print("  protocol: {}\n", target.h3   ? http3(target)
                                  : target.h2 ? http2(target)
                                              : std::string("HTTP/1.1"));
-  fmt::print("  deadlines: header {}, body {}, idle {}\n", seconds(target.deadlines.header),
-             seconds(target.deadlines.body), seconds(target.deadlines.idle));
+  if (target.h3) {
+    fmt::print("  deadlines: {}\n", h3_deadlines(*target.h3));
+  } else {
+    fmt::print("  deadlines: header {}, body {}, idle {}\n", seconds(target.deadlines.header),
+               seconds(target.deadlines.body), seconds(target.deadlines.idle));
+  }
   if (fixtures::connect_only(target)) {
     fmt::print(
         "  connect-only: no command, loiter cannot start this server; run it yourself "
         "and give loiter check --connect HOST:PORT (and --pid P)\n");
     return kPassed;
   }
-  fmt::print("  readiness: GET {} within {}\n", target.readiness.path,
-             seconds(target.readiness.timeout));
+  fmt::print("  readiness: GET {}{} within {}\n", target.readiness.path,
+             target.h3 ? " over HTTP/3" : "", seconds(target.readiness.timeout));
   return kPassed;
 }
 

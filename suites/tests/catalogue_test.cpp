@@ -131,6 +131,11 @@ TEST(CatalogueData, ADefaultRunLeavesOtherProtocolsOutByName) {
   for (const auto& group : on_h3.left_out) {
     EXPECT_THAT(group.why, ::testing::HasSubstr("speaks HTTP/3")) << group.protocol;
   }
+  // Each group keeps its families once, in catalogue order: what the console counts by.
+  ASSERT_FALSE(on_h3.left_out.empty());
+  EXPECT_EQ(on_h3.left_out[0].protocol, "HTTP/1.1");
+  EXPECT_THAT(on_h3.left_out[0].families,
+              ::testing::ElementsAre("header", "body", "keepalive", "abort", "not-cut", "send"));
 }
 
 // Each of loiter's own ctest gates (suites/CMakeLists.txt) registers only scenarios its

@@ -45,6 +45,9 @@ const std::vector<H3FaultCase> kH3FaultCases = {
     {"h3-idle", "no-idle-deadline", codes::kProbeAnswered},
     // A request stream's HEADERS stalled halfway is never ended (PINGs keep it alive).
     {"h3-headers-stall", "no-header-deadline", codes::kStillOpen},
+    // Each HEADERS byte starts the header deadline again: the trickled HEADERS frame is never
+    // cut, and the finding says progress extended the deadline.
+    {"h3-headers-trickle", "deadline-resets-on-progress", codes::kOutlivedByProgress},
     // Each body byte starts the body deadline again: the trickle is never cut.
     {"h3-data-trickle", "deadline-resets-on-progress", codes::kStillOpen},
     // A response whose window never opens is held for ever.

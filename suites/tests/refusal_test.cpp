@@ -31,6 +31,7 @@ namespace fs = std::filesystem;
 using namespace testing;
 using namespace std::chrono_literals;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using SteadyClock = std::chrono::steady_clock;
 
 double scale() { return clients::time_scale(); }  // LOITER_TIME_SCALE, read once for all
@@ -90,13 +91,41 @@ TEST(CliRefuses, ASettingOfAnUnknownKeyOrTheWrongTypeNamingIt) {
       {{"check", "--header-timeout", "1", "--set", "deadlines.header=3"},
        "--set deadlines.header=3: key 'deadlines.header' is set twice"},
       {{"check", "--target", "nginx", "--fault", "no-header-deadline"},
-       "target 'nginx' does not run it"}};
+       "target 'nginx' does not run it"},
+      {{"check", "--target", "reference-h3", "--set", "h3.header_408=yes"},
+       "reference-h3.toml: key 'h3.header_408': expected true or false, got \"yes\""},
+      {{"check", "--target", "reference-h3", "--set", "h3.body_408=1"},
+       "reference-h3.toml: key 'h3.body_408': expected true or false, got 1"}};
   for (const auto& [args, message] : cases) {
     TempDir tmp;
     EXPECT_EQ(loiter(tmp, args), 2) << args.back();
     EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr(message));
     EXPECT_FALSE(fs::exists(tmp.path() / "runs")) << "a run directory was made";
   }
+}
+
+// `loiter targets` of an [h3]-only target shows its QUIC listener and its [h3] deadlines, not
+// a cleartext listener and the HTTP/1.1 deadlines it does not declare.
+TEST(CliTargets, AnH3TargetShowsItsQuicListenerAndItsH3Deadlines) {
+  TempDir tmp;
+  ASSERT_EQ(run({LOITER_BINARY, "targets", "reference-h3"}, tmp.path() / "out"), 0)
+      << read_text(tmp.path() / "out");
+  const auto bundled = read_text(tmp.path() / "out");
+  EXPECT_THAT(bundled, HasSubstr("listener: QUIC on UDP {port} (the TCP listener's number) (TLS "
+                                 "1.3 inside, ALPN h3, SNI localhost)"));
+  EXPECT_THAT(bundled, HasSubstr("deadlines: [h3] handshake 2 s, idle 2 s kept (advertised 2 s), "
+                                 "header 2 s, body 2 s, send 2 s"));
+  EXPECT_THAT(bundled, HasSubstr("readiness: GET /health over HTTP/3 within 10 s"));
+  EXPECT_THAT(bundled, Not(HasSubstr("cleartext")));
+  EXPECT_THAT(bundled, Not(HasSubstr("header none")));
+  const auto file = tmp.path() / "quic.toml";
+  std::ofstream(file) << "name = \"quic\"\n[h3]\nport = 8443\nheader = 1.5\n";
+  ASSERT_EQ(run({LOITER_BINARY, "targets", file.string()}, tmp.path() / "out"), 0)
+      << read_text(tmp.path() / "out");
+  const auto declared = read_text(tmp.path() / "out");
+  EXPECT_THAT(declared, HasSubstr("listener: QUIC on UDP 8443 (TLS 1.3 inside"));
+  EXPECT_THAT(declared, HasSubstr("[h3] handshake none, idle none kept (advertised none), header "
+                                  "1.5 s, body none, send none"));
 }
 
 // A target command that never names {port} (and no fixed port) is refused with the fix.

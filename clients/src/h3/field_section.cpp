@@ -1,6 +1,6 @@
-// The few HTTP/3 bytes h3-headers-stall writes by hand: a frame header and a request's QPACK
-// field section that uses the static table only (RFC 9204 4.5), so no encoder stream is
-// needed and the half the kind sends is a prefix of a valid section.
+// The few HTTP/3 bytes h3-headers-stall and h3-headers-trickle write by hand: a frame header and a
+// request's QPACK field section that uses the static table only (RFC 9204 4.5), so no encoder
+// stream is needed and the half the kind sends is a prefix of a valid section.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -56,9 +56,18 @@ void put_literal(std::string& out, std::uint64_t name_index, std::string_view va
   out.append(value);
 }
 
+// A literal field line with a literal name (001NHxxx: N=0, H=0), neither Huffman-coded.
+void put_literal_name(std::string& out, std::string_view name, std::string_view value) {
+  put_prefixed(out, 0x20, 3, name.size());
+  out.append(name);
+  put_prefixed(out, 0x00, 7, value.size());
+  out.append(value);
+}
+
 }  // namespace
 
-std::string qpack_get_section(std::string_view authority, std::string_view path) {
+std::string qpack_get_section(std::string_view authority, std::string_view path,
+                              std::size_t padding) {
   std::string out;
   out.push_back(0x00);             // Required Insert Count 0
   out.push_back(0x00);             // Delta Base 0
@@ -66,6 +75,7 @@ std::string qpack_get_section(std::string_view authority, std::string_view path)
   put_prefixed(out, 0xc0, 6, 23);  // :scheme https (static 23)
   put_literal(out, 1, path);       // :path (static name 1)
   put_literal(out, 0, authority);  // :authority (static name 0)
+  if (padding > 0) put_literal_name(out, "x-loiter-pad", std::string(padding, 'a'));
   return out;
 }
 

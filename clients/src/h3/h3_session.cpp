@@ -242,7 +242,7 @@ QuicConnection::Chunk QuicConnection::next_chunk() {
       chunk.stream = s.id;
       // ngtcp2 takes a non-const pointer but never writes through it.
       auto* rest = const_cast<char*>(s.raw_bytes->data()) + s.raw_written;
-      chunk.vec[0] = {reinterpret_cast<std::uint8_t*>(rest), s.raw_bytes->size() - s.raw_written};
+      chunk.vec[0] = {reinterpret_cast<std::uint8_t*>(rest), s.raw_end() - s.raw_written};
       chunk.count = 1;
       return chunk;
     }
@@ -370,15 +370,25 @@ void QuicConnection::release_byte() {
   write();
 }
 
-std::int64_t QuicConnection::open_raw_stream(std::string bytes) {
+std::int64_t QuicConnection::open_raw_stream(std::string bytes, std::size_t released) {
   const std::int64_t id = open_stream();
   if (id < 0) return id;
-  const std::size_t size = bytes.size();
-  streams_.push_back(Stream{
-      .id = id, .raw = true, .raw_bytes = std::make_shared<const std::string>(std::move(bytes))});
+  const std::size_t size = std::min(bytes.size(), released);
+  streams_.push_back(Stream{.id = id,
+                            .raw = true,
+                            .raw_bytes = std::make_shared<const std::string>(std::move(bytes)),
+                            .raw_released = size});
   record_.sends.push_back(Send{.at = since_connect(Clock::now()), .bytes = size});
   write();
   return id;
+}
+
+void QuicConnection::release_raw_byte(std::int64_t id) {
+  auto* s = stream(id);
+  if (ended_ || s == nullptr || !s->raw || s->raw_released >= s->raw_bytes->size()) return;
+  ++s->raw_released;
+  record_.sends.push_back(Send{.at = since_connect(Clock::now()), .bytes = 1});
+  write();
 }
 
 void QuicConnection::extend_window(std::int64_t id, std::size_t bytes) {

@@ -15,11 +15,13 @@
 // connect_timeout (Ending::connect_failed).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <boost/asio/ip/udp.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,8 +79,13 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   // A POST of `length` declared bytes whose body goes out one byte per release_byte().
   std::int64_t submit_trickle_post(const std::string& path, std::size_t length);
   void release_byte();
-  // A bidirectional stream nghttp3 knows nothing of, with `bytes` written on it (no FIN).
-  std::int64_t open_raw_stream(std::string bytes);
+  // A bidirectional stream nghttp3 knows nothing of, with the first `released` of `bytes`
+  // written on it (all of them by default; no FIN).
+  std::int64_t open_raw_stream(std::string bytes,
+                               std::size_t released = std::numeric_limits<std::size_t>::max());
+  // Writes one more byte of raw `stream`'s bytes (none once all are released); a send of 1
+  // byte in the record.
+  void release_raw_byte(std::int64_t stream);
   // An ack-eliciting PING; `probe`: counted in h3.probes (else in pings_sent).
   void ping(bool probe);
   // Opens `stream`'s window and the connection's by `bytes`.
@@ -109,15 +116,20 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   struct Stream {
     std::int64_t id = -1;
     Window window = Window::automatic;
-    bool raw = false;                     // not nghttp3's (h3-headers-stall)
+    bool raw = false;                     // not nghttp3's (h3-headers-stall, h3-headers-trickle)
     bool raw_blocked = false;             // its flow-control window is full
     std::optional<std::size_t> response;  // its index in record.responses
     // raw: its bytes, written from raw_written on. On the heap and never changed while the
     // connection lives: ngtcp2 0.12 does not copy stream data, it retransmits from the
     // application's buffer until acknowledged (a moved or erased string would resend garbage).
+    // Only the first raw_released of them may go (a trickle releases one more at a time).
     std::shared_ptr<const std::string> raw_bytes;
     std::size_t raw_written = 0;
-    bool raw_pending() const { return raw_bytes && raw_written < raw_bytes->size(); }
+    std::size_t raw_released = 0;
+    std::size_t raw_end() const {
+      return raw_bytes ? std::min(raw_bytes->size(), raw_released) : 0;
+    }
+    bool raw_pending() const { return raw_written < raw_end(); }
     std::size_t raw_received = 0;
   };
   struct Vec {  // ngtcp2_vec's and nghttp3_vec's layout
@@ -231,8 +243,11 @@ void spawn_h3_kind(asio::io_context& io, const H3Options& options, Make make,
                    std::vector<ConnectionRecord>& out);
 
 // A request's field section: its QPACK bytes with static-table references only (no dynamic
-// table: Required Insert Count 0), for a stream written by hand (h3-headers-stall).
-std::string qpack_get_section(std::string_view authority, std::string_view path);
+// table: Required Insert Count 0), for a stream written by hand (h3-headers-stall,
+// h3-headers-trickle); with `padding`, a last field x-loiter-pad of that many bytes of value,
+// so a trickle has bytes enough for its patience.
+std::string qpack_get_section(std::string_view authority, std::string_view path,
+                              std::size_t padding = 0);
 // An HTTP/3 frame header: its type and length as QUIC variable-length integers.
 std::string frame_header(std::uint64_t type, std::uint64_t length);
 

@@ -1,6 +1,6 @@
 // The h3 kinds that stall a stream or a connection (stalls.hpp): h3-headers-stall,
-// h3-data-trickle, h3-zero-window, h3-window-trickle, h3-control-close; and Stalled, their
-// keep-alive.
+// h3-headers-trickle, h3-data-trickle, h3-zero-window, h3-window-trickle, h3-control-close; and
+// Stalled, their keep-alive.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +14,15 @@ namespace {
 
 // A pace of at least 1 ms: a zero keepalive or interval must not spin.
 Duration pace(Duration d) { return std::max<Duration>(d, std::chrono::milliseconds(1)); }
+
+constexpr std::size_t kMostPadding = 16 * 1024;
+
+// h3-headers-trickle's filler: as given, else a byte for every interval of the patience.
+std::size_t padding_for(const H3Options& o) {
+  if (o.header_padding) return *o.header_padding;
+  const auto steps = static_cast<std::size_t>(o.fleet.patience / pace(o.interval)) + 1;
+  return std::min(steps, kMostPadding);
+}
 
 }  // namespace
 
@@ -69,6 +78,33 @@ class HeadersStall final : public Stalled {
     stalled_ = open_raw_stream(std::move(bytes));
     keep_alive(/*steps=*/false);
   }
+};
+
+// A request whose HEADERS frame trickles: the frame's type and full length first, then one
+// byte of its field section every interval, never the last (the server never has it whole).
+class HeadersTrickle final : public Stalled {
+ public:
+  HeadersTrickle(Executor e, std::shared_ptr<const H3Options> o, std::size_t i, ConnectionRecord& r)
+      : Stalled(e, std::move(o), i, r, kH3HeadersTrickle) {}
+
+ private:
+  void on_ready() override {
+    const std::string section =
+        qpack_get_section(options().authority, options().path, padding_for(options()));
+    std::string bytes = frame_header(0x01, section.size());
+    const std::size_t head = bytes.size();
+    bytes += section;
+    last_ = bytes.size() - 1;  // never released
+    released_ = head;
+    stalled_ = open_raw_stream(std::move(bytes), head);
+    keep_alive(/*steps=*/true);
+  }
+  void step() override {
+    if (stalled_ < 0 || released_ >= last_) return;
+    ++released_;
+    release_raw_byte(stalled_);
+  }
+  std::size_t released_ = 0, last_ = 0;
 };
 
 // A POST declaring body_bytes whose DATA comes a byte every interval, never the last.
@@ -148,6 +184,12 @@ void spawn_h3_headers_stall(asio::io_context& io, const H3Options& options,
                             std::vector<ConnectionRecord>& out) {
   h3::require_path(options.path, kH3HeadersStall, "a path (path)");
   h3::spawn_h3_kind(io, options, &h3::make<h3::HeadersStall>, out);
+}
+
+void spawn_h3_headers_trickle(asio::io_context& io, const H3Options& options,
+                              std::vector<ConnectionRecord>& out) {
+  h3::require_path(options.path, kH3HeadersTrickle, "a path (path)");
+  h3::spawn_h3_kind(io, options, &h3::make<h3::HeadersTrickle>, out);
 }
 
 void spawn_h3_data_trickle(asio::io_context& io, const H3Options& options,

@@ -27,8 +27,9 @@ std::vector<Scenario> h2_scenarios();
 // h2-rapid-reset, h2-continuation-flood, h2-settings-flood, h2-ping-flood (never in the
 // default run: see choose_scenarios)
 std::vector<Scenario> flood_scenarios();
-// h3-initial-stall, h3-amplification, h3-idle, h3-headers-stall, h3-data-trickle,
-// h3-zero-window, h3-window-trickle, h3-control-stream-close, h3-long-response, h3-stream
+// h3-initial-stall, h3-amplification, h3-idle, h3-headers-stall, h3-headers-trickle,
+// h3-data-trickle, h3-zero-window, h3-window-trickle, h3-control-stream-close,
+// h3-long-response, h3-stream
 std::vector<Scenario> h3_scenarios();
 
 // What the h3 family shares with the scenarios that run over HTTP/3 beside their other
@@ -44,6 +45,9 @@ Duration early_probe(Duration deadline, const Timing& timing);
 Duration late_probe(Duration deadline, const Timing& timing);
 // What a patience adds for a probe's answer (three PTOs).
 Duration probe_wait(const Timing& timing);
+// A stalled request stream's closure at `deadline` ([h3] `name`) from `since`.
+Expectations stream_closure(Since since, Duration deadline, std::string name, std::string progress,
+                            bool answers_408, const Timing& timing, const ScenarioParameters& p);
 }  // namespace h3_family
 
 }  // namespace loiter::suites

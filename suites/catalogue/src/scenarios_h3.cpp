@@ -3,7 +3,8 @@
 // answered (the amplification limit), a connection left idle, a request stream whose
 // HEADERS stop halfway or whose body trickles, a flow-control window never opened, a
 // control stream closed — judged by the deadline the target declares in [h3], from each
-// connection's own origin, with a window on both sides; and the exchanges the server must
+// connection's own origin, with a window on both sides (a trickled HEADERS frame or body:
+// progress must not extend it); and the exchanges the server must
 // not cut (a window opened a little at a time, a long response, a stream). Skipped unless
 // the target speaks HTTP/3 ([h3]); every other family is skipped on a target that does.
 #include <fmt/format.h>
@@ -91,13 +92,18 @@ Duration early_probe(Duration deadline, const Timing& timing) {
 }
 Duration late_probe(Duration deadline, const Timing& timing) { return deadline + timing.slack / 2; }
 
-// A stalled request stream ends at `deadline` from its HEADERS (the client's first send):
-// the server's RESET_STREAM or STOP_SENDING, a 408, or the connection's end.
-Expectations stream_closure(Duration deadline, std::string name, std::string progress,
-                            const Timing& timing, const ScenarioParameters& p) {
-  auto expected = closure(
-      Since::first_send, deadline,
-      {ends::stream_reset, ends::stream_answered(408), ends::closed, ends::reset}, timing, p);
+// A stalled request stream ends at `deadline` ([h3] `name`) from `since`, a moment of the
+// client's first send (the stream's open, its HEADERS, the request): where the target promises
+// a 408 (`answers_408`), its 408 and nothing else; otherwise the server's RESET_STREAM or
+// STOP_SENDING, the connection's end, or a 408 (RFC 9114 4.1 lets a server answer a request
+// before it is whole, and the answer says why).
+Expectations stream_closure(Since since, Duration deadline, std::string name, std::string progress,
+                            bool answers_408, const Timing& timing, const ScenarioParameters& p) {
+  auto endings = answers_408 ? Endings{ends::stream_answered(408)}
+                             : Endings{ends::stream_reset, ends::stream_answered(408), ends::closed,
+                                       ends::reset};
+  auto expected = closure(since, deadline, std::move(endings), timing, p);
+  expected.closure->key = "[h3] " + name;
   expected.closure->name = std::move(name);
   expected.closure->stream = true;
   expected.closure->progress = std::move(progress);
@@ -123,9 +129,10 @@ Scenario initial_stall() {
             auto expected = recovery_only(
                 timing.patience_for(deadline) + scaled(kProbeWait, timing), timing, p);
             expected.h3 = H3Expectation{.deadline = deadline,
-                                        .since = Since::connect,
+                                        .since = Since::first_initial,
                                         .slack = timing.slack,
-                                        .name = "handshake"};
+                                        .name = "handshake",
+                                        .key = "[h3] handshake"};
             return expected;
           },
       // Two fleets: the first half probes before the deadline, the second after it.
@@ -177,6 +184,7 @@ Scenario idle() {
                                     .since = Since::quiet,
                                     .slack = timing.slack,
                                     .name = "idle",
+                                    .key = "[h3] idle",
                                     .idle_advertised = t.h3->idle_advertised};
         return expected;
       },
@@ -199,9 +207,33 @@ Scenario headers_stall() {
             {need_h3_deadline(t.h3->header, "header"), need_path(t.paths.health, "health")});
       },
       [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
-        return stream_closure(*t.h3->header, "header", "", timing, p);
+        return stream_closure(Since::stream_open, *t.h3->header, "header", "", t.h3->header_408,
+                              timing, p);
       },
       clients::spawn_h3_headers_stall);
+}
+
+// The HEADERS frame trickled: one byte of its field section every fifth of the header
+// deadline (as header-trickle does over HTTP/1.1), so a server whose deadline each byte
+// re-arms never ends it; its PINGs keep the connection from its idle timeout.
+Scenario headers_trickle() {
+  return h3_scenario(
+      clients::kH3HeadersTrickle,
+      "end a request stream whose HEADERS frame comes a byte at a time, on a connection the "
+      "client keeps alive with PINGs, at the header deadline ([h3] header) from the stream's "
+      "open: progress must not extend it",
+      [](const Target& t) {
+        return first_unmet(
+            {need_h3_deadline(t.h3->header, "header"), need_path(t.paths.health, "health")});
+      },
+      [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+        return stream_closure(Since::stream_open, *t.h3->header, "header", "header byte",
+                              t.h3->header_408, timing, p);
+      },
+      clients::spawn_h3_headers_trickle,
+      [](const DriveContext& c, clients::H3Options& options) {
+        options.interval = *c.target.h3->header / 5;
+      });
 }
 
 Scenario data_trickle() {
@@ -213,7 +245,8 @@ Scenario data_trickle() {
         return first_unmet({need_h3_deadline(t.h3->body, "body"), need_path(t.paths.echo, "echo")});
       },
       [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
-        return stream_closure(*t.h3->body, "body", "body byte", timing, p);
+        return stream_closure(Since::stream_headers, *t.h3->body, "body", "body byte",
+                              t.h3->body_408, timing, p);
       },
       clients::spawn_h3_data_trickle,
       [](const DriveContext& c, clients::H3Options& options) {
@@ -235,7 +268,8 @@ Scenario zero_window() {
             {need_h3_deadline(t.h3->send, "send"), need_path(t.paths.large, "large")});
       },
       [](const Target& t, const Timing& timing, const ScenarioParameters& p) {
-        return stream_closure(*t.h3->send, "send", "", timing, p);
+        // A response already under way: no 408 to promise, whatever the stalls get.
+        return stream_closure(Since::stream_request, *t.h3->send, "send", "", false, timing, p);
       },
       clients::spawn_h3_zero_window,
       [](const DriveContext& c, clients::H3Options& options) {
@@ -335,9 +369,9 @@ Scenario stream() {
 
 std::vector<Scenario> h3_scenarios() {
   namespace f = h3_family;
-  return {f::initial_stall(), f::amplification(), f::idle(),           f::headers_stall(),
-          f::data_trickle(),  f::zero_window(),   f::window_trickle(), f::control_close(),
-          f::long_response(), f::stream()};
+  return {f::initial_stall(),   f::amplification(), f::idle(),        f::headers_stall(),
+          f::headers_trickle(), f::data_trickle(),  f::zero_window(), f::window_trickle(),
+          f::control_close(),   f::long_response(), f::stream()};
 }
 
 }  // namespace loiter::suites

@@ -110,28 +110,28 @@ void expect_waiting_h2(const Target& t, const Timing& timing, Expectations& e) {
 // The h3 thirds: the cut Initial's handshake deadline from that Initial and the idle
 // connection's from its last packet, by probes on both sides of each (the server keeps both
 // silently); the stalled HEADERS's stream ends by the header deadline from its open.
-void expect_waiting_h3(const Target& t, const Timing& timing, Expectations& e) {
+void expect_waiting_h3(const Target& t, const Timing& timing, const ScenarioParameters& p,
+                       Expectations& e) {
   const auto& h3 = *t.h3;
   e.patience = timing.patience_for(std::max({*h3.handshake, *h3.header, *h3.idle})) +
                h3_family::probe_wait(timing) + timing.connect;
-  e.kind_closures = {{.kind = std::string(clients::kH3HeadersStall),
-                      .since = Since::first_send,
-                      .deadline = *h3.header,
-                      .slack = timing.slack,
-                      .endings = {ends::stream_reset, ends::stream_answered(408), ends::closed,
-                                  ends::reset},
-                      .name = "header",
-                      .stream = true}};
+  auto head = *h3_family::stream_closure(Since::stream_open, *h3.header, "header", "",
+                                         h3.header_408, timing, p)
+                   .closure;
+  head.kind = clients::kH3HeadersStall;
+  e.kind_closures = {std::move(head)};
   e.kind_h3 = {{.kind = std::string(clients::kH3InitialStall),
                 .deadline = *h3.handshake,
-                .since = Since::connect,
+                .since = Since::first_initial,
                 .slack = timing.slack,
-                .name = "handshake"},
+                .name = "handshake",
+                .key = "[h3] handshake"},
                {.kind = std::string(clients::kH3Idle),
                 .deadline = *h3.idle,
                 .since = Since::quiet,
                 .slack = timing.slack,
                 .name = "idle",
+                .key = "[h3] idle",
                 .idle_advertised = h3.idle_advertised}};
 }
 
@@ -144,7 +144,7 @@ Expectations expect_idle_under_load(const Target& t, const Timing& timing,
                    .fds_after = 0,
                    .recovery = timing.recovery};
     if (t.h3) {
-      expect_waiting_h3(t, timing, e);
+      expect_waiting_h3(t, timing, p, e);
     } else {
       expect_waiting_h2(t, timing, e);
     }

@@ -211,15 +211,19 @@ std::optional<reports::FigureGroup> fds_back_figures(const FdObservation& fds) {
 
 // Connections by ending label ("close", "408+close", "open", ...), in label order. Where the
 // closure is a stream's (HTTP/2, HTTP/3), a connection kept open after the server ended its
-// stream is labelled by that ending: "rst-stream+kept-open", "408+kept-open".
+// stream is labelled by that ending: "rst-stream+kept-open", "408+kept-open"; over HTTP/3,
+// whose stalled kinds close the connection themselves once the server ended their stream,
+// the server's act comes first and the client's close after it: "rst-stream+client-close".
 std::optional<reports::FigureGroup> ending_figures(const Observation& o, bool stream) {
   if (o.connections.empty()) return std::nullopt;
   std::map<std::string, std::size_t> counts;
   for (const auto& record : o.connections) {
     auto label = clients::ending_label(record);
-    if (stream && record.ending == Ending::open) {
+    const bool closed_after = record.h3 && record.ending == Ending::client_close;
+    if (stream && (record.ending == Ending::open || closed_after)) {
       if (const auto ended = server_end_label(record, true)) {
-        label = fmt::format("{}+{}", to_string(*ended), reports::kKeptOpen);
+        label = fmt::format("{}+{}", to_string(*ended),
+                            closed_after ? label : std::string(reports::kKeptOpen));
       }
     }
     ++counts[label];

@@ -112,17 +112,39 @@ Plot open_plot(const Observation& o, const Expectations& e, clients::Clock::time
   return plot;
 }
 
+// The closure plot's axis: seconds since the moment its deadline runs from.
+std::string since_axis(Since since) {
+  switch (since) {
+    case Since::connect:
+    case Since::first_initial:
+      return "s since connect";
+    case Since::first_send:
+      return "s since the request head";
+    case Since::second_send:
+      return "s since the second request head";
+    case Since::handshake:
+      return "s since the handshake";
+    case Since::quiet:
+      return "s since the client's last packet";
+    case Since::stream_open:
+      return "s since the stream's open";
+    case Since::stream_headers:
+      return "s since the stream's HEADERS";
+    case Since::stream_request:
+      return "s since the request";
+    case Since::last_response:
+      break;
+  }
+  return "s since the last response";
+}
+
 // One dot per connection: when it ended, since the moment its deadline runs from.
 Plot closure_plot(const Observation& o, const Expectations& e) {
   const Since since = e.closure ? e.closure->since : Since::connect;
   Plot plot{.id = "closure",
             .title = e.closure ? "closure time per connection, against the deadline window"
                                : "ending time per connection",
-            .x_unit = since == Since::connect       ? "s since connect"
-                      : since == Since::first_send  ? "s since the request head"
-                      : since == Since::second_send ? "s since the second request head"
-                      : since == Since::handshake   ? "s since the handshake"
-                                                    : "s since the last response",
+            .x_unit = since_axis(since),
             .y_unit = "connection",
             .style = PlotStyle::dots};
   std::map<std::string, Series> by_ending;

@@ -67,6 +67,9 @@ std::vector<const Scenario*> leave_out_other_protocols(std::vector<const Scenari
       group = report.left_out.insert(report.left_out.end(), {.protocol = protocol, .why = *why});
     }
     group->ids.emplace_back(scenario->id);
+    if (std::ranges::find(group->families, entry->family) == group->families.end()) {
+      group->families.emplace_back(entry->family);
+    }
   }
   return kept;
 }

@@ -60,6 +60,42 @@ TEST(ToReport, AClosureScenarioCarriesItsDeadlineAndEndingsByLabel) {
   EXPECT_FALSE(reports::figure(report, "completion", "answered"));
 }
 
+// Over HTTP/3 a stalled kind closes the connection itself once the server ended its stream:
+// the endings count the server's act first ("rst-stream+client-close", "408+client-close"),
+// one kept open after it as kept, and a plain client close (no stream ended) as it is.
+TEST(ToReport, AnH3StreamTheServerEndedIsCountedAsTheServersActThenTheClientsClose) {
+  ScenarioResult result{.id = "h3-headers-stall"};
+  result.expectations.closure = ClosureExpectation{.since = Since::stream_open,
+                                                   .deadline = 2s,
+                                                   .slack = 250ms,
+                                                   .endings = {clients::ends::stream_reset},
+                                                   .stream = true};
+  const auto record = [](clients::Ending ending, bool reset, unsigned status) {
+    clients::ConnectionRecord r;
+    r.kind = "h3-headers-stall";
+    r.sends.push_back({.at = 30ms, .bytes = 10});
+    r.h3 = clients::H3Record{.handshake_done = 20ms};
+    if (reset) r.h3->stream_ends.push_back({.at = 2030ms, .stream = 0, .code = 0x10d});
+    if (status != 0) r.responses.push_back({.status = status, .complete = 2030ms});
+    r.ending = ending;
+    r.ended_at = ending == clients::Ending::open ? 4s : 2031ms;
+    return r;
+  };
+  result.observation.connections = {record(clients::Ending::client_close, true, 0),
+                                    record(clients::Ending::client_close, true, 0),
+                                    record(clients::Ending::client_close, false, 408),
+                                    record(clients::Ending::open, true, 0),
+                                    record(clients::Ending::client_close, false, 0)};
+  const auto report = to_report(result);
+  const auto endings = std::ranges::find(report.figures, "endings", &reports::FigureGroup::name);
+  ASSERT_NE(endings, report.figures.end());
+  using Value = std::pair<std::string, std::optional<double>>;
+  EXPECT_EQ(endings->values, (std::vector<Value>{{"408+client-close", 1},
+                                                 {"client-close", 1},
+                                                 {"rst-stream+client-close", 2},
+                                                 {"rst-stream+kept-open", 1}}));
+}
+
 // A scenario the server must not cut counts the connections answered whole (every response
 // asked for), and says when the FDs were back and over how many client processes it ran.
 TEST(ToReport, AMustNotCutScenarioCountsTheConnectionsAnsweredWhole) {

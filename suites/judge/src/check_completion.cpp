@@ -36,9 +36,11 @@ bool was_cut(const ConnectionRecord& r, const CompletionExpectation& c) {
 }
 
 // When a connection was cut: its end; over HTTP/2, where the connection outlives a stream
-// the server cut, the server's first RST_STREAM.
+// the server cut, the server's first RST_STREAM; over HTTP/3 its first RESET_STREAM or
+// STOP_SENDING (the client closes after it).
 Duration cut_at(const ConnectionRecord& r) {
   if (r.h2 && !r.h2->resets.empty()) return r.h2->resets.front().at;
+  if (r.h3 && !r.h3->stream_ends.empty()) return r.h3->stream_ends.front().at;
   return r.ended_at;
 }
 

@@ -42,6 +42,7 @@ void check_probes(const Observation& o, const H3Expectation& e,
   const auto deadline = *e.deadline;
   std::vector<Duration> unanswered_early, answered_late, early, late;
   std::size_t open = 0;
+  std::optional<Duration> open_for;  // the least any still-open one lasted from its origin
   for (const auto* r : records) {
     const auto origin = deadline_origin(*r, e.since);
     if (!r->h3 || !origin) continue;  // never connected: connect-failed says so
@@ -55,6 +56,7 @@ void check_probes(const Observation& o, const H3Expectation& e,
     if (probed) continue;
     if (r->ending == Ending::open) {
       ++open;
+      open_for = std::min(open_for.value_or(r->ended_at - *origin), r->ended_at - *origin);
     } else if (ended_by_server(*r)) {
       const auto lasted = r->ended_at - *origin;
       if (lasted < deadline - e.slack) early.push_back(lasted);
@@ -69,6 +71,7 @@ void check_probes(const Observation& o, const H3Expectation& e,
     f.deadline = in_seconds(deadline);
     f.slack = in_seconds(e.slack);
     f.deadline_name = e.name;
+    f.deadline_key = e.key;
     v.findings.push_back(std::move(f));
   };
   const auto of = records.size();
@@ -91,10 +94,11 @@ void check_probes(const Observation& o, const H3Expectation& e,
   }
   if (open > 0) {  // neither probed nor ended: the client's patience ran out first
     auto f = about(o, e, codes::kStillOpen, FindingClass::deadline, open, of);
-    f.measured = in_seconds(deadline);
+    f.measured = in_seconds(open_for.value_or(deadline));
     f.bound = in_seconds(deadline);
     f.unit = "s";
     f.since = finding_since(e.since);
+    f.deadline_key = e.key;
     v.findings.push_back(std::move(f));
   }
 }

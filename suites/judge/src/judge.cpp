@@ -46,6 +46,14 @@ reports::Since finding_since(Since since) {
       return reports::Since::handshake;
     case Since::quiet:
       return reports::Since::quiet;
+    case Since::stream_open:
+      return reports::Since::stream_open;
+    case Since::stream_headers:
+      return reports::Since::stream_headers;
+    case Since::stream_request:
+      return reports::Since::stream_request;
+    case Since::first_initial:
+      return reports::Since::first_initial;
   }
   return reports::Since::none;
 }
@@ -154,6 +162,7 @@ Subset subset_for(const Observation& o, const ClosureExpectation& c) {
            .about = finding(o, "", FindingClass::deadline, c.kind)};
   s.about.of = s.records.size();
   s.about.since = finding_since(c.since);
+  s.about.deadline_key = c.key;
   return s;
 }
 
@@ -167,6 +176,18 @@ Finding about(const Subset& s, const char* code, std::size_t count,
   return f;
 }
 
+// A deadline named by its key is worded from its own origin: the least any of `open` stayed
+// open from there (each until the client stopped watching); nullopt without an origin.
+std::optional<Duration> stayed_open(const std::vector<const ConnectionRecord*>& open, Since since) {
+  std::optional<Duration> least;
+  for (const auto* r : open) {
+    const auto from = deadline_origin(*r, since);
+    if (!from) continue;
+    least = std::min(least.value_or(r->ended_at - *from), r->ended_at - *from);
+  }
+  return least;
+}
+
 void check_still_open(const Subset& s, const Expectations& e, const ClosureExpectation& c,
                       Verdict& v) {
   std::vector<const ConnectionRecord*> open;
@@ -177,6 +198,7 @@ void check_still_open(const Subset& s, const Expectations& e, const ClosureExpec
   f.measured = in_seconds(e.patience);
   f.bound = in_seconds(c.deadline);
   f.unit = "s";
+  if (!c.key.empty()) f.measured = in_seconds(stayed_open(open, c.since).value_or(e.patience));
   if (!c.stream) name_unasked_answer(open, c.since, f);
   v.findings.push_back(std::move(f));
 }
@@ -286,7 +308,12 @@ std::optional<Duration> deadline_origin(const ConnectionRecord& r, Since since) 
   switch (since) {
     case Since::connect:
       return Duration{};
+    case Since::first_initial:
+      return Duration{};
     case Since::first_send:
+    case Since::stream_open:
+    case Since::stream_headers:
+    case Since::stream_request:
       if (r.sends.empty()) return std::nullopt;
       return r.sends.front().at;
     case Since::last_response:

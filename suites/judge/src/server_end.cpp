@@ -60,9 +60,20 @@ ServerEnd server_end(const ConnectionRecord& r, bool stream) {
   return stream ? stream_end(r) : connection_end(r);
 }
 
-// HTTP/3: the server's CONNECTION_CLOSE, stateless reset or stream frames, in words.
-std::string h3_words(const ConnectionRecord& r, const clients::EndingLabel& label) {
+// HTTP/3: the server's stream frames, CONNECTION_CLOSE or stateless reset, in words. A
+// stream the server reset (or stopped) is the server's act and leads, with its code; a kind
+// closes the connection itself once its stream was ended, which is said as what followed, not
+// as the ending: "rst-stream (the server's RESET_STREAM H3_REQUEST_CANCELLED, then the
+// client's close)".
+std::string h3_words(const ConnectionRecord& r, clients::EndingLabel label) {
   std::vector<std::string> facts;
+  if (!r.h3->stream_ends.empty()) {
+    const auto& end = r.h3->stream_ends.front();
+    facts.push_back(fmt::format("the server's {} {}",
+                                end.stop_sending ? "STOP_SENDING" : "RESET_STREAM",
+                                clients::h3_error_name(end.code)));
+    if (!ended_by_server(r)) label = clients::ends::stream_reset;
+  }
   if (const auto& close = r.h3->close) {
     facts.push_back(fmt::format("CONNECTION_CLOSE {}",
                                 clients::h3_error_name(close->code, close->application)));
@@ -72,13 +83,11 @@ std::string h3_words(const ConnectionRecord& r, const clients::EndingLabel& labe
     facts.push_back(fmt::format("no answer to a probe at {:.3f} s",
                                 std::chrono::duration<double>(r.h3->probes.back().at).count()));
   }
-  if (!r.h3->stream_ends.empty()) {
-    const auto& end = r.h3->stream_ends.front();
-    facts.push_back(fmt::format("{} {}", end.stop_sending ? "STOP_SENDING" : "RESET_STREAM",
-                                clients::h3_error_name(end.code)));
-  }
   if (facts.empty()) return to_string(label);
-  return fmt::format("{} ({})", to_string(label), fmt::join(facts, "; "));
+  const auto followed = !r.h3->stream_ends.empty() && r.ending == Ending::client_close
+                            ? std::string(", then the client's close")
+                            : std::string();
+  return fmt::format("{} ({}{})", to_string(label), fmt::join(facts, "; "), followed);
 }
 
 std::string ending_words(const ConnectionRecord& r, const clients::EndingLabel& label) {

@@ -177,5 +177,156 @@ TEST(JudgeH3, EachKindsProbesAreJudgedByItsOwnDeadlineInAMix) {
   EXPECT_TRUE(kept.passed) << ::testing::PrintToString(kept.findings);
 }
 
+// h3-headers-trickle: the stream opened at 30 ms (the HEADERS frame's type and length),
+// then a byte of its field section every 400 ms until `last_byte`, never the whole frame.
+ConnectionRecord trickled_headers(Duration last_byte) {
+  ConnectionRecord r;
+  r.kind = "h3-headers-trickle";
+  r.h3 = clients::H3Record{.handshake_done = 20ms};
+  r.sends.push_back({.at = 30ms, .bytes = 2});
+  for (auto at = 430ms; at <= last_byte; at += 400ms) r.sends.push_back({.at = at, .bytes = 1});
+  return r;
+}
+
+// The server's RESET_STREAM of the trickled stream at `at`; the client closes after it.
+ConnectionRecord reset_at(ConnectionRecord r, Duration at) {
+  r.h3->stream_ends.push_back({.at = at, .stream = 0, .code = 0x10d, .stop_sending = false});
+  r.ending = Ending::client_close;
+  r.ended_at = at + 1ms;
+  return r;
+}
+
+// Its expectation: the header deadline (2 s ± 250 ms) from the stream's open, named by its
+// key, where each send after the first is a header byte.
+Expectations expect_headers_trickle(std::size_t connections) {
+  return {.connections = connections,
+          .patience = 10s,
+          .closure = ClosureExpectation{.since = Since::stream_open,
+                                        .deadline = 2s,
+                                        .slack = 250ms,
+                                        .endings = {ends::stream_reset, ends::closed},
+                                        .progress = "header byte",
+                                        .name = "header",
+                                        .key = "[h3] header",
+                                        .stream = true},
+          .fds_after = 0,
+          .recovery = 5s};
+}
+
+TEST(JudgeH3, AHeadersTrickleResetAtTheDeadlineFromTheStreamsOpenPasses) {
+  // Bytes kept coming up to the reset, 2.0 s after the stream opened.
+  const auto v = judged({reset_at(trickled_headers(2030ms), 2030ms)}, expect_headers_trickle(1));
+  EXPECT_TRUE(v.passed) << ::testing::PrintToString(v.findings);
+}
+
+TEST(JudgeH3, AHeadersTrickleResetLongAfterTheDeadlineWasExtendedByProgress) {
+  // A deadline re-armed by each byte: reset 2 s after the last one, 6.43 s after the open.
+  const auto ok = reset_at(trickled_headers(2030ms), 2030ms);
+  const auto extended = reset_at(trickled_headers(4430ms), 6430ms);
+  const auto v = judged({ok, extended}, expect_headers_trickle(2));
+  EXPECT_FALSE(v.passed);
+  EXPECT_THAT(v.findings, Contains(AllOf(counted(codes::kClosedLate, 1, 2), figure(6.4, 2.25))));
+  EXPECT_THAT(v.findings,
+              Contains(AllOf(counted(codes::kOutlivedByProgress, 1, 2), figure(4.4, 2.0))));
+  const auto found = std::ranges::find(v.findings, std::string(codes::kOutlivedByProgress),
+                                       &reports::Finding::code);
+  EXPECT_EQ(found->deadline_key, "[h3] header");
+  EXPECT_EQ(found->since, reports::Since::stream_open);
+}
+
+TEST(JudgeH3, AHeadersTrickleNeverEndedIsStillOpenAndNamesTheProgress) {
+  auto open = trickled_headers(9830ms);
+  open.ending = Ending::open;
+  open.ended_at = 10s;
+  const auto v = judged({open}, expect_headers_trickle(1));
+  // Stayed open 9.97 s from the stream's open, past the 2 s deadline.
+  EXPECT_THAT(v.findings, Contains(AllOf(counted(codes::kStillOpen, 1, 1), figure(9.97, 2.0))));
+  EXPECT_THAT(v.findings, Contains(counted(codes::kOutlivedByProgress, 1, 1)));
+}
+
+TEST(JudgeH3, AHeadersStallNeverEndedIsStillOpenButNotProgress) {
+  auto stalled = trickled_headers(0ms);  // the open alone: no byte after it
+  stalled.ending = Ending::open;
+  stalled.ended_at = 10s;
+  const auto v = judged({stalled}, expect_headers_trickle(1));
+  EXPECT_THAT(v.findings, Contains(counted(codes::kStillOpen, 1, 1)));
+  EXPECT_THAT(v.findings, Not(Contains(has_code(codes::kOutlivedByProgress))));
+}
+
+// Every finding of a deadline the target declares under [h3] names its key and origin.
+TEST(JudgeH3, AStallsFindingsNameTheH3KeyAndItsOrigin) {
+  const auto v = judged({reset_at(trickled_headers(0ms), 3030ms)}, expect_headers_trickle(1));
+  ASSERT_THAT(v.findings, Contains(has_code(codes::kClosedLate)));
+  EXPECT_EQ(v.findings.front().deadline_key, "[h3] header");
+  EXPECT_THAT(
+      reports::text(v.findings.front()),
+      AllOf(HasSubstr("3.000 s after the stream's open"), HasSubstr("past [h3] header = 2.000 s"),
+            Not(HasSubstr("after connect")), Not(HasSubstr("request head"))));
+}
+
+TEST(JudgeH3, AProbeFindingNamesTheH3Key) {
+  auto e = expect_idle(2);
+  e.h3->key = "[h3] idle";
+  const auto v = judged({idle_record(1625ms, true), idle_record(2125ms, true)}, e);
+  ASSERT_THAT(v.findings, Contains(has_code(codes::kProbeAnswered)));
+  EXPECT_THAT(
+      reports::text(v.findings.front()),
+      AllOf(HasSubstr("past [h3] idle = 2.000 s"), HasSubstr("after the client's last packet")));
+}
+
+// A stream the server reset, after which the client closed the connection itself: the
+// ending names the server's RESET_STREAM and its code as the server's act, the client's close
+// as what followed, never "client-close (RESET_STREAM ...)".
+TEST(JudgeH3, AStreamTheServerCutIsNamedAsTheServersResetThenTheClientsClose) {
+  ConnectionRecord r;
+  r.kind = "h3-window-trickle";
+  r.sends.push_back({.at = 30ms, .bytes = 40});
+  r.h3 = clients::H3Record{.handshake_done = 20ms};
+  r.responses.push_back({.status = 200});
+  r.h3->stream_ends.push_back({.at = 2030ms, .stream = 0, .code = 0x10c, .stop_sending = false});
+  r.ending = Ending::client_close;
+  r.ended_at = 2031ms;
+  const Expectations e{
+      .connections = 1,
+      .patience = 10s,
+      .completion = CompletionExpectation{.responses = 1, .status = 200, .outlives = 2s},
+      .fds_after = 0,
+      .recovery = 5s};
+  const auto v = judged({r}, e);
+  ASSERT_THAT(v.findings, Contains(counted(codes::kCutOff, 1, 1)));
+  const auto& cut = v.findings.front();
+  EXPECT_EQ(cut.ending,
+            "rst-stream (the server's RESET_STREAM H3_REQUEST_CANCELLED, then the "
+            "client's close)");
+  EXPECT_THAT(reports::text(cut),
+              AllOf(HasSubstr("at the median 2.030 s"), Not(HasSubstr("client-close ("))));
+  // Kept open after the reset: nothing followed.
+  r.ending = Ending::open;
+  r.ended_at = 10s;
+  const auto kept = judged({r}, e);
+  ASSERT_THAT(kept.findings, Contains(counted(codes::kCutOff, 1, 1)));
+  EXPECT_EQ(kept.findings.front().ending,
+            "rst-stream (the server's RESET_STREAM H3_REQUEST_CANCELLED)");
+}
+
+// [h3] header_408 / body_408: a promised 408 that did not come (the server reset the stream
+// instead) is a wrong ending; a 408 where a reset was declared ends the stall as well.
+TEST(JudgeH3, APromised408MustComeAndA408InsteadOfAResetIsAccepted) {
+  auto reset = reset_at(trickled_headers(0ms), 2030ms);
+  ConnectionRecord answered = trickled_headers(0ms);
+  answered.responses.push_back({.status = 408, .started = 2030ms, .complete = 2031ms});
+  answered.ending = Ending::client_close;
+  answered.ended_at = 2032ms;
+  auto promised = expect_headers_trickle(2);
+  promised.closure->endings = {ends::stream_answered(408)};
+  const auto v = judged({reset, answered}, promised);
+  ASSERT_THAT(v.findings, Contains(counted(codes::kWrongEnding, 1, 2)));
+  EXPECT_THAT(v.findings.front().expected_endings, ElementsAre("408"));
+  EXPECT_THAT(v.findings.front().ending, HasSubstr("the server's RESET_STREAM"));
+  auto declared_reset = expect_headers_trickle(2);
+  declared_reset.closure->endings = {ends::stream_reset, ends::stream_answered(408), ends::closed};
+  EXPECT_TRUE(judged({reset, answered}, declared_reset).passed);
+}
+
 }  // namespace judge_h3_test
 }  // namespace loiter::suites

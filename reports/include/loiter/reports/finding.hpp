@@ -102,7 +102,11 @@ ConnectLimit connect_limit_of(std::string_view text);
 // "request-head" (the request head the client sent first), "last-response",
 // "second-request-head" (keepalive-partial's second head), "handshake" (the TLS handshake's
 // completion), "quiet" (HTTP/3: the client's last packet before its probe), "read-pause" (the
-// server's last progress as a reader that stopped reading saw it); absent for none.
+// server's last progress as a reader that stopped reading saw it), and HTTP/3's own:
+// "stream-open" (a request stream's open), "stream-headers" (its HEADERS),
+// "stream-request" (a request whose window stayed shut after its first bytes: the last
+// bytes it let through came with them),
+// "first-initial" (the connection's first Initial); absent for none.
 enum class Since {
   none,
   connect,
@@ -112,11 +116,16 @@ enum class Since {
   handshake,
   quiet,
   read_pause,
+  stream_open,
+  stream_headers,
+  stream_request,
+  first_initial,
 };
 // Every origin but none (a finding without a deadline, which leaves "since" out).
 inline constexpr std::array kSinces{
-    Since::connect,   Since::request_head, Since::last_response, Since::second_request_head,
-    Since::handshake, Since::quiet,        Since::read_pause};
+    Since::connect,        Since::request_head,   Since::last_response, Since::second_request_head,
+    Since::handshake,      Since::quiet,          Since::read_pause,    Since::stream_open,
+    Since::stream_headers, Since::stream_request, Since::first_initial};
 std::string_view to_string(Since since);  // "" for none
 
 struct Finding {
@@ -153,6 +162,9 @@ struct Finding {
   std::optional<std::size_t> progress_by_deadline;  // ...the most of them by the deadline
   // closed-early/-late: which deadline ran from `since` ("idle", "header"); empty: unnamed.
   std::string deadline_name;
+  // The target's key that declares the deadline missed ("[h3] header"): the sentence names
+  // it and its value (still-open, closed-early/-late, outlived-by-progress, the probes).
+  std::string deadline_key;
   // The soak: the descriptor type that grew most ("socket"), and the same figure earlier
   // (p99-grew: the first window's p99).
   std::string descriptor;

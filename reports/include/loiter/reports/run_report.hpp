@@ -99,6 +99,9 @@ struct LeftOut {
   std::string protocol;          // what they speak: "HTTP/1.1", "HTTP/1.1 over TLS", "HTTP/2"
   std::string why;               // "the target does not speak TLS (no [tls] in its target file)"
   std::vector<std::string> ids;  // in catalogue order
+  // Their families ("header", "body"), each once, in catalogue order; empty in documents
+  // written before it.
+  std::vector<std::string> families;
   bool operator==(const LeftOut&) const = default;
 };
 
@@ -117,8 +120,9 @@ struct RunReport {
   std::string target_version;           // the first line of its version command; may be empty
   std::string target_description;       // the target file's description; may be empty
   std::optional<TargetTls> target_tls;  // nullopt: a cleartext target (or drive)
-  // The protocol loiter spoke to the target: "http/1.1", "h2c" (HTTP/2 with prior knowledge)
-  // or "h2" (HTTP/2 over TLS, chosen by ALPN); empty: not said (drive, older documents).
+  // The protocol loiter spoke to the target: "http/1.1", "h2c" (HTTP/2 with prior knowledge),
+  // "h2" (HTTP/2 over TLS, chosen by ALPN) or "h3" (HTTP/3 over QUIC); empty: not said
+  // (drive, older documents).
   std::string target_protocol;
   std::string not_run;     // why the target was not run at all (then no scenarios)
   std::string started_at;  // UTC, ISO 8601
@@ -141,9 +145,13 @@ std::string figure_value_text(const std::optional<double>& value, std::string_vi
 // "closure min/median/max 1.000/1.002/1.004 s": a group's names and values, and its unit.
 std::string group_text(const FigureGroup& group);
 
-// "not for this target: 4 HTTP/1.1 over TLS scenarios (tls-record-header, ...): the target
-// does not speak TLS (...); 12 HTTP/2 ..."; empty when nothing was left out.
-std::string left_out_line(const RunReport& report);
+// "not for this target: 2 HTTP/1.1 over TLS scenarios (tls-half-hello, tls-handshake-silent):
+// the target does not speak TLS (...); 1 HTTP/2 scenario (h2-idle): ..."; a group of more than
+// a few is counted by its families, and one reason all groups share is said once: "not for
+// this target (the target speaks HTTP/3 ...): 16 HTTP/1.1 (header, body, ...), 4 HTTP/1.1 over
+// TLS (tls), ...; `loiter check --list` names them". Wrapped at `width` columns (0: one line),
+// later lines indented by two spaces. Empty when nothing was left out.
+std::string left_out_line(const RunReport& report, std::size_t width = 0);
 
 // "against a server loiter did not start: 127.0.0.1:8080 (pid 1234)"; empty when it started
 // it.

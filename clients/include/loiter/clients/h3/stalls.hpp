@@ -15,6 +15,9 @@
 //                       still there (no answer within three PTOs: Ending::gone);
 //   h3-headers-stall    a request stream whose HEADERS frame stops halfway (frame type and
 //                       length sent, half the field section), PINGs every keepalive;
+//   h3-headers-trickle  a request stream whose HEADERS frame header (type and length) goes
+//                       first, then one byte of its field section every interval, never the
+//                       last byte; PINGs every keepalive;
 //   h3-data-trickle     a POST to echo_path declaring body_bytes, its DATA a byte every
 //                       interval, never the last byte; PINGs every keepalive;
 //   h3-zero-window      GET large_path on a connection whose stream flow-control window for
@@ -49,6 +52,7 @@ inline constexpr std::string_view kH3InitialStall = "h3-initial-stall";
 inline constexpr std::string_view kH3Amplification = "h3-amplification";
 inline constexpr std::string_view kH3Idle = "h3-idle";
 inline constexpr std::string_view kH3HeadersStall = "h3-headers-stall";
+inline constexpr std::string_view kH3HeadersTrickle = "h3-headers-trickle";
 inline constexpr std::string_view kH3DataTrickle = "h3-data-trickle";
 inline constexpr std::string_view kH3ZeroWindow = "h3-zero-window";
 inline constexpr std::string_view kH3WindowTrickle = "h3-window-trickle";
@@ -68,6 +72,10 @@ struct H3Options {
   std::string large_path;                 // h3-zero-window, h3-window-trickle
   std::string long_path;                  // h3-long-response, h3-stream
   std::size_t body_bytes = 64;            // h3-data-trickle: the declared content-length
+  // h3-headers-trickle: a filler field of this many bytes of value in the field section
+  // (which is ~25 bytes without it); nullopt: enough for a byte every interval to last the
+  // patience (at most 16 KiB, within the 32 KiB a server commonly takes).
+  std::optional<std::size_t> header_padding;
   Duration interval = std::chrono::milliseconds(100);   // trickle and window pace
   Duration keepalive = std::chrono::milliseconds(500);  // a PING this often on stalled kinds
   std::size_t initial_stream_window = 1024;             // h3-zero-window, h3-window-trickle
@@ -93,6 +101,8 @@ void spawn_h3_idle(asio::io_context& io, const H3Options& options,
                    std::vector<ConnectionRecord>& out);
 void spawn_h3_headers_stall(asio::io_context& io, const H3Options& options,
                             std::vector<ConnectionRecord>& out);
+void spawn_h3_headers_trickle(asio::io_context& io, const H3Options& options,
+                              std::vector<ConnectionRecord>& out);
 void spawn_h3_data_trickle(asio::io_context& io, const H3Options& options,
                            std::vector<ConnectionRecord>& out);
 void spawn_h3_zero_window(asio::io_context& io, const H3Options& options,

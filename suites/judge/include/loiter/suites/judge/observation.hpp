@@ -72,6 +72,13 @@ enum class Since {
   second_send,    // the next request's head deadline: from the second request head sent
   handshake,      // a head deadline over TLS that starts once the handshake completed
   quiet,          // HTTP/3: from the client's last packet before its probe (H3Record::last_sent)
+  // HTTP/3, timed as first_send and connect are, named as the [h3] key's origin: a request
+  // stream's open (the header deadline), its HEADERS (the body deadline), the request whose
+  // window stays shut (the send deadline), the connection's first Initial (the handshake).
+  stream_open,
+  stream_headers,
+  stream_request,
+  first_initial,
 };
 
 // The server must end each connection within [deadline - slack, deadline + slack] of the
@@ -87,6 +94,8 @@ struct ClosureExpectation {
   // the deadline while such sends kept arriving is named with that cause (outlived-by-progress).
   std::string progress;
   std::string name;  // which deadline this is ("idle", "header"): a closure outside names it
+  // The target's key that declares it ("[h3] header"): every finding of it names the key.
+  std::string key;
   // HTTP/2: the deadline ends the stream, not necessarily the connection. What ended it is
   // the first of: a whole response (labelled by its status: "408"), a RST_STREAM from the
   // server ("rst-stream"), or the server's own ending of the connection ("goaway+close",
@@ -183,6 +192,7 @@ struct H3Expectation {
   Since since = Since::connect;
   Duration slack{};
   std::string name;  // the deadline's name: "idle", "handshake"
+  std::string key;   // the target's key that declares it: "[h3] idle"
   // The server's max_idle_timeout transport parameter must be this (RFC 9000 18.2).
   std::optional<Duration> idle_advertised;
   // The connection must end with the server's CONNECTION_CLOSE carrying this HTTP/3 code
