@@ -104,11 +104,13 @@ bool Schedule::over_burst_cap() {
 }
 
 Clock::time_point Schedule::paced(Clock::time_point at) const {
-  if (options.tick > Duration::zero()) {
-    const auto ticks = (at - options.start + options.tick - 1ns) / options.tick;
-    at = options.start + std::max<Duration::rep>(0, ticks) * options.tick;
-  }
-  return std::max(at, burst_wait);
+  return std::max(on_tick(at), burst_wait);
+}
+
+Clock::time_point Schedule::on_tick(Clock::time_point at) const {
+  if (options.tick <= Duration::zero() || at == kNever) return at;
+  const auto ticks = (at - options.start + options.tick - 1ns) / options.tick;
+  return options.start + std::max<Duration::rep>(0, ticks) * options.tick;
 }
 
 }  // namespace loiter::clients::load_detail

@@ -92,6 +92,9 @@ struct Schedule {
   // When the generator should wake for a request due at `at`: on the tick's grid, and after
   // a millisecond the burst cap closed.
   Clock::time_point paced(Clock::time_point at) const;
+  // `at` rounded up onto the tick's grid (as it is; kNever as it is): a protocol's own timer
+  // (QUIC's) then wakes the generator with its requests, not between them.
+  Clock::time_point on_tick(Clock::time_point at) const;
   // How many of the requests [0, index) of the whole schedule are this share's.
   std::uint64_t share_below(std::uint64_t index) const {
     const auto part = options.share.part, parts = options.share.parts;
