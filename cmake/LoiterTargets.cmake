@@ -74,7 +74,8 @@ function(loiter_add_target)
   endforeach()
 endfunction()
 
-# The protocol a target file declares: h2 with an [h2] table, tls with [tls], else http1.
+# The protocol a target file declares: h3 with an [h3] table, h2 with [h2], tls with [tls],
+# else http1.
 # A bundled target's file is looked for beside loiter's sources (add_subdirectory) or in
 # the installed share/loiter/targets; not found, http1.
 function(_loiter_target_protocol target out)
@@ -93,8 +94,10 @@ function(_loiter_target_protocol target out)
   endif()
   set(protocol http1)
   if(file)
-    file(STRINGS "${file}" tables REGEX "^[ \t]*\\[(tls|h2)\\][ \t]*(#.*)?$")
-    if(tables MATCHES "\\[h2\\]")
+    file(STRINGS "${file}" tables REGEX "^[ \t]*\\[(tls|h2|h3)\\][ \t]*(#.*)?$")
+    if(tables MATCHES "\\[h3\\]")
+      set(protocol h3)
+    elseif(tables MATCHES "\\[h2\\]")
       set(protocol h2)
     elseif(tables MATCHES "\\[tls\\]")
       set(protocol tls)

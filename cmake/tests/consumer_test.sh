@@ -34,8 +34,8 @@ cmake --build "$work/build" -j 2 >"$work/build.log" || {
   tail -40 "$work/build.log"; echo "consumer_test: building the example failed" >&2; exit 1; }
 
 # The default run of an HTTP/1.1 target, from the catalogue's data file (id family
-# protocol run): the http1 and any scenarios that run by default.
-expected=$(awk '!/^#/ && ($3 == "http1" || $3 == "any") && $4 == "default" { print "nginx." $1 }' \
+# protocol run): the http1, any and every scenarios that run by default.
+expected=$(awk '!/^#/ && ($3 == "http1" || $3 == "any" || $3 == "every") && $4 == "default" { print "nginx." $1 }' \
   "$source_dir/suites/catalogue/catalogue.txt" | sort)
 listed=$(cd "$work/build" && ctest -N | sed -n 's/^ *Test *#[0-9]*: //p' | sort)
 if [ "$listed" != "$expected" ]; then

@@ -242,12 +242,8 @@ bool QuicConnection::setup_quic() {
   callbacks.recv_stateless_reset = &QuicGlue::recv_stateless_reset;
   add_http3_callbacks(&callbacks);
 
-  ngtcp2_cid dcid{};
-  ngtcp2_cid scid{};
-  dcid.datalen = 18;
-  scid.datalen = 17;
-  gnutls_rnd(GNUTLS_RND_RANDOM, dcid.data, dcid.datalen);
-  gnutls_rnd(GNUTLS_RND_RANDOM, scid.data, scid.datalen);
+  ngtcp2_cid dcid, scid;
+  quic::random_client_ids(dcid, scid);
 
   ngtcp2_settings settings;
   ngtcp2_settings_default(&settings);

@@ -1,12 +1,13 @@
-// The HTTP/2 exchange's pool: the streams a GOAWAY turned back sent again, every request due
-// by now (never earlier, within the burst cap) given a stream on a connection with a free
-// slot (the wake's own while it has one, the next wake beginning on the next connection),
-// the deadlines of streams, connects and SETTINGS awaited, and reconnects.
+// The HTTP/2 exchange's pool: requests given streams as every multiplexing exchange gives them
+// (mux_pool.hpp: the streams a GOAWAY turned back first, then every request due by now on a
+// connection with a free slot), the deadlines of streams, connects and SETTINGS awaited, and
+// reconnects.
 #include <unistd.h>
 
 #include <algorithm>
 
 #include "h2_load_run.hpp"
+#include "mux_pool.hpp"
 
 namespace loiter::clients::load_detail {
 
@@ -16,23 +17,6 @@ void h2_flush_dirty(H2Run& run) {
   // A flush may retire a connection and mark none; the list is taken whole first.
   for (std::size_t i = 0; i < run.dirty.size(); ++i) h2_flush(run, *run.dirty[i]);
   run.dirty.clear();
-}
-
-// A connection with a free stream slot: the wake's own while it has one, then the next ones
-// (round robin); null if none. A wake's streams go on one connection as far as they can: one
-// send carries them all, and the server answers them in one write, where spreading them would
-// cost a send, a server read and an answer wake each (wakes and sends are most of the
-// generator's CPU).
-H2Conn* h2_slot(H2Run& run) {
-  const std::size_t n = run.conns.size();
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i = (run.cursor + k) % n;
-    if (h2_can_take(*run.conns[i])) {
-      run.cursor = i;
-      return run.conns[i].get();
-    }
-  }
-  return nullptr;
 }
 
 }  // namespace
@@ -73,37 +57,7 @@ void H2Run::watch(Clock::time_point now) {
   }
 }
 
-void H2Run::dispatch(Clock::time_point now) {
-  H2Run& run = *this;
-  run.no_slot = false;
-  run.cursor = (run.cursor + 1) % run.conns.size();  // each wake begins on the next connection
-  while (!run.again.empty()) {  // bounded by the queue: each turn sends one or stops
-    H2Conn* conn = h2_slot(run);
-    if (conn == nullptr) {
-      run.no_slot = true;
-      return;
-    }
-    H2Stream* stream = run.again.front();
-    run.again.pop_front();
-    h2_submit(run, *conn, *stream);
-  }
-  for (;;) {  // bounded by the requests due by now
-    const auto at = run.next_due(now);
-    if (!at || *at > now || run.over_burst_cap()) return;
-    const auto kind = run.churn ? request_kind(run.options.churn, run.next) : RequestKind::pooled;
-    H2Conn* conn = kind == RequestKind::fresh ? nullptr : h2_slot(run);
-    if (kind != RequestKind::fresh && conn == nullptr) {
-      run.no_slot = true;
-      return;
-    }
-    H2Stream* stream = run.new_stream(*run.take_due(now), kind);
-    if (conn == nullptr) {
-      h2_open_fresh(run, *stream);
-    } else {
-      h2_submit(run, *conn, *stream);
-    }
-  }
-}
+void H2Run::dispatch(Clock::time_point now) { mux::dispatch(*this, now); }
 
 void H2Run::flush() { h2_flush_dirty(*this); }
 

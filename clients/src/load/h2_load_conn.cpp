@@ -88,27 +88,6 @@ void h2_retire_if_done(H2Run& run, H2Conn& conn) {
   run.reopen_at(conn, Clock::now());
 }
 
-void h2_open_fresh(H2Run& run, H2Stream& stream) {
-  H2Conn* conn = nullptr;
-  for (auto& c : run.fresh) {  // a closed one is reused
-    if (c->phase == H2Phase::closed && c->streams.empty()) {
-      conn = c.get();
-      break;
-    }
-  }
-  if (conn == nullptr) {
-    run.fresh.push_back(std::make_unique<H2Conn>());
-    conn = run.fresh.back().get();
-    conn->run = &run;
-    conn->fresh = true;
-  }
-  stream.conn = conn;
-  stream.id = -1;
-  stream.slot = 0;
-  conn->streams.push_back(&stream);
-  run.open_link(*conn);
-}
-
 // Connected (and through TLS with "h2"): the preface goes, and streams wait for the server's
 // SETTINGS (its MAX_CONCURRENT_STREAMS may be below nghttp2's assumption), by the opening's
 // deadline.

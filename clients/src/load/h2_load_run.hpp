@@ -103,6 +103,10 @@ struct H2Run : Engine {
   std::array<char, 64 * 1024> buffer;
 
   H2Stream* new_stream(const Ticket& ticket, RequestKind kind);
+  // What the shared pool (mux_pool.hpp) asks of HTTP/2.
+  bool can_take(const H2Conn& conn) const;
+  void submit(H2Conn& conn, H2Stream& stream);
+  void open(H2Conn& conn) { open_link(conn); }
   // The stream is over: off its connection and back among the spare ones.
   void drop_stream(H2Stream& stream);
 };
@@ -115,8 +119,6 @@ void h2_lose(H2Run& run, H2Conn& conn, const char* kind);
 void h2_close(H2Run& run, H2Conn& conn);  // the socket and session gone, streams untouched
 // A draining connection whose streams all ended is closed (and a pool one reopened).
 void h2_retire_if_done(H2Run& run, H2Conn& conn);
-// Opens a connection of its own for a fresh-churn stream.
-void h2_open_fresh(H2Run& run, H2Stream& stream);
 
 // The HTTP/2 session (h2_load_session.cpp).
 void h2_setup(H2Run& run);  // the callbacks, the session options and the request's fields

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "h2_load_run.hpp"
+#include "mux_pool.hpp"
 
 namespace loiter::clients::load_detail {
 
@@ -213,23 +214,13 @@ void h2_submit(H2Run& run, H2Conn& conn, H2Stream& stream) {
     return;
   }
   stream.id = id;
-  stream.conn = &conn;
-  if (!conn.fresh) {  // a fresh one is its connection's stream from the connect on
-    stream.slot = conn.streams.size();
-    conn.streams.push_back(&stream);
-  }
-  if (!stream.noted) {  // dispatched: its HEADERS are written in this wake's flush
-    stream.noted = true;
-    note_sent(run, stream.ticket, stream.sent);
-  }
-  ++conn.opened_streams;
-  const auto every = run.options.churn.replace_every;
-  if (every > 0 && !conn.fresh && conn.opened_streams >= every) {
-    conn.phase = H2Phase::draining;
-    conn.replacing = true;
-  }
+  mux::submitted(run, conn, stream);
   h2_mark_dirty(run, conn);
 }
+
+bool H2Run::can_take(const H2Conn& conn) const { return h2_can_take(conn); }
+
+void H2Run::submit(H2Conn& conn, H2Stream& stream) { h2_submit(*this, conn, stream); }
 
 void h2_time_out(H2Run& run, H2Stream& stream) {
   ++run.out.errors["timeout"];

@@ -1,31 +1,14 @@
-// The HTTP/3 exchange's pool: the streams a GOAWAY turned back sent again, every request due
-// by now (never earlier, within the burst cap) given a stream on a connection with MAX_STREAMS
-// credit left (the wake's own while it has some, the next wake beginning on the next
-// connection, as over HTTP/2), ngtcp2's timers, the deadlines of streams and handshakes, and
-// reconnects.
+// The HTTP/3 exchange's pool: requests given streams as every multiplexing exchange gives them
+// (mux_pool.hpp: a slot is MAX_STREAMS credit left), ngtcp2's timers, the deadlines of streams
+// and handshakes, and reconnects.
 #include <unistd.h>
 
 #include <algorithm>
 
 #include "h3_load_run.hpp"
+#include "mux_pool.hpp"
 
 namespace loiter::clients::load_detail {
-
-namespace {
-
-H3Conn* h3_slot(H3Run& run) {
-  const std::size_t n = run.conns.size();
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t i = (run.cursor + k) % n;
-    if (h3_can_take(*run.conns[i])) {
-      run.cursor = i;
-      return run.conns[i].get();
-    }
-  }
-  return nullptr;
-}
-
-}  // namespace
 
 // ngtcp2's timers, deadlines (streams, handshakes) and reconnects.
 void H3Run::watch(Clock::time_point now) {
@@ -66,37 +49,7 @@ void H3Run::watch(Clock::time_point now) {
   }
 }
 
-void H3Run::dispatch(Clock::time_point now) {
-  H3Run& run = *this;
-  run.no_slot = false;
-  run.cursor = (run.cursor + 1) % run.conns.size();  // each wake begins on the next connection
-  while (!run.again.empty()) {  // bounded by the queue: each turn sends one or stops
-    H3Conn* conn = h3_slot(run);
-    if (conn == nullptr) {
-      run.no_slot = true;
-      return;
-    }
-    H3Stream* stream = run.again.front();
-    run.again.pop_front();
-    h3_submit(run, *conn, *stream);
-  }
-  for (;;) {  // bounded by the requests due by now
-    const auto at = run.next_due(now);
-    if (!at || *at > now || run.over_burst_cap()) return;
-    const auto kind = run.churn ? request_kind(run.options.churn, run.next) : RequestKind::pooled;
-    H3Conn* conn = kind == RequestKind::fresh ? nullptr : h3_slot(run);
-    if (kind != RequestKind::fresh && conn == nullptr) {
-      run.no_slot = true;
-      return;
-    }
-    H3Stream* stream = run.new_stream(*run.take_due(now), kind);
-    if (conn == nullptr) {
-      h3_open_fresh(run, *stream);
-    } else {
-      h3_submit(run, *conn, *stream);
-    }
-  }
-}
+void H3Run::dispatch(Clock::time_point now) { mux::dispatch(*this, now); }
 
 void H3Run::flush() {
   // A write may retire a connection and mark none; the list is taken whole first.
@@ -161,27 +114,6 @@ void H3Run::drop_stream(H3Stream& stream) {
   detach_stream(stream);
   spare.push_back(&stream);
   --live;
-}
-
-void h3_open_fresh(H3Run& run, H3Stream& stream) {
-  H3Conn* conn = nullptr;
-  for (auto& c : run.fresh) {  // a closed one is reused
-    if (c->phase == H3Phase::closed && c->streams.empty()) {
-      conn = c.get();
-      break;
-    }
-  }
-  if (conn == nullptr) {
-    run.fresh.push_back(std::make_unique<H3Conn>());
-    conn = run.fresh.back().get();
-    conn->run = &run;
-    conn->fresh = true;
-  }
-  stream.conn = conn;
-  stream.id = -1;
-  stream.slot = 0;
-  conn->streams.push_back(&stream);
-  h3_open(run, *conn);
 }
 
 std::shared_ptr<Engine> make_h3_load(Executor executor, const LoadOptions& o, LoadResult& out) {

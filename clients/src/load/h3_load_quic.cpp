@@ -134,11 +134,8 @@ bool h3_new_quic(H3Run& run, H3Conn& conn) {
   callbacks.recv_stream_data = h3_recv_stream_data;
   callbacks.recv_stateless_reset = h3_recv_stateless_reset;
   h3_add_stream_callbacks(callbacks);
-  ngtcp2_cid dcid{}, scid{};
-  dcid.datalen = 18;
-  scid.datalen = 17;
-  gnutls_rnd(GNUTLS_RND_RANDOM, dcid.data, dcid.datalen);
-  gnutls_rnd(GNUTLS_RND_RANDOM, scid.data, scid.datalen);
+  ngtcp2_cid dcid, scid;
+  quic::random_client_ids(dcid, scid);
   ngtcp2_settings settings;
   ngtcp2_settings_default(&settings);
   settings.initial_ts = h3_quic_now();

@@ -111,6 +111,10 @@ struct H3Run : Engine {
   std::array<std::uint8_t, 64 * 1024> buffer{};  // one datagram read at a time
 
   H3Stream* new_stream(const Ticket& ticket, RequestKind kind);
+  // What the shared pool (mux_pool.hpp) asks of HTTP/3.
+  bool can_take(const H3Conn& conn) const;
+  void submit(H3Conn& conn, H3Stream& stream);
+  void open(H3Conn& conn);
   // Off its connection (its callbacks, still to come from ngtcp2 and nghttp3, find it no more).
   void detach_stream(H3Stream& stream);
   // The stream is over (counted): off its connection and back among the spare ones.
@@ -137,7 +141,6 @@ void h3_close(H3Run& run, H3Conn& conn);  // the socket and sessions gone, strea
 void h3_say_goodbye(H3Run& run, H3Conn& conn);
 // A draining connection whose streams all ended is closed (and a pool one reopened).
 void h3_retire_if_done(H3Run& run, H3Conn& conn);
-void h3_open_fresh(H3Run& run, H3Stream& stream);
 
 // The HTTP/3 session (h3_load_session.cpp).
 void h3_add_stream_callbacks(ngtcp2_callbacks& callbacks);

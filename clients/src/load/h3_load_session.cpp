@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "h3_load_run.hpp"
+#include "mux_pool.hpp"
 
 namespace loiter::clients::load_detail {
 
@@ -243,22 +244,15 @@ void h3_submit(H3Run& run, H3Conn& conn, H3Stream& stream) {
     run.drop_stream(stream);
     return;
   }
-  if (!conn.fresh) {  // a fresh one is its connection's stream from the connect on
-    stream.slot = conn.streams.size();
-    conn.streams.push_back(&stream);
-  }
-  if (!stream.noted) {  // dispatched: its HEADERS are written in this wake's flush
-    stream.noted = true;
-    note_sent(run, stream.ticket, stream.sent);
-  }
-  ++conn.opened_streams;
-  const auto every = run.options.churn.replace_every;
-  if (every > 0 && !conn.fresh && conn.opened_streams >= every) {
-    conn.phase = H3Phase::draining;
-    conn.replacing = true;
-  }
+  mux::submitted(run, conn, stream);
   h3_mark_dirty(run, conn);
 }
+
+bool H3Run::can_take(const H3Conn& conn) const { return h3_can_take(conn); }
+
+void H3Run::submit(H3Conn& conn, H3Stream& stream) { h3_submit(*this, conn, stream); }
+
+void H3Run::open(H3Conn& conn) { h3_open(*this, conn); }
 
 void h3_time_out(H3Run& run, H3Stream& stream) {
   ++run.out.errors["timeout"];

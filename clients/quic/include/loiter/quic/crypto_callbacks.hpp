@@ -35,6 +35,17 @@ inline int random_connection_id(ngtcp2_conn*, ngtcp2_cid* cid, std::uint8_t* tok
   return 0;
 }
 
+// A client's first connection IDs, random: the destination's 18 bytes (RFC 9000 7.2: at least
+// 8) and its own 17.
+inline void random_client_ids(ngtcp2_cid& dcid, ngtcp2_cid& scid) {
+  dcid = {};
+  scid = {};
+  dcid.datalen = 18;
+  scid.datalen = 17;
+  gnutls_rnd(GNUTLS_RND_RANDOM, dcid.data, dcid.datalen);
+  gnutls_rnd(GNUTLS_RND_RANDOM, scid.data, scid.datalen);
+}
+
 // The callbacks a QUIC v1 connection over GnuTLS sets alike on `side`.
 inline ngtcp2_callbacks crypto_callbacks(Side side) {
   ngtcp2_callbacks callbacks{};

@@ -1,0 +1,115 @@
+// What the multiplexing exchanges (HTTP/2: h2_load_run.hpp, HTTP/3: h3_load_run.hpp) share
+// of their pool: a due request given a stream slot on a connection that has one (the wake's
+// own while it has one, the next wake beginning on the next connection), the streams a
+// connection turned back sent again first, a fresh-churn request given a connection object
+// of its own (a closed one reused), and a stream's bookkeeping once its request went: its
+// place on its connection, its dispatch counted once, replace_every. Each protocol's run gives
+// the few things that differ: can_take(conn), submit(conn, stream), open(conn), new_stream and
+// its Conn and Stream types; both Phase enums have `draining`.
+#pragma once
+
+#include <memory>
+
+#include "load_engine.hpp"
+
+namespace loiter::clients::load_detail::mux {
+
+// A connection with a free stream slot: the wake's own while it has one, then the next ones
+// (round robin); null if none. A wake's streams go on one connection as far as they can: one
+// send carries them all, and the server answers them in one write, where spreading them would
+// cost a send, a server read and an answer wake each (wakes and sends are most of the
+// generator's CPU).
+template <typename Run>
+auto* slot(Run& run) {
+  const std::size_t n = run.conns.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = (run.cursor + k) % n;
+    if (run.can_take(*run.conns[i])) {
+      run.cursor = i;
+      return run.conns[i].get();
+    }
+  }
+  return decltype(run.conns[0].get()){nullptr};
+}
+
+// A fresh-churn stream's own connection (a closed one reused), opened.
+template <typename Run, typename Stream>
+void open_fresh(Run& run, Stream& stream) {
+  decltype(run.fresh[0].get()) conn = nullptr;
+  for (auto& c : run.fresh) {  // a closed one is reused
+    if (c->phase == decltype(c->phase)::closed && c->streams.empty()) {
+      conn = c.get();
+      break;
+    }
+  }
+  if (conn == nullptr) {
+    using Conn = std::remove_reference_t<decltype(*conn)>;
+    run.fresh.push_back(std::make_unique<Conn>());
+    conn = run.fresh.back().get();
+    conn->run = &run;
+    conn->fresh = true;
+  }
+  stream.conn = conn;
+  stream.id = -1;
+  stream.slot = 0;
+  conn->streams.push_back(&stream);
+  run.open(*conn);
+}
+
+// The streams turned back sent again, then every request due by now (never earlier, within
+// the burst cap); a request with no slot anywhere waits (no_slot: answers are heard at once).
+template <typename Run>
+void dispatch(Run& run, Clock::time_point now) {
+  run.no_slot = false;
+  run.cursor = (run.cursor + 1) % run.conns.size();  // each wake begins on the next connection
+  while (!run.again.empty()) {  // bounded by the queue: each turn sends one or stops
+    auto* conn = slot(run);
+    if (conn == nullptr) {
+      run.no_slot = true;
+      return;
+    }
+    auto* stream = run.again.front();
+    run.again.pop_front();
+    run.submit(*conn, *stream);
+  }
+  for (;;) {  // bounded by the requests due by now
+    const auto at = run.next_due(now);
+    if (!at || *at > now || run.over_burst_cap()) return;
+    const auto kind = run.churn ? request_kind(run.options.churn, run.next) : RequestKind::pooled;
+    auto* conn = kind == RequestKind::fresh ? nullptr : slot(run);
+    if (kind != RequestKind::fresh && conn == nullptr) {
+      run.no_slot = true;
+      return;
+    }
+    auto* stream = run.new_stream(*run.take_due(now), kind);
+    if (conn == nullptr) {
+      open_fresh(run, *stream);
+    } else {
+      run.submit(*conn, *stream);
+    }
+  }
+}
+
+// The stream's request went on `conn`: its place there (a fresh connection's one stream has
+// it from the connect on), its dispatch counted once however often it goes, and the
+// connection draining once replace_every streams went on it.
+template <typename Run, typename Conn, typename Stream>
+void submitted(Run& run, Conn& conn, Stream& stream) {
+  stream.conn = &conn;
+  if (!conn.fresh) {
+    stream.slot = conn.streams.size();
+    conn.streams.push_back(&stream);
+  }
+  if (!stream.noted) {  // dispatched: its HEADERS are written in this wake's flush
+    stream.noted = true;
+    note_sent(run, stream.ticket, stream.sent);
+  }
+  ++conn.opened_streams;
+  const auto every = run.options.churn.replace_every;
+  if (every > 0 && !conn.fresh && conn.opened_streams >= every) {
+    conn.phase = decltype(conn.phase)::draining;
+    conn.replacing = true;
+  }
+}
+
+}  // namespace loiter::clients::load_detail::mux
