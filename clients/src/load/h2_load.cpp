@@ -29,13 +29,7 @@ void H2Run::watch(Clock::time_point now) {
     for (auto& c : *pool) {
       H2Conn& conn = *c;
       if (conn.state == LinkState::closed) {
-        if (conn.retry_at > now) {
-          run.next_retry = std::min(run.next_retry, conn.retry_at);
-        } else if (conn.fresh && !conn.streams.empty() && now >= run.send_until) {
-          run.drop_stream(*conn.streams[0]);  // too late: stays requested, not dispatched
-        } else if (conn.retry_at != kNever && (wanted || (conn.fresh && !conn.streams.empty()))) {
-          open_link(conn);
-        }
+        mux::reopen_when_due(run, conn, now, wanted);
         continue;
       }
       if (conn.deadline <= now) {
@@ -96,30 +90,10 @@ H2Run::~H2Run() {
 }
 
 H2Stream* H2Run::new_stream(const Ticket& ticket, RequestKind kind) {
-  if (spare.empty()) {
-    stream_store.push_back(std::make_unique<H2Stream>());
-    spare.push_back(stream_store.back().get());
-  }
-  H2Stream* stream = spare.back();
-  spare.pop_back();
-  *stream = H2Stream{.ticket = ticket, .kind = kind};
-  ++live;
-  return stream;
+  return mux::take_stream(*this, ticket, kind);
 }
 
-void H2Run::drop_stream(H2Stream& stream) {
-  if (H2Conn* conn = stream.conn; conn != nullptr) {
-    auto& streams = conn->streams;
-    if (stream.slot < streams.size() && streams[stream.slot] == &stream) {
-      streams[stream.slot] = streams.back();
-      streams[stream.slot]->slot = stream.slot;
-      streams.pop_back();
-    }
-  }
-  stream.conn = nullptr;
-  spare.push_back(&stream);
-  --live;
-}
+void H2Run::drop_stream(H2Stream& stream) { mux::give_back(*this, stream); }
 
 std::shared_ptr<Engine> make_h2_load(Executor executor, const LoadOptions& o, LoadResult& out) {
   auto run = std::make_shared<H2Run>(executor, o, out);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "h2_load_run.hpp"
+#include "mux_pool.hpp"
 #include "load_socket.hpp"
 
 namespace loiter::clients::load_detail {
@@ -60,10 +61,7 @@ void h2_lose(H2Run& run, H2Conn& conn, const char* kind) {
   for (H2Stream* stream : streams) {
     if (conn.fresh && stream->id < 0) continue;  // not sent yet: it waits for a reconnect
     if (!stream->done && conn.goaway && stream->id > conn.last_stream) {
-      conn.streams[stream->slot] = conn.streams.back();
-      conn.streams[stream->slot]->slot = stream->slot;
-      conn.streams.pop_back();
-      stream->conn = nullptr;
+      mux::leave_connection(*stream);
       run.again.push_back(stream);
       continue;
     }

@@ -119,11 +119,7 @@ int h2_on_stream_close(nghttp2_session* session, std::int32_t id, std::uint32_t 
     run.drop_stream(*stream);
   } else if (conn->goaway && id > conn->last_stream) {
     // Above the GOAWAY's last stream: the server never began it. It goes again elsewhere.
-    auto& streams = conn->streams;
-    streams[stream->slot] = streams.back();
-    streams[stream->slot]->slot = stream->slot;
-    streams.pop_back();
-    stream->conn = nullptr;
+    mux::leave_connection(*stream);
     run.again.push_back(stream);
   } else {
     ++run.out.errors[code == NGHTTP2_REFUSED_STREAM ? std::string("refused")

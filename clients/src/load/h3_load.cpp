@@ -18,13 +18,7 @@ void H3Run::watch(Clock::time_point now) {
     for (auto& c : *pool) {
       H3Conn& conn = *c;
       if (conn.state == LinkState::closed) {
-        if (conn.retry_at > now) {
-          run.next_retry = std::min(run.next_retry, conn.retry_at);
-        } else if (conn.fresh && !conn.streams.empty() && now >= run.send_until) {
-          run.drop_stream(*conn.streams[0]);  // too late: stays requested, not dispatched
-        } else if (conn.retry_at != kNever && (wanted || (conn.fresh && !conn.streams.empty()))) {
-          h3_open(run, conn);
-        }
+        mux::reopen_when_due(run, conn, now, wanted);
         continue;
       }
       if (conn.deadline <= now) {
@@ -86,34 +80,17 @@ H3Run::~H3Run() {
 }
 
 H3Stream* H3Run::new_stream(const Ticket& ticket, RequestKind kind) {
-  if (spare.empty()) {
-    stream_store.push_back(std::make_unique<H3Stream>());
-    spare.push_back(stream_store.back().get());
-  }
-  H3Stream* stream = spare.back();
-  spare.pop_back();
-  *stream = H3Stream{.ticket = ticket, .kind = kind};
-  ++live;
-  return stream;
+  return mux::take_stream(*this, ticket, kind);
 }
 
 void H3Run::detach_stream(H3Stream& stream) {
-  if (H3Conn* conn = stream.conn; conn != nullptr) {
-    auto& streams = conn->streams;
-    if (stream.slot < streams.size() && streams[stream.slot] == &stream) {
-      streams[stream.slot] = streams.back();
-      streams[stream.slot]->slot = stream.slot;
-      streams.pop_back();
-    }
-  }
-  stream.conn = nullptr;
-  stream.id = -1;
+  mux::leave_connection(stream);
+  stream.id = -1;  // a late callback about its old id finds it no more
 }
 
 void H3Run::drop_stream(H3Stream& stream) {
-  detach_stream(stream);
-  spare.push_back(&stream);
-  --live;
+  mux::give_back(*this, stream);
+  stream.id = -1;
 }
 
 std::shared_ptr<Engine> make_h3_load(Executor executor, const LoadOptions& o, LoadResult& out) {

@@ -14,6 +14,58 @@
 
 namespace loiter::clients::load_detail::mux {
 
+// A stream for the request `ticket`, from the spare ones (made when none is): nothing is
+// allocated per request once the run is warm.
+template <typename Run>
+auto* take_stream(Run& run, const Ticket& ticket, RequestKind kind) {
+  using Stream = std::remove_reference_t<decltype(*run.spare.back())>;
+  if (run.spare.empty()) {
+    run.stream_store.push_back(std::make_unique<Stream>());
+    run.spare.push_back(run.stream_store.back().get());
+  }
+  Stream* stream = run.spare.back();
+  run.spare.pop_back();
+  *stream = Stream{.ticket = ticket, .kind = kind};
+  ++run.live;
+  return stream;
+}
+
+// The stream off its connection's list (the last one takes its place).
+template <typename Stream>
+void leave_connection(Stream& stream) {
+  if (auto* conn = stream.conn; conn != nullptr) {
+    auto& streams = conn->streams;
+    if (stream.slot < streams.size() && streams[stream.slot] == &stream) {
+      streams[stream.slot] = streams.back();
+      streams[stream.slot]->slot = stream.slot;
+      streams.pop_back();
+    }
+  }
+  stream.conn = nullptr;
+}
+
+// The stream is over: off its connection and back among the spare ones.
+template <typename Run, typename Stream>
+void give_back(Run& run, Stream& stream) {
+  leave_connection(stream);
+  run.spare.push_back(&stream);
+  --run.live;
+}
+
+// A closed connection at the watch: its retry awaited, or opened again once it is due and a
+// request wants it (`wanted`: one is due, or turned back), or for its fresh stream; a fresh
+// stream whose send window passed stays requested, not dispatched.
+template <typename Run, typename Conn>
+void reopen_when_due(Run& run, Conn& conn, Clock::time_point now, bool wanted) {
+  if (conn.retry_at > now) {
+    run.next_retry = std::min(run.next_retry, conn.retry_at);
+  } else if (conn.fresh && !conn.streams.empty() && now >= run.send_until) {
+    run.drop_stream(*conn.streams[0]);  // too late: stays requested, not dispatched
+  } else if (conn.retry_at != kNever && (wanted || (conn.fresh && !conn.streams.empty()))) {
+    run.open(conn);
+  }
+}
+
 // A connection with a free stream slot: the wake's own while it has one, then the next ones
 // (round robin); null if none. A wake's streams go on one connection as far as they can: one
 // send carries them all, and the server answers them in one write, where spreading them would
