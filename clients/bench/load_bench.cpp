@@ -145,7 +145,11 @@ void print_text(const LoadOptions& o, const LoadResult& r, const Figures& f, boo
   fmt::print("connections   {} opened (reconnects included){}\n", r.connections_opened,
              h2 ? ", HTTP/2" : h3 ? ", HTTP/3 over QUIC" : "");
   if (h2 || h3) fmt::print("goaways       {}\n", counts_json(r.goaways));
-  if (h3) fmt::print("closes        {}\n", counts_json(r.closes));
+  if (h3) {
+    fmt::print("closes        {}\n", counts_json(r.closes));
+    fmt::print("datagrams     {} sent ({} B), {} received ({} B)\n", r.datagrams.sent,
+               r.datagrams.bytes_sent, r.datagrams.received, r.datagrams.bytes_received);
+  }
   if (o.churn.any()) {
     fmt::print(
         "churn         {} aborted, {} fresh closed, {} server closed, {} kept open after "

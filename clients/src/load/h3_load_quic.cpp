@@ -254,6 +254,8 @@ void H3Run::ready(Link& link) {
       if (conn.phase == H3Phase::handshaking) return link_failed(conn, "connect-failed");
       return h3_lose(*this, conn, io_error_kind(read.ec));
     }
+    ++out.datagrams.received;
+    out.datagrams.bytes_received += read.bytes;
     const ngtcp2_path path = h3_path_of(conn);
     const ngtcp2_pkt_info info{};
     const int rv = ngtcp2_conn_read_pkt(conn.quic, &path, &info, buffer.data(), read.bytes,
@@ -311,9 +313,11 @@ void h3_write(H3Run& run, H3Conn& conn) {
     }
     if (n == 0) break;
     // A datagram the socket does not take now is lost, as any may be: QUIC sends it again.
-    if (::send(conn.fd, out.data(), static_cast<std::size_t>(n), MSG_NOSIGNAL) < 0 &&
-        errno == ECONNREFUSED) {
-      return h3_lose(run, conn, "refused");
+    if (::send(conn.fd, out.data(), static_cast<std::size_t>(n), MSG_NOSIGNAL) < 0) {
+      if (errno == ECONNREFUSED) return h3_lose(run, conn, "refused");
+    } else {
+      ++run.out.datagrams.sent;
+      run.out.datagrams.bytes_sent += static_cast<std::size_t>(n);
     }
     ++sent;
   }
@@ -367,7 +371,10 @@ void h3_say_goodbye(H3Run& run, H3Conn& conn) {
     ngtcp2_connection_close_error_set_application_error(&error, kNoError, nullptr, 0);
     const ngtcp2_ssize n = ngtcp2_conn_write_connection_close(
         conn.quic, &storage.path, &info, out.data(), out.size(), &error, h3_quic_now());
-    if (n > 0) ::send(conn.fd, out.data(), static_cast<std::size_t>(n), MSG_NOSIGNAL);
+    if (n > 0 && ::send(conn.fd, out.data(), static_cast<std::size_t>(n), MSG_NOSIGNAL) > 0) {
+      ++run.out.datagrams.sent;
+      run.out.datagrams.bytes_sent += static_cast<std::size_t>(n);
+    }
   }
   h3_close(run, conn);
 }

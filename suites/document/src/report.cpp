@@ -121,6 +121,18 @@ std::optional<reports::FigureGroup> quic_close_figures(const clients::LoadResult
   return group;
 }
 
+// An HTTP/3 load: the pool's UDP datagrams and bytes each way; none over TCP.
+std::optional<reports::FigureGroup> datagram_figures(const clients::LoadResult& load) {
+  const auto& d = load.datagrams;
+  if (d == clients::LoadResult::Datagrams{}) return std::nullopt;
+  return reports::FigureGroup{.name = "QUIC datagrams",
+                              .unit = "",
+                              .values = {{"sent", number(d.sent)},
+                                         {"received", number(d.received)},
+                                         {"bytes sent", number(d.bytes_sent)},
+                                         {"bytes received", number(d.bytes_received)}}};
+}
+
 // The p99 from intended send time of the requests due in the schedule's first and last
 // edge window, and how many answers each holds; none when the windows were not kept.
 std::vector<reports::FigureGroup> edge_figures(const clients::LoadResult& load) {
@@ -184,6 +196,7 @@ std::vector<reports::FigureGroup> load_groups(const Observation& o) {
   if (auto churn = churn_figures(load)) groups.push_back(std::move(*churn));
   if (auto goaways = goaway_figures(load)) groups.push_back(std::move(*goaways));
   if (auto closes = quic_close_figures(load)) groups.push_back(std::move(*closes));
+  if (auto datagrams = datagram_figures(load)) groups.push_back(std::move(*datagrams));
   for (auto& edge : edge_figures(load)) groups.push_back(std::move(edge));
   for (auto& client : plots::client_groups(o)) groups.push_back(std::move(client));
   return groups;

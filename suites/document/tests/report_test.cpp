@@ -166,6 +166,8 @@ TEST(ToReport, AnH3LoadWritesItsQuicClosesByCode) {
   const auto report = to_report(testing::h3_churn_load_result());
   EXPECT_EQ(reports::figure(report, "QUIC closes", "idle timeout"), 2.0);
   EXPECT_EQ(reports::figure(report, "QUIC closes", "H3_NO_ERROR"), 1.0);
+  EXPECT_EQ(reports::figure(report, "QUIC datagrams", "received"), 280.0);
+  EXPECT_EQ(reports::figure(report, "QUIC datagrams", "bytes sent"), 42000.0);
   EXPECT_FALSE(reports::figure(to_report(testing::h2_churn_load_result()), "QUIC closes",
                                "idle timeout")
                    .has_value());

@@ -41,10 +41,11 @@ namespace loiter::clients {
 BOOST_DESCRIBE_STRUCT(LoadSecond, (),
                       (requested, dispatched, succeeded, failed, latency, client_cpu_s))
 BOOST_DESCRIBE_STRUCT(ClientCost, (), (wall_s, busy, cpu_s))
+BOOST_DESCRIBE_STRUCT(LoadResult::Datagrams, (), (sent, received, bytes_sent, bytes_received))
 BOOST_DESCRIBE_STRUCT(LoadResult, (),
                       (requested, dispatched, succeeded, aborted, fresh_closed, server_closed,
-                       close_kept, replaced, non_2xx, errors, goaways, closes, from_intended,
-                       from_sent,
+                       close_kept, replaced, non_2xx, errors, goaways, closes, datagrams,
+                       from_intended, from_sent,
                        max_send_lag, max_sends_in_one_ms, connections_opened, started, ended,
                        seconds, scheduled, stopped_early, first_window, last_window, client))
 
@@ -93,7 +94,8 @@ inline constexpr auto kAddedLater<LoadResult> = std::tuple(&LoadResult::goaways,
 // The client's own cost: written where the engine measured it (documents from before it, and
 // shards' golden bytes, have none). An HTTP/3 load's QUIC closes: where some came.
 template <>
-inline constexpr auto kWhenSet<LoadResult> = std::tuple(&LoadResult::client, &LoadResult::closes);
+inline constexpr auto kWhenSet<LoadResult> =
+    std::tuple(&LoadResult::client, &LoadResult::closes, &LoadResult::datagrams);
 template <>
 inline constexpr auto kWhenSet<clients::LoadSecond> = std::tuple(&clients::LoadSecond::client_cpu_s);
 template <>
@@ -149,6 +151,10 @@ void merge_load(clients::LoadResult& sum, const clients::LoadResult& part) {
   for (const auto& [error, n] : part.errors) sum.errors[error] += n;
   for (const auto& [code, n] : part.goaways) sum.goaways[code] += n;
   for (const auto& [code, n] : part.closes) sum.closes[code] += n;
+  sum.datagrams.sent += part.datagrams.sent;
+  sum.datagrams.received += part.datagrams.received;
+  sum.datagrams.bytes_sent += part.datagrams.bytes_sent;
+  sum.datagrams.bytes_received += part.datagrams.bytes_received;
   sum.from_intended.merge(part.from_intended);
   sum.from_sent.merge(part.from_sent);
   sum.max_send_lag = std::max(sum.max_send_lag, part.max_send_lag);

@@ -60,6 +60,12 @@ struct LoadResult {
   // code name ("H3_NO_ERROR", "NO_ERROR", ...), "stateless reset", or "idle timeout" (neither
   // side heard the other for the smaller of their idle timeouts).
   std::map<std::string, std::uint64_t> closes;
+  // HTTP/3: the UDP datagrams and their bytes the pool sent and received (every QUIC packet:
+  // handshakes, requests, answers, ACKs); zero over TCP.
+  struct Datagrams {
+    std::uint64_t sent = 0, received = 0, bytes_sent = 0, bytes_received = 0;
+    bool operator==(const Datagrams&) const = default;
+  } datagrams;
   std::map<unsigned, std::uint64_t> non_2xx;  // status -> count
   std::map<std::string, std::uint64_t>
       errors;                      // "reset", "closed", "timeout", "connect-failed", ...
