@@ -1,5 +1,6 @@
 // The h3 kinds that hold a connection without stalling a stream (stalls.hpp): h3-idle (its
-// probe), h3-long-response and h3-stream (a slow answer read at once).
+// probe), h3-long-response and h3-stream (a slow answer read at once), h3-held-recheck (two
+// answers, held between them).
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -68,6 +69,27 @@ class LongGet final : public Stalled {
   }
 };
 
+// GET path, held, GET path again at recheck_at (a new stream), held, closed at release_at.
+class HeldRecheck final : public QuicConnection {
+ public:
+  HeldRecheck(Executor e, std::shared_ptr<const H3Options> o, std::size_t i, ConnectionRecord& r)
+      : QuicConnection(e, std::move(o), i, r, kH3HeldRecheck) {}
+
+ private:
+  void on_ready() override { first_ = submit_get(options().path, Window::automatic); }
+
+  void on_response_complete(std::int64_t stream) override {
+    if (stream == first_) {
+      at(options().recheck_at, [this] { second_ = submit_get(options().path, Window::automatic); });
+    } else if (stream == second_) {
+      at(options().release_at, [this] { close_by_client(); });
+    }
+  }
+
+  std::int64_t first_ = -1;
+  std::int64_t second_ = -1;
+};
+
 template <const std::string_view& Kind>
 std::shared_ptr<QuicConnection> make_long(Executor executor,
                                           std::shared_ptr<const H3Options> options,
@@ -102,6 +124,11 @@ void spawn_h3_stream(asio::io_context& io, const H3Options& options,
                      std::vector<ConnectionRecord>& out) {
   h3::require_long_path(options, kH3Stream);
   h3::spawn_h3_kind(io, options, &h3::make_long<kH3Stream>, out);
+}
+
+void spawn_h3_held_recheck(asio::io_context& io, const H3Options& options,
+                           std::vector<ConnectionRecord>& out) {
+  h3::spawn_h3_kind(io, options, &h3::make<h3::HeldRecheck>, out);
 }
 
 }  // namespace loiter::clients

@@ -2,9 +2,11 @@
 // answers a first request, is held, answers a re-check on the same connection while every
 // other one is held too (a handshake alone is not a working connection), and is then
 // closed by the client; the server must answer all of them and give every FD back. On an
-// HTTP/2 target ([h2]) each connection speaks h2 and its re-check is a second stream.
+// HTTP/2 target ([h2]) each connection speaks h2 and its re-check is a second stream; on an
+// HTTP/3 target ([h3]) each is a QUIC connection and its re-check a second request stream.
 
 #include "loiter/clients/h2/held_recheck.hpp"
+#include "loiter/clients/h3/stalls.hpp"
 #include "loiter/clients/http1/held_recheck.hpp"
 #include "scenario_kit.hpp"
 #include "scenarios.hpp"
@@ -30,7 +32,8 @@ struct CapacityPlan {
 };
 
 CapacityPlan capacity_plan(const Target& target, const Timing& timing, std::size_t count) {
-  const Duration idle = target.deadlines.idle.value_or(
+  const auto& declared = target.h3 ? target.h3->idle : target.deadlines.idle;
+  const Duration idle = declared.value_or(
       std::chrono::duration_cast<Duration>(4 * kPhaseWithoutIdle * timing.scale));
   CapacityPlan plan;
   const double within = std::chrono::duration<double>(idle / 2).count();
@@ -67,6 +70,14 @@ Options held_options(const DriveContext& c, const CapacityPlan& plan) {
 
 void drive_held(clients::asio::io_context& io, const DriveContext& c, DriveOutput& out) {
   const auto plan = capacity_plan(c.target, c.timing, c.expected.connections);
+  if (c.target.h3) {
+    auto options = h3_family::h3_options(c);
+    options.fleet.pacing = {.start = c.start + 20ms, .per_second = plan.rate};
+    options.recheck_at = options.fleet.pacing.start + plan.opening + plan.phase;
+    options.release_at = options.recheck_at + plan.phase;
+    clients::spawn_h3_held_recheck(io, options, out.fleet());
+    return;
+  }
   if (c.target.h2) {
     clients::spawn_h2_held_recheck(io, held_options<clients::H2HeldRecheckOptions>(c, plan),
                                    out.fleet());
@@ -80,8 +91,8 @@ Scenario held_capacity() {
           .family = "capacity",
           .must =
               "answer a first request and a re-check on every one of N connections held at "
-              "once (over HTTP/2: a first and a second stream), and give every FD back after "
-              "they close",
+              "once (over HTTP/2 and HTTP/3: a first and a second stream), and give every FD "
+              "back after they close",
           .unmet_need = [](const Target& t) { return need_path(t.paths.health, "health"); },
           .expect = expect_held,
           .drive = drive_held,

@@ -59,6 +59,7 @@ inline constexpr std::string_view kH3WindowTrickle = "h3-window-trickle";
 inline constexpr std::string_view kH3ControlClose = "h3-control-close";
 inline constexpr std::string_view kH3LongResponse = "h3-long-response";
 inline constexpr std::string_view kH3Stream = "h3-stream";
+inline constexpr std::string_view kH3HeldRecheck = "h3-held-recheck";
 
 struct H3Options {
   // fleet.target: the server's UDP endpoint (address and port); fleet.tls is not used (QUIC
@@ -89,6 +90,9 @@ struct H3Options {
   // server had not forgotten it early. Unanswered within three PTOs: gone.
   std::optional<Duration> early_probe_after;
   std::size_t initial_bytes = 100;  // h3-initial-stall: the ClientHello bytes sent
+  // h3-held-recheck: the second request (every connection's at once), then the client's close.
+  Clock::time_point recheck_at{};
+  Clock::time_point release_at{};
 };
 
 // Each spawns options.fleet.count connections of its kind on `io`; run `io` to collect them
@@ -115,6 +119,13 @@ void spawn_h3_long_response(asio::io_context& io, const H3Options& options,
                             std::vector<ConnectionRecord>& out);
 void spawn_h3_stream(asio::io_context& io, const H3Options& options,
                      std::vector<ConnectionRecord>& out);
+// held-capacity's client over HTTP/3: GET path answered whole (a handshake alone is not a
+// working connection), the connection held until recheck_at, a second GET on it then (the
+// re-check, on a new stream), held again until release_at, and closed by the client
+// (CONNECTION_CLOSE H3_NO_ERROR). Quiet while held: the plan keeps every hold under the idle
+// timeout.
+void spawn_h3_held_recheck(asio::io_context& io, const H3Options& options,
+                           std::vector<ConnectionRecord>& out);
 
 // One HTTP/3 GET of options.path on a connection of its own (readiness, the benchmark):
 // the response's status, or nullopt when none came within `timeout`; `error` (if given)
