@@ -165,7 +165,8 @@ TEST(Judge, HeldCapacityAnsweredLateSaysWhatTheAcceptQueueShowed) {
                         "accept queue (backlog 4096), which it kept taking from, slowly (its FDs "
                         "11→511): a slow accept loop"));
   // One interval of no change in a slow loop (caught between two accepts) is not a cap:
-  // a stall counts from two of the timeline's sampling intervals, whatever they are.
+  // a stall counts from two of the timeline's sampling intervals, or from 0.2 s where those
+  // are longer (a starved sampler).
   auto between = answered_late(t0);
   between.timeline = {queued(t0, 0ms, 11, 0),      queued(t0, 100ms, 61, 700),
                       queued(t0, 200ms, 61, 700),  queued(t0, 300ms, 161, 600),
@@ -180,6 +181,15 @@ TEST(Judge, HeldCapacityAnsweredLateSaysWhatTheAcceptQueueShowed) {
   EXPECT_THAT(judge(sampled_fast, expectations).findings,
               ElementsAre(Field(&Finding::accept_stalled, Optional(DoubleNear(0.1, 1e-9)))));
   EXPECT_THAT(text_of(sampled_fast), HasSubstr("stops accepting at about 500"));
+  // A starved sampler, every 300 ms: one interval of no change is 0.3 s without a connection
+  // taken, which no slow loop shows; a cap.
+  auto sampled_slowly = answered_late(t0);
+  sampled_slowly.timeline = {queued(t0, 0ms, 11, 0), queued(t0, 300ms, 311, 200),
+                             queued(t0, 600ms, 511, 500), queued(t0, 900ms, 511, 500),
+                             queued(t0, 1200ms, 511, 0)};
+  EXPECT_THAT(judge(sampled_slowly, expectations).findings,
+              ElementsAre(Field(&Finding::accept_stalled, Optional(DoubleNear(0.3, 1e-9)))));
+  EXPECT_THAT(text_of(sampled_slowly), HasSubstr("stops accepting at about 500"));
   // Nothing waited: accepted at once, answered late.
   auto slow_first = answered_late(t0);
   slow_first.timeline = {queued(t0, 0ms, 11, 0), queued(t0, 100ms, 511, 0)};
