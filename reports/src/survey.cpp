@@ -56,13 +56,16 @@ bool goaway_code_name(std::string_view word) {
 }  // namespace
 
 std::string_view to_string(SurveyProtocol protocol) {
-  constexpr std::array<std::string_view, kSurveyProtocols.size()> kWords{"http1", "tls", "h2"};
+  constexpr std::array<std::string_view, kSurveyProtocols.size()> kWords{"http1", "tls", "h2",
+                                                                          "h3"};
   return kWords[static_cast<std::size_t>(protocol)];  // in the enum's order
 }
 
 bool SurveyEnding::by_server() const {
   return way == Way::close || way == Way::reset || way == Way::alert || way == Way::gone;
 }
+
+bool SurveyEnding::by_server_or_stream() const { return by_server() || way == Way::rst_stream; }
 
 std::string to_string(const SurveyEnding& ending) {
   const auto way = std::string(word_table::word_of(kWays, ending.way));
@@ -89,15 +92,18 @@ std::optional<SurveyEnding> survey_ending_of(std::string_view word) {
         std::from_chars(first.data(), first.data() + first.size(), ending.status);
     if (error != std::errc() || end != first.data() + first.size()) return std::nullopt;
   }
-  // Only a server's ending has something before it, and each is written one way ("408", not
-  // "0408").
-  if (!ending.by_server() || to_string(ending) != word) return std::nullopt;
+  // Only a server's ending has something before it (a GOAWAY only before the connection's
+  // end), and each is written one way ("408", not "0408").
+  if (!ending.by_server_or_stream() || (ending.after_goaway && !ending.by_server()) ||
+      to_string(ending) != word) {
+    return std::nullopt;
+  }
   return ending;
 }
 
 std::string_view survey_ending_words() {
   return "'close', 'reset', 'alert' or 'gone' (after a status or 'goaway' and '+': "
-         "'408+close'), 'goaway', 'rst-stream', 'answered', 'open', 'connect-failed', "
+         "'408+close'), 'goaway', 'rst-stream' (after a status and '+': '408+rst-stream'), 'answered', 'open', 'connect-failed', "
          "'client-abort', 'client-close' or ''";
 }
 

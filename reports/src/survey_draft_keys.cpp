@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 
 #include "loiter/reports/number_text.hpp"
@@ -160,6 +161,85 @@ const SurveyMeasure* header_measure(const Survey& survey, bool h2) {
   return measured(survey, "header-silent");
 }
 
+// A bracketed deadline (h3-handshake, h3-idle ended "gone"): the earliest time a probe found
+// the connection gone, the bracket's max. A check probes 1.5 slacks before a declared deadline
+// and half a slack after it, so the value must lie within that of the true one: the bracket's
+// max is at most its width (about a slack) past it. It is written as the whole second below
+// when within a tenth of a second of it, else rounded up to the next 0.05 s.
+std::string bracket_value(double gone) {
+  const double whole = std::floor(gone);
+  if (whole >= 1 && gone - whole <= 0.1) return plain_number(whole);
+  return plain_number(std::max(0.05, std::ceil(gone * 20 - 1e-9) / 20));
+}
+
+// An [h3] deadline: a bracket where the server forgot the connection silently, else as
+// deadline() (a CONNECTION_CLOSE or a stream's end, timed).
+KeyDraft h3_deadline(const Context& c, std::string key, std::string_view id) {
+  const auto* m = measured(c.survey, id);
+  if (m == nullptr || m->ending.way != SurveyEnding::Way::gone || !m->seconds) {
+    return deadline(c, "h3", std::move(key), m, {id});
+  }
+  const auto& s = *m->seconds;
+  // The idle timeout the server advertised, where it lies in the bracket: it is the one kept
+  // (RFC 9000 10.1: the smaller of the two sides', and the client's is longer).
+  // A probe answered just past it is no sign against it: the server's timer fires on its own
+  // grid, and RFC 9000 10.1 lets it wait three PTOs more.
+  const double near = c.survey.slack / 2;
+  if (m->advertised && *m->advertised > 0 && *m->advertised >= s.min - near &&
+      *m->advertised <= s.max) {
+    return with("h3", std::move(key), State::measured, plain_number(*m->advertised),
+                fmt::format("{}: still held at {:.2f} s, gone at {:.2f} s, the max_idle_timeout it "
+                            "advertised between; {}",
+                            measured_head(c, *m), s.min, s.max, kPromiseOnly));
+  }
+  return with("h3", std::move(key), State::measured, bracket_value(s.max),
+              fmt::format("{}: still held at {:.2f} s, gone at {:.2f} s; {}", measured_head(c, *m),
+                          s.min, s.max, kPromiseOnly));
+}
+
+// [h3] idle_advertised: the max_idle_timeout the server's transport parameters carried.
+KeyDraft h3_advertised(const Context& c) {
+  const auto* m = measured(c.survey, "h3-idle");
+  if (m == nullptr || !m->advertised) {
+    auto draft = unmeasured(c, "h3", "idle_advertised", {"h3-idle"});
+    if (m != nullptr) draft.why = "not measured (h3-idle): no handshake was done";
+    return draft;
+  }
+  if (*m->advertised == 0) {
+    return with("h3", "idle_advertised", State::none, "",
+                fmt::format("measured {} (h3-idle): the server advertised max_idle_timeout 0, no "
+                            "idle timeout of its own",
+                            c.date));
+  }
+  return with("h3", "idle_advertised", State::measured, plain_number(*m->advertised),
+              fmt::format("measured {} (h3-idle): the server's max_idle_timeout; {}", c.date,
+                          kPromiseOnly));
+}
+
+// [h3] header_408 / body_408: whether the stalled stream was answered 408.
+KeyDraft h3_answer(const Context& c, std::string key, std::string_view id) {
+  const auto* m = measured(c.survey, id);
+  if (m == nullptr) return unmeasured(c, "h3", std::move(key), {id});
+  if (!m->seconds) return with("h3", std::move(key), State::none, "", none_within(c, *m));
+  const bool answered_408 = m->ending.status == 408;
+  return with("h3", std::move(key), State::measured, answered_408 ? "true" : "false",
+              fmt::format("{}: ended {}; {}", measured_head(c, *m), to_string(m->ending),
+                          kPromiseOnly));
+}
+
+// What a survey over HTTP/3 drafts: [h3]'s keys alone (its HTTP/1.1 deadlines say nothing of
+// its HTTP/3 listener, nor these of them).
+std::vector<KeyDraft> h3_keys(const Context& c) {
+  return {h3_deadline(c, "handshake", "h3-handshake"),
+          h3_advertised(c),
+          h3_deadline(c, "idle", "h3-idle"),
+          h3_deadline(c, "header", "h3-header"),
+          h3_deadline(c, "body", "h3-body"),
+          h3_deadline(c, "send", "h3-send"),
+          h3_answer(c, "header_408", "h3-header"),
+          h3_answer(c, "body_408", "h3-body")};
+}
+
 const SurveyMeasure* idle_measure(const Survey& survey, bool h2) {
   if (const auto* m = measured(survey, "idle")) return m;
   return h2 ? measured(survey, "h2-idle") : nullptr;
@@ -169,6 +249,7 @@ const SurveyMeasure* idle_measure(const Survey& survey, bool h2) {
 
 std::vector<KeyDraft> draft_keys(const Survey& survey, std::string_view date, bool h2) {
   const Context c{.survey = survey, .date = date};
+  if (survey.protocol == SurveyProtocol::h3) return h3_keys(c);
   std::vector<KeyDraft> keys = {
       deadline(c, "deadlines", "header", header_measure(survey, h2),
                {"header-partial", "header-silent"}),

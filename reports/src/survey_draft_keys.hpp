@@ -13,7 +13,7 @@ namespace loiter::reports::draft {
 
 struct KeyDraft {
   enum class State { measured, none, unmeasured };
-  std::string table;  // "deadlines", "promises", "tls", "h2"
+  std::string table;  // "deadlines", "promises", "tls", "h2", "h3"
   std::string key;    // "header"
   State state = State::unmeasured;
   std::string value;  // measured: the value as TOML ("2", "true", "\"408\"")
@@ -21,7 +21,8 @@ struct KeyDraft {
 };
 
 // Every key of [deadlines] and [promises] a survey can measure, then [tls]'s (survey.tls) and
-// [h2]'s (`h2`), each with what the survey says of it; `date` goes into the comments.
+// [h2]'s (`h2`), each with what the survey says of it; `date` goes into the comments. A survey
+// over HTTP/3 drafts [h3]'s keys alone.
 std::vector<KeyDraft> draft_keys(const Survey& survey, std::string_view date, bool h2);
 
 // "{deadlines.header}": how a target file uses the key as a placeholder.

@@ -82,14 +82,15 @@ std::string top_comment(const Drafting& d) {
   const auto& from = d.head.original ? d.head.source : s.target;
   const auto protocol = std::string(to_string(s.protocol));
   const auto at = from == s.endpoint ? protocol : fmt::format("{}, {}", s.endpoint, protocol);
+  const auto tables = s.protocol == SurveyProtocol::h3 ? "the measured keys of [h3]"
+                      : s.tls || d.head.h2 || s.protocol == SurveyProtocol::h2
+                          ? "[deadlines], [promises] and the measured keys of [tls] and [h2]"
+                          : "[deadlines] and [promises]";
   return wrapped_comment(fmt::format(
-             "Drafted by loiter survey on {} from {} ({}): [deadlines]{} hold what this server "
+             "Drafted by loiter survey on {} from {} ({}): {} hold what this server "
              "was measured to do.{} Measured is not promised: keep a value only once the "
              "server's configuration says it, since loiter check judges the server against it.",
-             d.date, from, at,
-             s.tls || d.head.h2 || s.protocol == SurveyProtocol::h2
-                 ? ", [promises] and the measured keys of [tls] and [h2]"
-                 : " and [promises]",
+             d.date, from, at, tables,
              s.interrupted
                  ? " The survey was interrupted: what it did not reach is kept or left out."
                  : "")) +

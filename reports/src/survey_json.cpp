@@ -50,7 +50,8 @@ BOOST_DESCRIBE_STRUCT(Spread, (), (min, median, max))
 BOOST_DESCRIBE_STRUCT(EndingCount, (), (ending, count))
 BOOST_DESCRIBE_STRUCT(SurveyMeasure, (),
                       (id, title, kind, from, interval, connections, agreed, seconds, ending,
-                       endings, extends, runs_from, exposure, note, not_measured))
+                       endings, extends, runs_from, advertised, exposure, note,
+                       not_measured))
 BOOST_DESCRIBE_STRUCT(SurveyServer, (),
                       (pid, fds_before, fds_peak, fds_after, fds_back, rss_before_mib,
                        rss_peak_mib))

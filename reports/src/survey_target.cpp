@@ -34,7 +34,7 @@ std::string lead_in(const Table& table) {
   return out.empty() ? "\n" : out;
 }
 
-// [tls] or [h2]: the measured keys replaced where they stand (or added after the last key),
+// [tls], [h2] or [h3]: the measured keys replaced where they stand (or added after the last key),
 // every other line kept as it is.
 std::string keyed_table(const Drafting& d, const Table& old) {
   std::vector<const KeyDraft*> pending;
@@ -65,7 +65,7 @@ std::string keyed_table(const Drafting& d, const Table& old) {
 void refuse_other_forms(const Table& root, const DraftHead& head) {
   for (const auto& item : root.items) {
     if (item.kind != Item::Kind::entry) continue;
-    for (const std::string_view table : {"deadlines", "promises", "tls", "h2"}) {
+    for (const std::string_view table : {"deadlines", "promises", "tls", "h2", "h3"}) {
       if (item.name == table || item.name.starts_with(std::string(table) + ".")) {
         throw std::invalid_argument(fmt::format(
             "{}: key '{}': a drafted target file replaces [{}] as a table of its own; write it "
@@ -84,8 +84,10 @@ std::string drafted_file(const Drafting& d) {
         tables, [&](const Table& t) { return !t.array_table && t.name == name; });
     return it == tables.end() ? nullptr : &*it;
   };
-  const Table* deadlines = find("deadlines");
-  const Table* promises = find("promises");
+  const bool h3 = d.survey.protocol == SurveyProtocol::h3;
+  // Over HTTP/3 only [h3] is drafted: [deadlines] and [promises] stay as they are.
+  const Table* deadlines = h3 ? nullptr : find("deadlines");
+  const Table* promises = h3 ? nullptr : find("promises");
   std::string out = draft::top_comment(d);
   for (const auto& table : tables) {
     if (&table == deadlines) {
@@ -95,13 +97,17 @@ std::string drafted_file(const Drafting& d) {
     } else if (&table == promises) {
       if (deadlines == nullptr) out += draft::drafted_table(d, "deadlines", nullptr) + "\n";
       out += draft::drafted_table(d, "promises", promises) + lead_in(table);
-    } else if (!table.array_table && (table.name == "tls" || table.name == "h2")) {
+    } else if (!table.array_table && (table.name == "tls" || table.name == "h2" || table.name == "h3")) {
       out += keyed_table(d, table);
     } else {
       for (const auto& item : table.items) out += item.text;
     }
   }
   while (out.ends_with("\n\n")) out.pop_back();  // one newline at the end, as most files have
+  if (h3) {
+    if (find("h3") == nullptr) out = draft::with_newline(out) + "\n[h3]\n" + draft::keyed_lines(d, "h3");
+    return out;
+  }
   if (deadlines == nullptr && promises == nullptr) {
     out = draft::with_newline(out) + "\n" + draft::drafted_table(d, "deadlines", nullptr) + "\n" +
           draft::drafted_table(d, "promises", nullptr);
@@ -119,8 +125,10 @@ std::string connect_only_file(const Drafting& d) {
     for (const auto& [name, path] : d.head.paths)
       out += fmt::format("{} = {}\n", name, draft::toml_string(path));
   }
-  out += "\n" + draft::drafted_table(d, "deadlines", nullptr);
-  out += "\n" + draft::drafted_table(d, "promises", nullptr);
+  if (d.survey.protocol != SurveyProtocol::h3) {
+    out += "\n" + draft::drafted_table(d, "deadlines", nullptr);
+    out += "\n" + draft::drafted_table(d, "promises", nullptr);
+  }
   if (d.survey.tls) {
     out += "\n[tls]\n";
     if (!d.head.alpn.empty()) {
@@ -133,6 +141,12 @@ std::string connect_only_file(const Drafting& d) {
     out += draft::keyed_lines(d, "tls");
   }
   if (d.head.h2 || d.survey.protocol == SurveyProtocol::h2) out += "\n[h2]\n" + draft::keyed_lines(d, "h2");
+  if (d.survey.protocol == SurveyProtocol::h3) {
+    out += "\n[h3]\n";
+    if (!d.head.server_name.empty())
+      out += fmt::format("server_name = {}\n", draft::toml_string(d.head.server_name));
+    out += draft::keyed_lines(d, "h3");
+  }
   return out;
 }
 

@@ -17,6 +17,8 @@ std::string protocol_text(const Survey& survey) {
       return "HTTP/1.1 over TLS";
     case SurveyProtocol::h2:
       return survey.tls ? "HTTP/2 over TLS (h2)" : "HTTP/2 (h2c)";
+    case SurveyProtocol::h3:
+      return "HTTP/3 over QUIC";
   }
   return std::string(to_string(survey.protocol));
 }

@@ -40,7 +40,8 @@ constexpr double kMostWait = 86'400;
 void refuse_connect_only(const SurveyOptions& options) {
   for (const auto& [given, name] :
        {std::pair{options.pid.has_value(), "--pid"}, std::pair{options.tls, "--tls"},
-        std::pair{options.h2, "--h2"}, std::pair{!options.sni.empty(), "--sni"},
+        std::pair{options.h2, "--h2"}, std::pair{options.h3, "--h3"},
+        std::pair{!options.sni.empty(), "--sni"},
         std::pair{!options.health.empty(), "--health"}, std::pair{!options.echo.empty(), "--echo"},
         std::pair{!options.large.empty(), "--large"},
         std::pair{!options.allow_remote.empty(), "--allow-remote"}}) {
@@ -76,14 +77,16 @@ suites::SurveyRequest connect_request(const SurveyOptions& options,
     file = suites::choose_target({.name = options.target, .settings = options.settings});
     request.target = file->name;
   }
-  request.tls = options.tls || (file && file->tls);
-  request.h2 = options.h2 || (file && file->h2);
+  request.h3 = options.h3 || (file && file->h3);
+  request.tls = !request.h3 && (options.tls || (file && file->tls));
+  request.h2 = !request.h3 && (options.h2 || (file && file->h2));
   if (file && file->tls) {
     request.alpn = file->tls->alpn;
     request.server_name = file->tls->server_name;
   } else if (request.tls && request.h2) {
     request.alpn = {"h2"};
   }
+  if (request.h3) request.server_name = file && file->h3 ? file->h3->server_name : "localhost";
   if (!options.sni.empty()) request.server_name = options.sni;
   const auto path_of = [&](const std::string& given, const std::optional<std::string>& declared,
                            std::string fallback) {
@@ -132,7 +135,10 @@ void add_survey_options(CLI::App& command, SurveyOptions& options) {
   command.add_flag("--tls", options.tls, "with --connect: speak TLS (no certificate check)");
   command.add_flag("--h2", options.h2,
                    "with --connect: HTTP/2 (h2c with prior knowledge; with --tls, ALPN h2)");
-  command.add_option("--sni", options.sni, "with --tls: the server name sent");
+  command.add_flag("--h3", options.h3,
+                   "with --connect: HTTP/3 over QUIC to HOST:PORT on UDP (the SNI: localhost, or "
+                   "--sni)");
+  command.add_option("--sni", options.sni, "with --tls or --h3: the server name sent");
   command.add_flag("--floods", options.floods,
                    "HTTP/2 only: also the rapid-reset, CONTINUATION, SETTINGS and PING floods, "
                    "one connection each: when and how the server ends each");
@@ -165,8 +171,11 @@ void add_survey_options(CLI::App& command, SurveyOptions& options) {
       "line at a time extends it, the body deadline and a body trickle, the idle deadline and\n"
       "where it runs from, a second head's deadline, the send deadline of a stopped reader and\n"
       "of a slow one; over TLS the handshake; over HTTP/2 the preface, SETTINGS, a header\n"
-      "block never ended, the idle GOAWAY (and with --floods, the floods). It judges nothing:\n"
-      "it says what the server does.\n"
+      "block never ended, the idle GOAWAY (and with --floods, the floods), and a stream's body\n"
+      "and send deadlines; over HTTP/3 (--h3, or a target with [h3]) the handshake and idle\n"
+      "deadlines (each bracketed by probes, as QUIC forgets a connection without a word), the\n"
+      "idle timeout advertised, the header, body and send deadlines of a stream, and what a\n"
+      "closed control stream gets. It judges nothing: it says what the server does.\n"
       "\nExamples:\n"
       "  loiter survey                                   # the reference server\n"
       "  loiter survey --target nginx --write nginx-draft.toml\n"
@@ -175,6 +184,8 @@ void add_survey_options(CLI::App& command, SurveyOptions& options) {
       "  loiter survey --connect 127.0.0.1:8443 --tls --sni localhost\n"
       "  loiter survey --connect 127.0.0.1:8080 --h2      # h2c with prior knowledge\n"
       "  loiter survey --target nginx-h2c --floods\n"
+      "  loiter survey --target reference-h3 --write h3-draft.toml  # over HTTP/3\n"
+      "  loiter survey --connect 127.0.0.1:4433 --h3 --echo /echo --large '/large?bytes={bytes}'\n"
       "  loiter compare loiter-runs/A-nginx-survey loiter-runs/B-nginx-survey  # what changed");
 }
 
@@ -204,7 +215,12 @@ int run_survey_command(const SurveyOptions& options) {
       check_path("--large", options.large);
       request = connect_request(options, target);
     }
-    if (options.floods && !(request ? request->h2 : target->h2.has_value())) {
+    if (options.h3 && (options.tls || options.h2)) {
+      throw std::invalid_argument(
+          "--h3 speaks QUIC (TLS 1.3 inside): it goes with neither --tls nor --h2");
+    }
+    const bool h3 = request ? request->h3 : target->h3.has_value();
+    if (options.floods && (h3 || !(request ? request->h2 : target->h2.has_value()))) {
       throw std::invalid_argument(
           "--floods are HTTP/2's: give --h2 (with --connect) or an HTTP/2 target ([h2])");
     }

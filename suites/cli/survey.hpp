@@ -19,6 +19,7 @@ struct SurveyOptions {
   std::string allow_remote;           // the one host off loopback allowed
   bool tls = false;                   // with --connect: speak TLS
   bool h2 = false;                    // with --connect: HTTP/2 (h2c, or ALPN h2 with --tls)
+  bool h3 = false;                    // with --connect: HTTP/3 over QUIC (UDP)
   bool floods = false;                // HTTP/2: also the four floods
   std::string sni;
   std::string health;  // with --connect: paths (a target file's [paths] otherwise)

@@ -21,8 +21,12 @@ class Idle final : public QuicConnection {
       : QuicConnection(e, std::move(o), i, r, kH3Idle) {}
 
  private:
-  bool early() const { return index() % 2 == 1 && options().early_probe_after.has_value(); }
+  bool laddered() const { return index() < options().probe_ladder.size(); }
+  bool early() const {
+    return !laddered() && index() % 2 == 1 && options().early_probe_after.has_value();
+  }
   std::optional<Duration> after() const {
+    if (laddered()) return options().probe_ladder[index()];
     return early() ? options().early_probe_after : options().probe_after;
   }
 

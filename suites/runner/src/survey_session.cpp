@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "loiter/fixtures/probe/probe.hpp"
+#include "loiter/fixtures/server_under_test.hpp"
 
 namespace loiter::suites {
 
@@ -27,6 +28,11 @@ void describe_started(SurveyRequest& request, const fixtures::ServerUnderTest& s
   if (target.tls) {
     request.alpn = target.tls->alpn;
     request.server_name = target.tls->server_name;
+  }
+  if (target.h3) {  // an [h3] target is surveyed over HTTP/3, on its UDP port
+    request.h3 = true;
+    request.port = fixtures::h3_port(target, server.port());
+    request.server_name = target.h3->server_name;
   }
 }
 

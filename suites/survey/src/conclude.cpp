@@ -65,6 +65,19 @@ void conclude(reports::Survey& survey, double slack, double max_wait) {
           measure,
           fmt::format("{} holds a connection for as long as the client likes", measure.title),
           max_wait);
+    } else if (id == "h3-handshake") {
+      expose_if_open(measure,
+                     "a half-open QUIC connection (half a ClientHello) is held for as long as the "
+                     "client likes",
+                     max_wait);
+    } else if (id == "h3-idle") {
+      expose_if_open(measure,
+                     "an idle QUIC connection is held for as long as the client likes", max_wait);
+    } else if (id == "h3-header" || id == "h3-body" || id == "h3-send") {
+      expose_if_open(
+          measure,
+          fmt::format("{} holds a request stream for as long as the client likes", measure.title),
+          max_wait);
     } else if (id == "send-slow" && measure.extends == false && measure.note.empty()) {
       measure.note =
           "the send deadline runs over the whole response: a slow but steady reader "

@@ -25,6 +25,9 @@ struct Probe {
   std::function<reports::SurveyMeasure(const std::vector<clients::ConnectionRecord>&,
                                        const ServerSide&)>
       read;
+  // Whether the probe as a whole has nothing more to learn, whatever each connection says
+  // (a bracket once closed); unset: only each connection's `settled` tells.
+  std::function<bool(const std::vector<clients::ConnectionRecord>&)> done;
   std::string not_measured;  // set: the probe is not run, and this is why
   std::vector<clients::ConnectionRecord> records;
 };
@@ -37,10 +40,14 @@ struct ProbeContext {
   double max_wait = 0;
 };
 
-// Phase one: each stall on its own (header, body, idle, send; TLS handshake; HTTP/2).
+// Phase one: each stall on its own (header, body, idle, send; TLS handshake; HTTP/2; HTTP/3).
 std::vector<Probe> first_probes(const ProbeContext& context);
 // Phase two: progress and reuse, paced by phase one's measures.
 std::vector<Probe> second_probes(const ProbeContext& context, const reports::Survey& first);
+// Over HTTP/3 (request.h3), phases one and two: h3_first's brackets narrowed by h3_second
+// (probes_h3.cpp); first_probes() and second_probes() call them.
+std::vector<Probe> h3_first(const ProbeContext& context);
+std::vector<Probe> h3_second(const ProbeContext& context, const reports::Survey& first);
 // Phase three, HTTP/2 with floods asked for: each flood on one connection.
 std::vector<Probe> flood_probes(const ProbeContext& context);
 // After both: what a progress probe extends, exposures.

@@ -168,6 +168,7 @@ std::vector<Probe> h2_first(const ProbeContext& c) {
 }  // namespace
 
 std::vector<Probe> first_probes(const ProbeContext& context) {
+  if (context.request.h3) return h3_first(context);  // no TCP connection to keep silent
   std::vector<Probe> probes;
   probes.push_back(silent_probe(context));
   auto rest = context.request.h2 ? h2_first(context) : http1_first(context);

@@ -189,6 +189,7 @@ std::vector<Probe> http1_second(const ProbeContext& c, const reports::Survey& fi
 }  // namespace
 
 std::vector<Probe> second_probes(const ProbeContext& context, const reports::Survey& first) {
+  if (context.request.h3) return h3_second(context, first);
   if (context.request.h2) return {};
   return http1_second(context, first);
 }

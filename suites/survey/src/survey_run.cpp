@@ -33,7 +33,8 @@ constexpr std::array kOrder = {
     "next-head",         "send-stopped",    "send-slow",      "tls-handshake",
     "tls-hello-trickle", "tls-header-from", "h2-preface",     "h2-settings-ack",
     "h2-headers-no-end", "h2-idle",         "h2-rapid-reset", "h2-continuation-flood",
-    "h2-settings-flood", "h2-ping-flood"};
+    "h2-settings-flood", "h2-ping-flood",   "h3-handshake",   "h3-idle",
+    "h3-header",         "h3-body",         "h3-send",        "h3-control-close"};
 
 double in_seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
 
@@ -52,7 +53,7 @@ clients::FleetSpec fleet_of(const SurveyRequest& request) {
                            .patience = request.max_wait,
                            .pacing = {.start = Clock::now(), .per_second = kOpenRate}};
   if (request.allow_remote) fleet.allowed_remote = fleet.target.address();
-  if (request.tls) {
+  if (request.tls && !request.h3) {
     fleet.tls =
         clients::make_tls_client({.alpn = request.alpn, .server_name = request.server_name});
   }
@@ -81,6 +82,7 @@ bool run_phase(std::vector<Probe>& probes, const SurveyRequest& request, ServerS
       break;
     }
     const bool all_settled = std::ranges::all_of(probes, [&](const Probe& probe) {
+      if (probe.done && probe.done(probe.records)) return true;
       return std::ranges::all_of(probe.records, [&](const clients::ConnectionRecord& record) {
         return record.connect_start != Clock::time_point{} && probe.settled(record, server);
       });
@@ -91,12 +93,18 @@ bool run_phase(std::vector<Probe>& probes, const SurveyRequest& request, ServerS
   return !stopped;
 }
 
+// Each probe's measure; a later phase's measure of the same id (a bracket narrowed) replaces
+// the earlier one.
 void read_phase(std::vector<Probe>& probes, const ServerSide& server, reports::Survey& survey) {
   for (auto& probe : probes) {
-    if (!probe.not_measured.empty()) {
-      survey.measures.push_back(survey::not_measured(probe.head, probe.not_measured));
+    auto measure = probe.not_measured.empty()
+                       ? probe.read(probe.records, server)
+                       : survey::not_measured(probe.head, probe.not_measured);
+    auto same = std::ranges::find(survey.measures, measure.id, &reports::SurveyMeasure::id);
+    if (same == survey.measures.end()) {
+      survey.measures.push_back(std::move(measure));
     } else {
-      survey.measures.push_back(probe.read(probe.records, server));
+      *same = std::move(measure);
     }
   }
 }
@@ -135,10 +143,11 @@ reports::Survey run_survey(const SurveyRequest& request) {
   reports::Survey survey{.loiter_version = request.loiter_version,
                          .target = request.target,
                          .endpoint = endpoint.to_string(),
-                         .protocol = request.h2    ? reports::SurveyProtocol::h2
+                         .protocol = request.h3    ? reports::SurveyProtocol::h3
+                                     : request.h2  ? reports::SurveyProtocol::h2
                                      : request.tls ? reports::SurveyProtocol::tls
                                                    : reports::SurveyProtocol::http1,
-                         .tls = request.tls,
+                         .tls = request.tls && !request.h3,
                          .started = request.started,
                          .connections = request.connections,
                          .max_wait = in_seconds(request.max_wait),
@@ -165,8 +174,11 @@ reports::Survey run_survey(const SurveyRequest& request) {
   if (finished) {
     auto second = survey::second_probes(context, survey);
     if (!second.empty()) {
-      tell(fmt::format("progress and reuse: {} probes, paced by the deadlines just measured",
-                       second.size()));
+      tell(request.h3 ? fmt::format("{} bracket{} narrowed between the first answers",
+                                    second.size(), second.size() == 1 ? "" : "s")
+                      : fmt::format("progress and reuse: {} probes, paced by the deadlines just "
+                                    "measured",
+                                    second.size()));
       survey.interrupted = !run_phase(second, request, server);
       read_phase(second, server, survey);
     }

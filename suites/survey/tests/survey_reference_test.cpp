@@ -23,7 +23,11 @@ using reports::SurveyMeasure;
 constexpr auto kDeadline = 1s;
 constexpr auto kMaxWait = 3s;
 
-enum class Over { http1, tls, h2c };
+// Over HTTP/3 the handshake deadline stays reference-h3's 2 s: its bracket's first probes
+// (0.75, 1.5 and 3 s) need a longer wait.
+constexpr auto kMaxWaitH3 = 4s;
+
+enum class Over { http1, tls, h2c, h3 };
 
 Survey survey_of(const std::vector<std::string>& faults, Over over = Over::http1,
                  bool floods = false) {
@@ -33,18 +37,22 @@ Survey survey_of(const std::vector<std::string>& faults, Over over = Over::http1
                                                   .send = kDeadline,
                                                   .faults = faults,
                                                   .tls = over == Over::tls,
-                                                  .h2c = over == Over::h2c});
+                                                  .h2c = over == Over::h2c,
+                                                  .h3 = over == Over::h3});
   fixtures::ServerUnderTest server(target);
+  const bool h3 = over == Over::h3;
   SurveyRequest request{.target = target.name,
                         .host = server.host(),
-                        .port = server.port(),
+                        .port = h3 ? fixtures::h3_port(target, server.port()) : server.port(),
                         .tls = over == Over::tls,
+                        .server_name = h3 ? "localhost" : "",
                         .h2 = over == Over::h2c,
+                        .h3 = h3,
                         .floods = floods,
                         .echo = "/echo",
                         .large = "/large?bytes={bytes}",
                         .connections = 3,
-                        .max_wait = kMaxWait};
+                        .max_wait = h3 ? kMaxWaitH3 : kMaxWait};
   return run_survey(request);
 }
 
@@ -128,6 +136,43 @@ TEST(SurveyReference, FindsTheHttp2Deadlines) {
   EXPECT_TRUE(near(measure(survey, "h2-idle"), 1.0));
   EXPECT_EQ(to_string(measure(survey, "h2-idle").runs_from), "NO_ERROR");
   EXPECT_EQ(reports::find_measure(survey, "header-bytes"), nullptr);  // HTTP/1.1 only
+}
+
+// reference-h3: its handshake (2 s) and idle (1 s, advertised) deadlines bracketed by
+// probes, its stream deadlines (1 s) ended by RESET_STREAM, a closed control stream by
+// CONNECTION_CLOSE H3_CLOSED_CRITICAL_STREAM; the draft holds them in [h3].
+TEST(SurveyReference, FindsTheHttp3DeadlinesAndDraftsThem) {
+  const auto survey = survey_of({}, Over::h3);
+  SCOPED_TRACE(described(survey));
+  EXPECT_EQ(survey.protocol, reports::SurveyProtocol::h3);
+  EXPECT_FALSE(survey.tls);
+  const auto& handshake = measure(survey, "h3-handshake");
+  EXPECT_EQ(to_string(handshake.ending), "gone");
+  EXPECT_TRUE(near(handshake, 2.0));
+  ASSERT_TRUE(handshake.seconds);
+  EXPECT_LE(handshake.seconds->max - handshake.seconds->min, 0.3);  // narrowed in phase two
+  const auto& idle = measure(survey, "h3-idle");
+  EXPECT_EQ(to_string(idle.ending), "gone");
+  EXPECT_TRUE(near(idle, 1.0));
+  EXPECT_EQ(idle.advertised, 1.0);
+  for (const auto* id : {"h3-header", "h3-body", "h3-send"}) {
+    EXPECT_TRUE(near(measure(survey, id), 1.0)) << id;
+    EXPECT_EQ(to_string(measure(survey, id).ending), "rst-stream") << id;
+  }
+  EXPECT_THAT(measure(survey, "h3-header").note, testing::HasSubstr("H3_REQUEST_INCOMPLETE"));
+  EXPECT_EQ(to_string(measure(survey, "h3-control-close").ending), "close");
+  EXPECT_THAT(measure(survey, "h3-control-close").note,
+              testing::HasSubstr("H3_CLOSED_CRITICAL_STREAM"));
+  EXPECT_EQ(reports::find_measure(survey, "header-silent"), nullptr);  // no TCP connection
+  const auto draft = reports::draft_target(survey, {.date = "today", .name = "reference"});
+  // The handshake's bracket's earliest "gone" (2 s and a little, as the probes fell).
+  EXPECT_THAT(draft, testing::ContainsRegex("\nhandshake = 2(\\.[0-3][0-9]?)?\n"));
+  for (const auto* line : {"\n[h3]\n", "\nidle_advertised = 1\n",
+                           "\nidle = 1\n", "\nheader = 1\n", "\nbody = 1\n", "\nsend = 1\n",
+                           "\nheader_408 = false\n", "\nbody_408 = false\n"}) {
+    EXPECT_THAT(draft, testing::HasSubstr(line));
+  }
+  EXPECT_THAT(draft, testing::Not(testing::HasSubstr("[deadlines]")));
 }
 
 // --floods: the reference server ends the continuation, SETTINGS and PING floods with a
@@ -218,11 +263,50 @@ INSTANTIATE_TEST_SUITE_P(
         Planted{
             "idle-without-goaway",
             [](const Survey& s) { EXPECT_EQ(to_string(measure(s, "h2-idle").runs_from), "none"); },
-            Over::h2c}),
+            Over::h2c},
+        // Over HTTP/3: each deadline the fault removes is "open" (none within the wait).
+        // Without its handshake deadline the half-open connection outlives the 2 s: it is
+        // still held past it (ngtcp2's idle timer, three PTOs of an RTT never measured, may
+        // end it near 3 s, or the wait runs out first).
+        Planted{"no-handshake-deadline",
+                [](const Survey& s) {
+                  const auto& handshake = measure(s, "h3-handshake");
+                  if (handshake.seconds) {
+                    EXPECT_GT(handshake.seconds->min, 2.25) << "held no later than the deadline";
+                  } else {
+                    EXPECT_EQ(to_string(handshake.ending), "open");
+                  }
+                  EXPECT_TRUE(near(measure(s, "h3-header"), 1.0));
+                },
+                Over::h3},
+        Planted{"no-idle-deadline",
+                [](const Survey& s) {
+                  EXPECT_EQ(to_string(measure(s, "h3-idle").ending), "open");
+                  EXPECT_TRUE(near(measure(s, "h3-handshake"), 2.0));
+                },
+                Over::h3},
+        Planted{"no-header-deadline",
+                [](const Survey& s) {
+                  EXPECT_EQ(to_string(measure(s, "h3-header").ending), "open");
+                  EXPECT_TRUE(near(measure(s, "h3-body"), 1.0));
+                },
+                Over::h3},
+        Planted{"no-send-deadline",
+                [](const Survey& s) {
+                  EXPECT_EQ(to_string(measure(s, "h3-send").ending), "open");
+                  EXPECT_TRUE(near(measure(s, "h3-header"), 1.0));
+                },
+                Over::h3},
+        Planted{"ignores-critical-stream-close",
+                [](const Survey& s) {
+                  EXPECT_NE(to_string(measure(s, "h3-control-close").ending), "close");
+                },
+                Over::h3}),
     [](const testing::TestParamInfo<Planted>& param) {
       std::string name = param.param.fault;
       std::ranges::replace(name, '-', '_');
-      return name;
+      // A fault of the same name over HTTP/1.1 and HTTP/3 (no-header-deadline): two cases.
+      return param.param.over == Over::h3 ? name + "_h3" : name;
     });
 
 }  // namespace

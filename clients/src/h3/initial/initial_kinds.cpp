@@ -196,7 +196,11 @@ awaitable<void> initial_stall_connection(std::shared_ptr<const H3Options> option
   const auto start = session.record.connect_start;
   const auto deadline = start + options->fleet.patience;
   std::optional<Clock::time_point> probe_at;
-  if (options->probe_after) probe_at = start + *options->probe_after;
+  if (slot.index < options->probe_ladder.size()) {
+    probe_at = start + options->probe_ladder[slot.index];
+  } else if (options->probe_after) {
+    probe_at = start + *options->probe_after;
+  }
   std::optional<Bytes> first_scid;  // the server's SCID in its first Initial
   std::optional<Duration> rtt;      // from the first Initial to the ACK of it
   std::optional<Clock::time_point> probe_sent;

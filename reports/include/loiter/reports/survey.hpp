@@ -17,11 +17,12 @@ namespace loiter::reports {
 
 inline constexpr std::string_view kSurveySchema = "loiter-survey/1";
 
-// What the survey spoke: HTTP/1.1 in cleartext or over TLS, or HTTP/2 (h2c, or h2 over TLS:
-// Survey::tls says which). In survey.json by its word: "http1", "tls", "h2".
-enum class SurveyProtocol { http1, tls, h2 };
+// What the survey spoke: HTTP/1.1 in cleartext or over TLS, HTTP/2 (h2c, or h2 over TLS:
+// Survey::tls says which), or HTTP/3 over QUIC (TLS 1.3 inside; Survey::tls is false). In
+// survey.json by its word: "http1", "tls", "h2", "h3".
+enum class SurveyProtocol { http1, tls, h2, h3 };
 inline constexpr std::array kSurveyProtocols{SurveyProtocol::http1, SurveyProtocol::tls,
-                                             SurveyProtocol::h2};
+                                             SurveyProtocol::h2, SurveyProtocol::h3};
 std::string_view to_string(SurveyProtocol protocol);
 
 // A measured time over the probe's connections that agreed, seconds.
@@ -59,6 +60,8 @@ struct SurveyEnding {
 
   // close, reset, alert or gone: the server ended the connection, whatever came first.
   bool by_server() const;
+  // by_server(), or the server ended the probe's stream (rst-stream).
+  bool by_server_or_stream() const;
   bool operator==(const SurveyEnding&) const = default;
 };
 std::string to_string(const SurveyEnding& ending);
@@ -131,6 +134,22 @@ struct EndingCount {
 //   h2-headers-no-end    a HEADERS frame whose header block never ends, from connect
 //   h2-rapid-reset, h2-continuation-flood, h2-settings-flood, h2-ping-flood
 //                        (--floods) each flood on one connection: when the server ended it
+// Over HTTP/2, body-partial, body-trickle and send-stopped are a stream's (h2-data-trickle,
+// h2-zero-window), timed from its HEADERS. Over HTTP/3 (QUIC):
+//   h3-handshake         a first Initial carrying half a ClientHello: a second Initial at a
+//                        time of its own per connection asks whether the server still holds it,
+//                        from that first Initial (a bracket: `seconds` min is the latest time
+//                        it was held, max the earliest it was gone, median between)
+//   h3-idle              a connection left quiet after its handshake: a PING per connection at
+//                        a time of its own, from the client's last packet (a bracket, as
+//                        h3-handshake; or the server's CONNECTION_CLOSE, timed); `advertised`
+//                        is the server's max_idle_timeout
+//   h3-header            a request stream whose HEADERS frame stops halfway, from its open
+//   h3-body              a POST's HEADERS whose body never comes, from its HEADERS
+//   h3-send              a GET whose stream window is never opened, from the request
+//   h3-control-close     the client's control stream closed (FIN): how the server ended the
+//                        connection (RFC 9114 6.2.1: H3_CLOSED_CRITICAL_STREAM), from the
+//                        handshake's end
 struct SurveyMeasure {
   std::string id;         // one of the ids above
   std::string title;      // "a silent connection": what was probed, for a person
@@ -151,6 +170,9 @@ struct SurveyMeasure {
   // to compare against.
   std::optional<bool> extends;
   RunsFrom runs_from;    // where its deadline runs from, or its GOAWAY (RunsFrom)
+  // h3-idle: the max_idle_timeout the server advertised, s (0: it disabled its idle timeout);
+  // nullopt for any other measure, or where no handshake was done.
+  std::optional<double> advertised;
   std::string exposure;  // what it exposes, for a person: "a byte every 1.90 s holds ..."
   std::string note;      // anything else a reader needs ("the listener held them in SYN_RECV")
   // Why nothing was measured ("no echo path: give --echo PATH"); the rest is empty then.

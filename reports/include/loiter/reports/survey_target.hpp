@@ -25,6 +25,12 @@
 //   tls.header_from            tls-header-from's runs_from
 //   h2.preface                 h2-preface
 //   h2.goaway_on_idle          h2-idle's runs_from: not "none"
+// A survey over HTTP/3 drafts [h3] alone ([deadlines] and [promises] are kept as they are):
+//   h3.handshake, h3.idle      h3-handshake, h3-idle: a bracket's max (the earliest time the
+//                              connection was found gone), else the server's close, timed
+//   h3.idle_advertised         h3-idle's advertised (0: left out, no idle timeout)
+//   h3.header, .body, .send    h3-header, h3-body, h3-send
+//   h3.header_408, .body_408   h3-header's, h3-body's ending: true for 408+...
 #pragma once
 
 #include <optional>

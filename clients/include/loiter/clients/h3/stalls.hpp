@@ -89,6 +89,10 @@ struct H3Options {
   // before the deadline; answered, such a connection closes itself (client_close): the
   // server had not forgotten it early. Unanswered within three PTOs: gone.
   std::optional<Duration> early_probe_after;
+  // h3-idle, h3-initial-stall: connection i probes probe_ladder[i] after (as probe_after,
+  // which it overrides, and early_probe_after with it) where the ladder has an entry for it;
+  // `loiter survey` brackets a deadline it does not know with one probe time per connection.
+  std::vector<Duration> probe_ladder;
   std::size_t initial_bytes = 100;  // h3-initial-stall: the ClientHello bytes sent
   // h3-held-recheck: the second request (every connection's at once), then the client's close.
   Clock::time_point recheck_at{};

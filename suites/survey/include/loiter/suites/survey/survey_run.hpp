@@ -27,6 +27,9 @@ struct SurveyRequest {
   std::vector<std::string> alpn = {"http/1.1"};
   std::string server_name;
   bool h2 = false;  // HTTP/2 (h2c with prior knowledge, or over TLS)
+  // HTTP/3 over QUIC to `port` on UDP (tls, h2 and alpn unused; server_name is the SNI and
+  // :authority, empty: none sent and the host as :authority).
+  bool h3 = false;
   bool floods = false;  // HTTP/2: also the four floods, one connection each (a third phase)
   // The paths probes request; empty: the probe that needs it is not run, with the reason.
   std::string health = "/health";  // any path answering 200 to a GET
