@@ -34,6 +34,10 @@ constexpr std::size_t kSlowReadSize = 128 * 1024;
 constexpr auto kSlowReadInterval = std::chrono::milliseconds(50);
 // send-stopped: the stopped reader's receive buffer.
 constexpr int kStoppedReaderBuffer = 4096;
+// HTTP/2 and HTTP/3's send probes: a response far larger than the stream windows they open.
+constexpr std::size_t kStreamResponseBytes = 1 << 20;
+// HTTP/2's send-slow: the window it opens, this many bytes this often (320 KiB/s).
+constexpr std::size_t kStreamWindowStep = 16 * 1024;
 
 inline clients::Duration seconds(double s) {
   return std::chrono::duration_cast<clients::Duration>(std::chrono::duration<double>(s));
@@ -64,6 +68,14 @@ auto spawner(Options options, void (*spawn)(clients::asio::io_context&, const Op
 
 inline bool ended(const ConnectionRecord& record, const ServerSide&) {
   return record.ending != clients::Ending::open;
+}
+
+// A stream probe over HTTP/2 has nothing more to tell once the server ended its stream, sent
+// a GOAWAY or answered it, even where the connection stays open after it.
+inline bool stream_settled(const ConnectionRecord& record, const ServerSide&) {
+  if (record.ending != clients::Ending::open) return true;
+  if (record.h2 && (!record.h2->resets.empty() || record.h2->goaway)) return true;
+  return std::ranges::any_of(record.responses, [](const auto& r) { return r.complete.has_value(); });
 }
 
 inline auto summarized(MeasureHead head, Timed (*read)(const ConnectionRecord&), double slack) {

@@ -14,6 +14,7 @@
 #include "loiter/clients/tls/tls_stall.hpp"
 #include "probe_kit.hpp"
 #include "probes.hpp"
+#include "read_streams.hpp"
 
 namespace loiter::suites::survey {
 
@@ -127,6 +128,55 @@ std::vector<Probe> http1_first(const ProbeContext& c) {
   return probes;
 }
 
+// HTTP/2's body and send deadlines, on a stream: a POST whose body never comes (its HEADERS
+// declare one), a GET whose window is never opened; each timed from its HEADERS to the
+// server's RST_STREAM, GOAWAY or close (the connection may stay open after a RST_STREAM).
+std::vector<Probe> h2_stream_stalls(const ProbeContext& c) {
+  const auto& r = c.request;
+  std::vector<Probe> probes;
+  const auto stream_probe = [&](MeasureHead head, clients::H2Options options,
+                                void (*spawn)(clients::asio::io_context&,
+                                              const clients::H2Options&, Records&)) {
+    auto p = probe(head);
+    p.spawn = spawner(std::move(options), spawn);
+    p.settled = stream_settled;
+    p.read = [head, slack = c.slack](const Records& records, const ServerSide&) {
+      return summarize(head, each(records, stream_end), slack);
+    };
+    return p;
+  };
+  MeasureHead body{.id = "body-partial",
+                   .title = "a POST whose body never comes after its HEADERS",
+                   .kind = std::string(clients::kH2DataTrickle),
+                   .from = "its HEADERS"};
+  if (r.echo.empty()) {
+    probes.push_back(not_run(body,
+                             "no path that reads a body: give --echo PATH (a POST endpoint), or "
+                             "[paths] echo in the target file"));
+  } else {
+    auto options = options_for<clients::H2Options>(c);
+    options.path = r.health;
+    options.echo_path = r.echo;
+    options.interval = c.fleet.patience + std::chrono::seconds(1);  // no byte within the wait
+    probes.push_back(stream_probe(body, options, &clients::spawn_h2_data_trickle));
+  }
+  MeasureHead send{.id = "send-stopped",
+                   .title = "a GET of a large response whose window is never opened",
+                   .kind = std::string(clients::kH2ZeroWindow),
+                   .from = "its HEADERS"};
+  if (r.large.empty()) {
+    probes.push_back(not_run(send,
+                             "no large path: give --large PATH (a large response; {bytes} in it "
+                             "is filled in)"));
+  } else {
+    auto options = options_for<clients::H2Options>(c);
+    options.path = r.health;
+    options.large_path = fixtures::with_bytes(r.large, kStreamResponseBytes);
+    probes.push_back(stream_probe(send, options, &clients::spawn_h2_zero_window));
+  }
+  return probes;
+}
+
 std::vector<Probe> h2_first(const ProbeContext& c) {
   std::vector<Probe> probes;
   const auto h2 =
@@ -161,6 +211,7 @@ std::vector<Probe> h2_first(const ProbeContext& c) {
     return read_h2_idle(head, records, slack);
   };
   probes.push_back(std::move(idle));
+  for (auto& p : h2_stream_stalls(c)) probes.push_back(std::move(p));
   if (c.request.tls) probes.push_back(tls_handshake_probe(c));
   return probes;
 }

@@ -19,9 +19,6 @@ namespace {
 
 using namespace kit;
 
-// h3-send's GET: far more than a stream window of 1 KiB lets through.
-constexpr std::size_t kSendBytes = 1 << 20;
-
 clients::H3Options h3_options(const ProbeContext& c) {
   clients::H3Options options;
   options.fleet = c.fleet;
@@ -136,7 +133,7 @@ std::vector<Probe> h3_first(const ProbeContext& c) {
                                "stream window; {bytes} in it is filled in)"));
     } else {
       auto options = h3_options(c);
-      options.large_path = fixtures::with_bytes(r.large, kSendBytes);
+      options.large_path = fixtures::with_bytes(r.large, kStreamResponseBytes);
       probes.push_back(stream_probe(c, head, options, &clients::spawn_h3_zero_window));
     }
   }

@@ -4,6 +4,7 @@
 // begun late.
 #include <fmt/format.h>
 
+#include "loiter/clients/h2/stalls.hpp"
 #include "loiter/clients/http1/body_trickle.hpp"
 #include "loiter/clients/http1/header_lines.hpp"
 #include "loiter/clients/http1/header_trickle.hpp"
@@ -13,6 +14,7 @@
 #include "loiter/clients/tls/tls_stall.hpp"
 #include "probe_kit.hpp"
 #include "probes.hpp"
+#include "read_streams.hpp"
 
 namespace loiter::suites::survey {
 
@@ -186,11 +188,69 @@ std::vector<Probe> http1_second(const ProbeContext& c, const reports::Survey& fi
   return probes;
 }
 
+// HTTP/2: a body trickled a byte at a time at 0.45 of body-partial's time, and a reader that
+// opens its stream's window steadily (kStreamWindowStep every kSlowReadInterval), each a
+// stream timed from its HEADERS.
+std::vector<Probe> h2_second(const ProbeContext& c, const reports::Survey& first) {
+  const auto& r = c.request;
+  std::vector<Probe> probes;
+  {
+    MeasureHead head{.id = "body-trickle",
+                     .title = "a POST body trickled a byte at a time",
+                     .kind = std::string(clients::kH2DataTrickle),
+                     .from = "its HEADERS"};
+    if (const auto body = median_time(first, "body-partial"); !body) {
+      probes.push_back(not_run(head, no_twin("body-partial", first)));
+    } else {
+      const double interval = pace(*body);
+      head.interval = every("a byte", interval);
+      auto options = options_for<clients::H2Options>(c);
+      options.path = r.health;
+      options.echo_path = r.echo;
+      options.interval = seconds(interval);
+      options.body_bytes = static_cast<std::size_t>(c.max_wait / interval) + 2;  // never whole
+      auto p = probe(head);
+      p.spawn = spawner(options, &clients::spawn_h2_data_trickle);
+      p.settled = stream_settled;
+      p.read = [head, slack = c.slack](const Records& records, const ServerSide&) {
+        return summarize(head, each(records, stream_end), slack);
+      };
+      probes.push_back(std::move(p));
+    }
+  }
+  {
+    MeasureHead head{.id = "send-slow",
+                     .title = "a reader opening its stream's window slowly but steadily",
+                     .kind = std::string(clients::kH2WindowTrickle),
+                     .from = "its HEADERS",
+                     .interval = fmt::format("{} KiB every {} ms", kStreamWindowStep / 1024,
+                                             kSlowReadInterval.count())};
+    if (const auto send = median_time(first, "send-stopped"); !send) {
+      probes.push_back(not_run(head, no_twin("send-stopped", first)));
+    } else {
+      auto options = options_for<clients::H2Options>(c);
+      options.path = r.health;
+      options.large_path = fixtures::with_bytes(r.large, kStreamResponseBytes);
+      options.interval = kSlowReadInterval;
+      options.window_increment = kStreamWindowStep;
+      auto p = probe(head);
+      p.spawn = spawner(options, &clients::spawn_h2_window_trickle);
+      p.settled = stream_settled;
+      p.read = [head, slack = c.slack, send = *send, max_wait = c.max_wait](const Records& records,
+                                                                            const ServerSide&) {
+        return read_send_slow(head, records, send, slack, max_wait);
+      };
+      probes.push_back(std::move(p));
+    }
+  }
+  return probes;
+}
+
 }  // namespace
 
 std::vector<Probe> second_probes(const ProbeContext& context, const reports::Survey& first) {
   if (context.request.h3) return h3_second(context, first);
-  if (context.request.h2) return {};
+  if (context.request.h2) return h2_second(context, first);
   return http1_second(context, first);
 }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "read_streams.hpp"
+
 namespace loiter::suites::survey {
 
 using clients::ConnectionRecord;
@@ -109,7 +111,8 @@ reports::SurveyMeasure read_send_slow(const MeasureHead& head,
       timed.push_back({.ending = {.way = Way::answered},
                        .seconds = in_seconds(*record.responses.front().complete)});
     } else {
-      timed.push_back(from_first_send(record));
+      // A stream (HTTP/2) is cut by a RST_STREAM as much as by the connection's end.
+      timed.push_back(record.h2 ? stream_end(record) : from_first_send(record));
     }
   }
   auto measure = summarize(head, timed, slack);

@@ -136,6 +136,16 @@ TEST(SurveyReference, FindsTheHttp2Deadlines) {
   EXPECT_TRUE(near(measure(survey, "h2-idle"), 1.0));
   EXPECT_EQ(to_string(measure(survey, "h2-idle").runs_from), "NO_ERROR");
   EXPECT_EQ(reports::find_measure(survey, "header-bytes"), nullptr);  // HTTP/1.1 only
+  // A stream's body and send deadlines: RST_STREAM a deadline after its HEADERS, progress
+  // extending neither (the send deadline restarts with each window the reader opens).
+  for (const auto* id : {"body-partial", "send-stopped"}) {
+    EXPECT_TRUE(near(measure(survey, id), 1.0)) << id;
+  }
+  EXPECT_EQ(measure(survey, "body-trickle").extends, false);
+  EXPECT_EQ(measure(survey, "send-slow").extends, true);
+  const auto draft = reports::draft_target(survey, {.date = "today", .name = "reference"});
+  EXPECT_THAT(draft, testing::HasSubstr("\nbody = 1\n"));
+  EXPECT_THAT(draft, testing::HasSubstr("\nsend_timeout = 1\n"));
 }
 
 // reference-h3: its handshake (2 s) and idle (1 s, advertised) deadlines bracketed by
