@@ -73,6 +73,37 @@ TEST(SurveyCli, DraftsATargetFileThatTargetsAndCheckTakeAsItIs) {
       << read_text(tmp.path() / "check.out");
 }
 
+// reference-h3 surveyed over HTTP/3 (its [h3] makes it so), its deadlines at 1 s but the
+// handshake's (2 s): the draft holds [h3]'s measured keys, and `loiter check` holds the server
+// it starts from the draft to them, the brackets' values included.
+TEST(SurveyCli, OverHttp3DraftsTheH3KeysThatCheckHoldsTheServerTo) {
+  TempDir tmp;
+  const auto draft = tmp.path() / "draft.toml";
+  ASSERT_EQ(run({LOITER_BINARY, "survey", "--target", "reference-h3", "--runs",
+                 (tmp.path() / "runs").string(), "--set", "h3.header=1", "--set", "h3.body=1",
+                 "--set", "h3.idle=1", "--set", "h3.idle_advertised=1", "--set", "h3.send=1",
+                 "--connections", "3", "--max-wait", "4", "--write", draft.string()},
+                tmp.path() / "out"),
+            0)
+      << read_text(tmp.path() / "out");
+  const auto console = read_text(tmp.path() / "out");
+  EXPECT_THAT(console, HasSubstr("over HTTP/3 over QUIC"));
+  EXPECT_THAT(console, HasSubstr("H3_CLOSED_CRITICAL_STREAM"));
+  const auto found = reports::read_survey(only_run_directory(tmp.path() / "runs"));
+  EXPECT_EQ(found.protocol, reports::SurveyProtocol::h3);
+  const auto text = read_text(draft);
+  EXPECT_THAT(text, HasSubstr("\nheader = 1\n"));
+  EXPECT_THAT(text, HasSubstr("\nidle = 1\n"));
+  ASSERT_EQ(run({LOITER_BINARY, "targets", draft.string()}, tmp.path() / "targets"), 0)
+      << read_text(tmp.path() / "targets");
+  EXPECT_EQ(run({LOITER_BINARY, "check", "--target", draft.string(), "--runs",
+                 (tmp.path() / "check").string(), "--scenario", "h3-initial-stall", "--scenario",
+                 "h3-idle", "--scenario", "h3-headers-stall", "--count", "10"},
+                tmp.path() / "check.out"),
+            0)
+      << read_text(tmp.path() / "check.out") << "\ndraft:\n" << text;
+}
+
 TEST(SurveyCli, CompareOfTwoSurveysGatesAGrownDeadline) {
   TempDir tmp;
   ASSERT_EQ(survey(tmp.path() / "a", tmp.path() / "a.out", "1"), 0)
@@ -152,6 +183,9 @@ TEST(SurveyCli, RefusesBeforeAnythingStarts) {
   refused({"--connect", "127.0.0.1:80", "--echo", "echo"}, "must start with '/'");
   refused({"--max-wait", "0"}, "--max-wait");
   refused({"--floods"}, "--floods are HTTP/2's");
+  refused({"--h3"}, "--h3 goes with --connect");
+  refused({"--connect", "127.0.0.1:80", "--h3", "--tls"}, "it goes with neither --tls nor --h2");
+  refused({"--connect", "127.0.0.1:80", "--h3", "--floods"}, "--floods are HTTP/2's");
   const auto connect_only = tmp.path() / "connect-only.toml";
   std::ofstream(connect_only) << "name = \"x\"\n[deadlines]\nheader = 1\n";
   refused({"--target", connect_only.string()}, "has no command: loiter cannot start this server");
