@@ -169,7 +169,8 @@ const SurveyMeasure* header_measure(const Survey& survey, bool h2) {
 std::string bracket_value(double gone) {
   const double whole = std::floor(gone);
   if (whole >= 1 && gone - whole <= 0.1) return plain_number(whole);
-  return plain_number(std::max(0.05, std::ceil(gone * 20 - 1e-9) / 20));
+  // Within a millisecond of a step is on it (a probe's time is the send's, a hair past it).
+  return plain_number(std::max(0.05, std::ceil(gone * 20 - 0.02) / 20));
 }
 
 // An [h3] deadline: a bracket where the server forgot the connection silently, else as

@@ -110,6 +110,11 @@ std::vector<std::string> facts(const SurveyMeasure& m) {
                              : "progress does not extend the deadline");
   }
   if (m.runs_from.origin != RunsFrom::Origin::none) out.push_back(runs_from_text(m));
+  if (m.advertised) {
+    out.push_back(*m.advertised == 0
+                      ? std::string("max_idle_timeout advertised: 0 (no idle timeout)")
+                      : fmt::format("max_idle_timeout advertised: {}", seconds_text(*m.advertised)));
+  }
   if (m.endings.size() > 1) {
     std::string text = "endings:";
     for (const auto& e : m.endings) {

@@ -69,6 +69,25 @@ TEST(SurveyConsole, NamesAnEndpointThatIsTheTargetOnce) {
   EXPECT_THAT(page.str(), Not(HasSubstr("127.0.0.1:8443 at 127.0.0.1:8443")));
 }
 
+// Over HTTP/3: the protocol named, a bracket's note and the idle timeout advertised shown.
+TEST(SurveyConsole, OverHttp3ShowsTheAdvertisedIdleTimeout) {
+  Survey survey{.target = "caddy-h3", .endpoint = "127.0.0.1:8443", .protocol = SurveyProtocol::h3};
+  survey.measures.push_back({.id = "h3-idle",
+                             .title = "a QUIC connection left quiet after its handshake",
+                             .connections = 3,
+                             .agreed = 3,
+                             .seconds = Spread{.min = 29.8, .median = 30.2, .max = 30.6},
+                             .ending = {.way = SurveyEnding::Way::gone},
+                             .advertised = 30,
+                             .note = "still held at 29.80 s, gone at 30.60 s"});
+  const auto text = console(survey);
+  EXPECT_THAT(text, HasSubstr("survey of caddy-h3 at 127.0.0.1:8443 over HTTP/3 over QUIC"));
+  EXPECT_THAT(text, HasSubstr("max_idle_timeout advertised: 30 s"));
+  EXPECT_THAT(text, HasSubstr("still held at 29.80 s, gone at 30.60 s"));
+  survey.measures[0].advertised = 0;
+  EXPECT_THAT(console(survey), HasSubstr("max_idle_timeout advertised: 0 (no idle timeout)"));
+}
+
 // A survey with nothing measured and nothing wrong still prints its header, and no problems.
 TEST(SurveyConsole, AnEmptySurveySaysSo) {
   const auto text = console(Survey{.target = "x"});

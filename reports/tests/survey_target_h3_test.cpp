@@ -62,6 +62,8 @@ TEST(SurveyTargetH3, ABracketIsDraftedFromItsEarliestGoneRoundedUp) {
   const auto draft = draft_target(survey, connect_head());
   EXPECT_THAT(draft, HasSubstr("\nhandshake = 2.15\n"));
   EXPECT_THAT(draft, HasSubstr("\nidle = 4.8\n"));
+  survey.measures[0].seconds = Spread{.min = 5.0, .median = 5.125, .max = 5.2504};
+  EXPECT_THAT(draft_target(survey, connect_head()), HasSubstr("\nhandshake = 5.25\n"));
   EXPECT_THAT(draft, HasSubstr("# idle_advertised: measured 2026-12-07 (h3-idle): the server "
                                "advertised max_idle_timeout 0"));
 }
