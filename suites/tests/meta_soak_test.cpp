@@ -29,6 +29,7 @@ struct SoakFaultCase {
   std::string descriptor;  // the descriptor type the finding must name; empty: any
   std::string code = codes::kSlopeOverBound;  // the finding's code
   std::size_t load_connections = 16;          // the regular traffic's keep-alive pool
+  bool h3 = false;  // over HTTP/3: reference-h3, its regular traffic request streams
 };
 
 const std::vector<SoakFaultCase> kSoakFaultCases = {
@@ -41,6 +42,9 @@ const std::vector<SoakFaultCase> kSoakFaultCases = {
     // window's p99 is far above the first's. 200 connections, so that the traffic keeps up
     // with its waits (16 could carry only 350 a second at 45 ms each).
     {"slows-with-requests", "", "", codes::kP99Grew, 200},
+    // Over HTTP/3 too: every request stream's head kept (the soak's regular traffic is the
+    // HTTP/3 exchange on an [h3] target).
+    {"memory-per-request", "rss", "", codes::kSlopeOverBound, 16, /*h3=*/true},
 };
 
 const ScenarioParameters kShortSoak{
@@ -54,8 +58,16 @@ TEST_P(SoakFaultIsCaught, SoakFailsOnTheSlopeOfWhatLeaks) {
   const auto& c = GetParam();
   auto short_soak = kShortSoak;
   short_soak.load_connections = c.load_connections;
-  const auto result = run_scenario(*find_scenario("soak"), self_test_reference({c.fault}),
-                                   testing::meta_timing(), short_soak);
+  const auto target = c.h3 ? fixtures::reference_target({.header = 1s,
+                                                         .body = 1s,
+                                                         .idle = 1s,
+                                                         .send = 1s,
+                                                         .threads = 1,
+                                                         .faults = {c.fault},
+                                                         .h3 = true})
+                           : self_test_reference({c.fault});
+  const auto result =
+      run_scenario(*find_scenario("soak"), target, testing::meta_timing(), short_soak);
   testing::keep_examples(result, c.fault);
   ASSERT_FALSE(result.skipped.has_value()) << *result.skipped;
   EXPECT_FALSE(result.verdict.passed) << "the soak cannot catch " << c.fault;
@@ -70,7 +82,7 @@ INSTANTIATE_TEST_SUITE_P(MetaSoak, SoakFaultIsCaught, ::testing::ValuesIn(kSoakF
                          [](const ::testing::TestParamInfo<SoakFaultCase>& param_info) {
                            std::string name = param_info.param.fault;
                            std::ranges::replace(name, '-', '_');
-                           return name;
+                           return param_info.param.h3 ? name + "_h3" : name;
                          });
 
 }  // namespace meta_soak_test
