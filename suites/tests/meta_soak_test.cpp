@@ -30,6 +30,9 @@ struct SoakFaultCase {
   std::string code = codes::kSlopeOverBound;  // the finding's code
   std::size_t load_connections = 16;          // the regular traffic's keep-alive pool
   bool h3 = false;  // over HTTP/3: reference-h3, its regular traffic request streams
+  // The traffic's length: over HTTP/3 20 s, as reference-h3.soak (its RSS climbs for ~10 s
+  // of QUIC churn first, and a shorter soak without a fault fails on that slope).
+  std::chrono::seconds duration{8};
 };
 
 const std::vector<SoakFaultCase> kSoakFaultCases = {
@@ -44,7 +47,8 @@ const std::vector<SoakFaultCase> kSoakFaultCases = {
     {"slows-with-requests", "", "", codes::kP99Grew, 200},
     // Over HTTP/3 too: every request stream's head kept (the soak's regular traffic is the
     // HTTP/3 exchange on an [h3] target).
-    {"memory-per-request", "rss", "", codes::kSlopeOverBound, 16, /*h3=*/true},
+    {"memory-per-request", "rss", "", codes::kSlopeOverBound, 16, /*h3=*/true,
+     std::chrono::seconds(20)},
 };
 
 const ScenarioParameters kShortSoak{
@@ -58,6 +62,7 @@ TEST_P(SoakFaultIsCaught, SoakFailsOnTheSlopeOfWhatLeaks) {
   const auto& c = GetParam();
   auto short_soak = kShortSoak;
   short_soak.load_connections = c.load_connections;
+  short_soak.load_duration = c.duration;
   const auto target = c.h3 ? fixtures::reference_target({.header = 1s,
                                                          .body = 1s,
                                                          .idle = 1s,
