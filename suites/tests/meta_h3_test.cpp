@@ -54,7 +54,7 @@ const std::vector<H3FaultCase> kH3FaultCases = {
     {"h3-zero-window", "no-send-deadline", codes::kStillOpen},
     // The client's control stream closed, and the server carries on.
     {"h3-control-stream-close", "ignores-critical-stream-close", codes::kWrongEnding},
-    // An idle timeout at 0.3x the promised one: advertised so, and the early probes unanswered.
+    // An idle timeout at 0.2x the promised one: advertised so, and the early probes unanswered.
     {"h3-idle", "early-idle-close", codes::kProbeUnanswered},
     {"h3-idle", "early-idle-close", codes::kIdleAdvertised},
     // The must-not-cut exchanges, cut at the header deadline from their stream's opening.
@@ -69,8 +69,8 @@ const std::vector<H3FaultCase> kH3FaultCases = {
     {"idle-under-load", "no-header-deadline", codes::kStillOpen, "h3-headers-stall", kShortH3Load},
     {"idle-under-load", "no-idle-deadline", codes::kProbeAnswered, "h3-idle", kShortH3Load},
     {"idle-under-load", "scans-every-connection", codes::kP99OverBound, "", kShortH3Load},
-    // held-capacity over HTTP/3: an idle timeout at 0.3x the promised one forgets the held
-    // QUIC connections before their re-check. 200 of them, not 1,000: at the rows' 1 s idle
+    // held-capacity over HTTP/3: an idle timeout at 0.2x the promised one forgets the held
+    // QUIC connections before their re-check (each is held a quarter of it before it). 200 of them, not 1,000: at the rows' 1 s idle
     // the fleet opens within 0.5 s, and 1,000 QUIC handshakes in that time beside a busy loop
     // made the fleet's thread want a CPU 98% of the run (a client limit, not the fault's
     // cut-off).

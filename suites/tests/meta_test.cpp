@@ -27,7 +27,7 @@ using namespace std::chrono_literals;
 // taken away, tripled, or re-armed by progress; an FD never given back; a 408 not sent; a long
 // exchange cut at the deadline it must outlive, by four times or more). 1 s where the symptom
 // is a close earlier than due by a share of the deadline, which must stay wider than the
-// slack (250 ms either side): at 0.5 s early-idle-close closes 0.35 s early and
+// slack (250 ms either side): at 0.5 s early-idle-close closes 0.4 s early and
 // idle-from-connect, under keepalive-reuse, 0.25 s; where 1,000 held connections must open
 // within half the idle deadline (held-capacity); under load (the thirds' closes inside a 4 s
 // load); and over TLS, whose handshake deadline is the target file's 1 s whatever the rest.
