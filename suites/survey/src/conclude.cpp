@@ -25,6 +25,8 @@ void conclude(reports::Survey& survey, double slack, double max_wait) {
   judge_twin(survey, "header-lines", "header-partial", "a request head", slack, max_wait);
   judge_twin(survey, "body-trickle", "body-partial", "a request body", slack, max_wait);
   judge_twin(survey, "tls-hello-trickle", "tls-handshake", "a TLS handshake", slack, max_wait);
+  judge_twin(survey, "h3-header-trickle", "h3-header", "a request stream's HEADERS", slack,
+             max_wait);
   for (auto& measure : survey.measures) {
     const auto& id = measure.id;
     if (id == "header-silent") {

@@ -1,8 +1,8 @@
 // The survey over HTTP/3 (QUIC): a half-open handshake and an idle connection, each bracketed
 // by one probe a connection at a time of its own (the server forgets either without a word),
 // a HEADERS frame stopped halfway, a body that never comes, a window never opened, and the
-// control stream closed; in the second phase the two brackets again, between the first's two
-// nearest answers.
+// control stream closed; in the second phase the HEADERS frame trickled, and the two brackets
+// again, between the first's two nearest answers.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -164,6 +164,24 @@ std::vector<Probe> h3_first(const ProbeContext& c) {
 
 std::vector<Probe> h3_second(const ProbeContext& c, const reports::Survey& first) {
   std::vector<Probe> probes;
+  {
+    // The HEADERS frame trickled a byte at a time, paced by h3-header's time: does progress
+    // extend the header deadline (as a byte re-arms it in a server that times reads, not
+    // the request)?
+    MeasureHead head{.id = "h3-header-trickle",
+                     .title = "a request stream's HEADERS frame trickled a byte at a time",
+                     .kind = std::string(clients::kH3HeadersTrickle),
+                     .from = "the stream's open"};
+    if (const auto header = median_time(first, "h3-header"); !header) {
+      probes.push_back(not_run(head, no_twin("h3-header", first)));
+    } else {
+      const double interval = pace(*header);
+      head.interval = every("a byte", interval);
+      auto options = h3_options(c);
+      options.interval = seconds(interval);
+      probes.push_back(stream_probe(c, head, options, &clients::spawn_h3_headers_trickle));
+    }
+  }
   for (const auto& [id, spawn, from] :
        {std::tuple{"h3-handshake", &clients::spawn_h3_initial_stall, BracketFrom::first_initial},
         std::tuple{"h3-idle", &clients::spawn_h3_idle, BracketFrom::last_packet}}) {

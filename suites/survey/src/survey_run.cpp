@@ -34,7 +34,8 @@ constexpr std::array kOrder = {
     "tls-hello-trickle", "tls-header-from", "h2-preface",     "h2-settings-ack",
     "h2-headers-no-end", "h2-idle",         "h2-rapid-reset", "h2-continuation-flood",
     "h2-settings-flood", "h2-ping-flood",   "h3-handshake",   "h3-idle",
-    "h3-header",         "h3-body",         "h3-send",        "h3-control-close"};
+    "h3-header",         "h3-header-trickle", "h3-body",      "h3-send",
+    "h3-control-close"};
 
 double in_seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
 
@@ -174,8 +175,9 @@ reports::Survey run_survey(const SurveyRequest& request) {
   if (finished) {
     auto second = survey::second_probes(context, survey);
     if (!second.empty()) {
-      tell(request.h3 ? fmt::format("{} bracket{} narrowed between the first answers",
-                                    second.size(), second.size() == 1 ? "" : "s")
+      tell(request.h3 ? fmt::format("progress, and the brackets narrowed between the first "
+                                    "answers: {} probes",
+                                    second.size())
                       : fmt::format("progress and reuse: {} probes, paced by the deadlines just "
                                     "measured",
                                     second.size()));

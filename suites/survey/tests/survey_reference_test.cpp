@@ -170,6 +170,7 @@ TEST(SurveyReference, FindsTheHttp3DeadlinesAndDraftsThem) {
     EXPECT_EQ(to_string(measure(survey, id).ending), "rst-stream") << id;
   }
   EXPECT_THAT(measure(survey, "h3-header").note, testing::HasSubstr("H3_REQUEST_INCOMPLETE"));
+  EXPECT_EQ(measure(survey, "h3-header-trickle").extends, false);
   EXPECT_EQ(to_string(measure(survey, "h3-control-close").ending), "close");
   EXPECT_THAT(measure(survey, "h3-control-close").note,
               testing::HasSubstr("H3_CLOSED_CRITICAL_STREAM"));
@@ -299,6 +300,12 @@ INSTANTIATE_TEST_SUITE_P(
                 [](const Survey& s) {
                   EXPECT_EQ(to_string(measure(s, "h3-header").ending), "open");
                   EXPECT_TRUE(near(measure(s, "h3-body"), 1.0));
+                },
+                Over::h3},
+        Planted{"deadline-resets-on-progress",
+                [](const Survey& s) {
+                  EXPECT_EQ(measure(s, "h3-header-trickle").extends, true);
+                  EXPECT_TRUE(near(measure(s, "h3-header"), 1.0));
                 },
                 Over::h3},
         Planted{"no-send-deadline",

@@ -145,6 +145,7 @@ struct EndingCount {
 //                        h3-handshake; or the server's CONNECTION_CLOSE, timed); `advertised`
 //                        is the server's max_idle_timeout
 //   h3-header            a request stream whose HEADERS frame stops halfway, from its open
+//   h3-header-trickle    that HEADERS frame a byte at a time (interval below h3-header's time)
 //   h3-body              a POST's HEADERS whose body never comes, from its HEADERS
 //   h3-send              a GET whose stream window is never opened, from the request
 //   h3-control-close     the client's control stream closed (FIN): how the server ended the
