@@ -97,6 +97,14 @@ Probe summed_probe(MeasureHead head, Options options,
   return p;
 }
 
+// Why a body or send probe was not run: the path it needs was not given.
+inline constexpr std::string_view kNoEchoPath =
+    "no path that reads a body: give --echo PATH (a POST endpoint), or [paths] echo in the "
+    "target file";
+inline constexpr std::string_view kNoLargePath =
+    "no large path: give --large PATH (a response larger than the kernel's buffers or a "
+    "stream's window; {bytes} in it is filled in)";
+
 inline Probe not_run(MeasureHead head, std::string why) {
   auto p = probe(std::move(head));
   p.not_measured = std::move(why);

@@ -75,9 +75,7 @@ std::vector<Probe> http1_first(const ProbeContext& c) {
                      .kind = std::string(clients::kPartialBody),
                      .from = "end of head"};
     if (r.echo.empty()) {
-      probes.push_back(not_run(head,
-                               "no path that reads a body: give --echo PATH (a POST "
-                               "endpoint), or [paths] echo in the target file"));
+      probes.push_back(not_run(head, std::string(kNoEchoPath)));
     } else {
       auto options = options_for<clients::PartialBodyOptions>(c);
       options.path = r.echo;
@@ -101,9 +99,7 @@ std::vector<Probe> http1_first(const ProbeContext& c) {
                      .kind = std::string(clients::kReaderPause),
                      .from = "writes stalled"};
     if (r.large.empty()) {
-      probes.push_back(not_run(head,
-                               "no large path: give --large PATH (a response larger than "
-                               "the kernel's buffers; {bytes} in it is filled in)"));
+      probes.push_back(not_run(head, std::string(kNoLargePath)));
     } else {
       auto options = options_for<clients::ReaderPauseOptions>(c);
       options.receive_buffer = kStoppedReaderBuffer;
@@ -150,9 +146,7 @@ std::vector<Probe> h2_stream_stalls(const ProbeContext& c) {
                    .kind = std::string(clients::kH2DataTrickle),
                    .from = "its HEADERS"};
   if (r.echo.empty()) {
-    probes.push_back(not_run(body,
-                             "no path that reads a body: give --echo PATH (a POST endpoint), or "
-                             "[paths] echo in the target file"));
+    probes.push_back(not_run(body, std::string(kNoEchoPath)));
   } else {
     auto options = options_for<clients::H2Options>(c);
     options.path = r.health;
@@ -165,9 +159,7 @@ std::vector<Probe> h2_stream_stalls(const ProbeContext& c) {
                    .kind = std::string(clients::kH2ZeroWindow),
                    .from = "its HEADERS"};
   if (r.large.empty()) {
-    probes.push_back(not_run(send,
-                             "no large path: give --large PATH (a large response; {bytes} in it "
-                             "is filled in)"));
+    probes.push_back(not_run(send, std::string(kNoLargePath)));
   } else {
     auto options = options_for<clients::H2Options>(c);
     options.path = r.health;

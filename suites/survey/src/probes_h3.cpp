@@ -111,9 +111,7 @@ std::vector<Probe> h3_first(const ProbeContext& c) {
                      .kind = std::string(clients::kH3DataTrickle),
                      .from = "its HEADERS"};
     if (r.echo.empty()) {
-      probes.push_back(not_run(head,
-                               "no path that reads a body: give --echo PATH (a POST "
-                               "endpoint), or [paths] echo in the target file"));
+      probes.push_back(not_run(head, std::string(kNoEchoPath)));
     } else {
       auto options = h3_options(c);
       options.echo_path = r.echo;
@@ -128,9 +126,7 @@ std::vector<Probe> h3_first(const ProbeContext& c) {
                      .kind = std::string(clients::kH3ZeroWindow),
                      .from = "the request"};
     if (r.large.empty()) {
-      probes.push_back(not_run(head,
-                               "no large path: give --large PATH (a response larger than a "
-                               "stream window; {bytes} in it is filled in)"));
+      probes.push_back(not_run(head, std::string(kNoLargePath)));
     } else {
       auto options = h3_options(c);
       options.large_path = fixtures::with_bytes(r.large, kStreamResponseBytes);
