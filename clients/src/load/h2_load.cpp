@@ -23,32 +23,12 @@ void h2_flush_dirty(H2Run& run) {
 
 // Deadlines (streams, connects, SETTINGS awaited) and reconnects.
 void H2Run::watch(Clock::time_point now) {
-  H2Run& run = *this;
-  const bool wanted = run.next_due(now).has_value() || !run.again.empty();
-  for (auto* pool : {&run.conns, &run.fresh}) {
-    for (auto& c : *pool) {
-      H2Conn& conn = *c;
-      if (conn.state == LinkState::closed) {
-        mux::reopen_when_due(run, conn, now, wanted);
-        continue;
-      }
-      if (conn.deadline <= now) {
-        expire(conn);
-        continue;
-      }
-      for (std::size_t i = conn.streams.size(); i-- > 0;) {  // a timeout may drop one
-        if (i >= conn.streams.size()) continue;
-        H2Stream& stream = *conn.streams[i];
-        if (!stream.done && stream.id >= 0 && stream.deadline <= now) h2_time_out(run, stream);
-      }
-    }
-  }
-  for (std::size_t i = run.again.size(); i-- > 0;) {
-    H2Stream* stream = run.again[i];
-    if (stream->deadline > now) continue;
-    run.again.erase(run.again.begin() + static_cast<std::ptrdiff_t>(i));
-    h2_time_out(run, *stream);
-  }
+  mux::watch(
+      *this, now, [](H2Conn&) { return true; },
+      [&](H2Stream& stream) {
+        if (!stream.done) h2_time_out(*this, stream);
+      },
+      [](H2Conn&) {});
 }
 
 void H2Run::dispatch(Clock::time_point now) { mux::dispatch(*this, now); }

@@ -12,35 +12,14 @@ namespace loiter::clients::load_detail {
 
 // ngtcp2's timers, deadlines (streams, handshakes) and reconnects.
 void H3Run::watch(Clock::time_point now) {
-  H3Run& run = *this;
-  const bool wanted = run.next_due(now).has_value() || !run.again.empty();
-  for (auto* pool : {&run.conns, &run.fresh}) {
-    for (auto& c : *pool) {
-      H3Conn& conn = *c;
-      if (conn.state == LinkState::closed) {
-        mux::reopen_when_due(run, conn, now, wanted);
-        continue;
-      }
-      if (conn.deadline <= now) {
-        expire(conn);
-        continue;
-      }
-      h3_expire(run, conn, now);
-      if (conn.quic == nullptr) continue;
-      for (std::size_t i = conn.streams.size(); i-- > 0;) {  // a timeout drops one
-        if (i >= conn.streams.size()) continue;
-        H3Stream& stream = *conn.streams[i];
-        if (stream.id >= 0 && stream.deadline <= now) h3_time_out(run, stream);
-      }
-      run.next_retry = std::min(run.next_retry, conn.expiry);
-    }
-  }
-  for (std::size_t i = run.again.size(); i-- > 0;) {
-    H3Stream* stream = run.again[i];
-    if (stream->deadline > now) continue;
-    run.again.erase(run.again.begin() + static_cast<std::ptrdiff_t>(i));
-    h3_time_out(run, *stream);
-  }
+  mux::watch(
+      *this, now,
+      [&](H3Conn& conn) {
+        h3_expire(*this, conn, now);
+        return conn.quic != nullptr;
+      },
+      [&](H3Stream& stream) { h3_time_out(*this, stream); },
+      [&](H3Conn& conn) { next_retry = std::min(next_retry, conn.expiry); });
 }
 
 void H3Run::dispatch(Clock::time_point now) { mux::dispatch(*this, now); }

@@ -66,6 +66,42 @@ void reopen_when_due(Run& run, Conn& conn, Clock::time_point now, bool wanted) {
   }
 }
 
+// The watch every multiplexing exchange keeps (Engine::watch): a closed connection reopened
+// when due, an open one past its deadline expired; for each live one, the protocol's own
+// timers (`live`: false when the connection went meanwhile), every stream past its deadline
+// timed out (`time_out`), then `after` (what the protocol learns once they are done); and the
+// requests turned back for want of credit, timed out once past their deadline.
+template <typename Run, typename Live, typename TimeOut, typename After>
+void watch(Run& run, Clock::time_point now, Live live, TimeOut time_out, After after) {
+  const bool wanted = run.next_due(now).has_value() || !run.again.empty();
+  for (auto* pool : {&run.conns, &run.fresh}) {
+    for (auto& c : *pool) {
+      auto& conn = *c;
+      if (conn.state == LinkState::closed) {
+        reopen_when_due(run, conn, now, wanted);
+        continue;
+      }
+      if (conn.deadline <= now) {
+        run.expire(conn);
+        continue;
+      }
+      if (!live(conn)) continue;
+      for (std::size_t i = conn.streams.size(); i-- > 0;) {  // a timeout may drop one
+        if (i >= conn.streams.size()) continue;
+        auto& stream = *conn.streams[i];
+        if (stream.id >= 0 && stream.deadline <= now) time_out(stream);
+      }
+      after(conn);
+    }
+  }
+  for (std::size_t i = run.again.size(); i-- > 0;) {
+    auto* stream = run.again[i];
+    if (stream->deadline > now) continue;
+    run.again.erase(run.again.begin() + static_cast<std::ptrdiff_t>(i));
+    time_out(*stream);
+  }
+}
+
 // A connection with a free stream slot: the wake's own while it has one, then the next ones
 // (round robin); null if none. A wake's streams go on one connection as far as they can: one
 // send carries them all, and the server answers them in one write, where spreading them would
