@@ -2,8 +2,9 @@
 // carrying many request streams, and the streams taken from the timeline. A link here is a
 // connected UDP socket: its "connect" ends at once, and its opening is the QUIC handshake,
 // the exchange's own (as HTTP/2's SETTINGS are), by the same deadline. h3_load.cpp takes and
-// watches the streams, h3_load_quic.cpp drives ngtcp2 (datagrams in and out, its timer, how a
-// connection ends), h3_load_session.cpp speaks HTTP/3 through nghttp3's client session.
+// watches the streams, h3_load_open.cpp opens the connections, h3_load_quic.cpp drives ngtcp2
+// (datagrams in and out, its timer, how a connection ends), h3_load_session.cpp speaks HTTP/3
+// through nghttp3's client session.
 // Streams are pooled objects: nothing is allocated per request once the run is warm.
 #pragma once
 
@@ -78,7 +79,7 @@ struct H3Run : Engine {
   H3Run(const H3Run&) = delete;
   H3Run& operator=(const H3Run&) = delete;
 
-  // The exchange (h3_load.cpp, h3_load_quic.cpp, h3_load_session.cpp).
+  // The exchange (h3_load.cpp, h3_load_open.cpp, h3_load_quic.cpp, h3_load_session.cpp).
   void open_pool() override;              // every connection's handshake begun
   void opened(Link& link) override;       // not called: a QUIC link opens by its handshake
   void ready(Link& link) override;        // datagrams read into ngtcp2
@@ -125,7 +126,14 @@ struct H3Run : Engine {
 // stream's, the stream.
 inline H3Conn& h3_conn_of(void* user_data) { return *static_cast<H3Conn*>(user_data); }
 
-// The QUIC side (h3_load_quic.cpp).
+// The QUIC side: the opening (h3_load_open.cpp) and the packets (h3_load_quic.cpp).
+// What the opening (h3_load_open.cpp) and the packets (h3_load_quic.cpp) share: the largest
+// UDP payload either side sends (the client's max_udp_payload_size), ngtcp2's clock, and a
+// connection's path.
+inline constexpr std::size_t kH3MaxDatagram = 1452;
+std::uint64_t h3_quic_now();
+ngtcp2_path h3_path_of(H3Conn& conn);
+
 bool h3_setup(H3Run& run);  // the shared credentials and the request's fields
 // A new socket and QUIC connection for `conn`, its first Initial written.
 void h3_open(H3Run& run, H3Conn& conn);
