@@ -52,7 +52,9 @@ fixtures::Target chosen(const std::string& name, const std::vector<std::string>&
   return target;
 }
 
-std::vector<suites::ladder::LadderSideSpec> sides_of(const LadderOptions& options) {
+}  // namespace
+
+std::vector<suites::ladder::LadderSideSpec> ladder_sides(const LadderOptions& options) {
   const bool comparison = !options.baseline.empty() || !options.candidate.empty();
   if (!comparison) {
     for (const auto& [given, name] :
@@ -92,8 +94,6 @@ std::vector<suites::ladder::LadderSideSpec> sides_of(const LadderOptions& option
   return {{.role = "baseline", .target = std::move(baseline)},
           {.role = "candidate", .target = std::move(candidate)}};
 }
-
-}  // namespace
 
 double tolerance_from(const std::string& text) {
   std::string_view view = text;
@@ -153,14 +153,16 @@ void add_ladder_options(CLI::App& command, LadderOptions& options) {
   command.add_option("--saturation", options.saturation,
                      "the closed-loop steps, connection counts, comma-separated, or none")
       ->capture_default_str();
-  command.add_option("--connections", options.connections, "a rate step's keep-alive pool")
-      ->capture_default_str()
+  command.add_option("--connections", options.connections,
+                     "a rate step's keep-alive pool (default 64; with --held the regular "
+                     "traffic's, default 16)")
       ->check(CLI::Range(std::size_t{1}, static_cast<std::size_t>(kMostPool)));
   command.add_option("--trials", options.trials,
                      "trials a step, each on a fresh server (default 3; a comparison: 6 pairs)")
       ->check(CLI::Range(std::size_t{1}, kMostLadderTrials));
-  command.add_option("--duration", options.duration, "each trial's schedule, s")
-      ->capture_default_str()
+  command.add_option("--duration", options.duration,
+                     "each trial's schedule, s (default 8; with --held each step's regular "
+                     "traffic, default 5)")
       ->check(positive_number(kMostTrialSeconds));
   command.add_option("--p99", options.p99_ms,
                      "a rate step's p99 bound, ms (default: the target's load_p99, or 200)")
@@ -173,6 +175,26 @@ void add_ladder_options(CLI::App& command, LadderOptions& options) {
                    "the server on the lower half of the CPUs, loiter's load on the upper)");
   command.add_option("--runs", options.runs_root, "where the run directory is made")
       ->capture_default_str();
+  command.add_option("--held", options.held,
+                     "the denial ladder: stalled connections held at each step, rising "
+                     "(100,1000,10000); with it --rates and --saturation are not run");
+  command.add_option("--kinds", options.kinds,
+                     "with --held: the kinds of stall to hold (comma-separated; default: the "
+                     "protocol's: silent, partial-header, header-trickle, header-lines, "
+                     "partial-body, body-trickle, slow-reader, idle-keepalive; over h2 "
+                     "h2-headers-no-end, h2-zero-window, h2-idle)")
+      ->delimiter(',');
+  command.add_option("--rate", options.rate, "with --held: the regular traffic, requests/s")
+      ->capture_default_str()
+      ->check(positive_number(kMostLadderRate));
+  command.add_option("--least-2xx", options.least_2xx,
+                     "with --held: a step whose regular traffic had a smaller share of 2xx "
+                     "answers is denied (99% or 0.99)")
+      ->capture_default_str();
+  command.add_option("--ramp", options.ramp,
+                     "with --held: held connections opened a second at each step's start")
+      ->capture_default_str()
+      ->check(positive_number(1'000'000));
   command.add_option("--json", options.json_path, "also write ladder.json here");
   command.add_option("--junit", options.junit_path, "also write JUnit XML here");
   command.footer(
@@ -188,6 +210,12 @@ void add_ladder_options(CLI::App& command, LadderOptions& options) {
       "server's CPU per request it gives every pair's change, the median change and its\n"
       "sign-test interval; the candidate is worse (exit 1) only when the median change is\n"
       "beyond the tolerance and the whole interval is on the worse side.\n"
+      "\nWith --held, the denial ladder: for each kind of stall, the number of stalled\n"
+      "connections held at once is stepped up, each step on a fresh server, while regular\n"
+      "traffic runs at --rate beside them. A connection the server closes is reopened, as an\n"
+      "attacker would, and the reopens counted. A kind's knee is its first step where the\n"
+      "regular traffic's 2xx share fell under --least-2xx or its p99 passed the bound; with\n"
+      "--baseline and --candidate, exit 1 when a kind's knee is lower on the candidate.\n"
       "\nExamples:\n"
       "  loiter ladder --target nginx                          # the knee, and saturation\n"
       "  loiter ladder --target nginx-h2c --rates 5000,20000,80000 --saturation none\n"
@@ -195,14 +223,19 @@ void add_ladder_options(CLI::App& command, LadderOptions& options) {
       "    --candidate-fault slow-under-load --rates none --saturation 64   # exit 1\n"
       "  loiter ladder --baseline nginx --baseline-set deadlines.header=60 \\\n"
       "    --candidate nginx --rates 5000,20000 --saturation 64  # 2 s header deadline: a cost?\n"
-      "  loiter ladder --baseline ./old.toml --candidate ./new.toml --junit ladder.xml");
+      "  loiter ladder --baseline ./old.toml --candidate ./new.toml --junit ladder.xml\n"
+      "  loiter ladder --target nginx --held 100,1000,10000     # the denial knee per kind\n"
+      "  loiter ladder --target python --held 10,100 --kinds silent\n"
+      "  loiter ladder --baseline nginx --candidate ./nginx-4096.toml --held 500,2000 \\\n"
+      "    --kinds silent                                      # exit 1: denied sooner");
 }
 
 int run_ladder_command(const LadderOptions& options) {
+  if (!options.held.empty()) return run_denial_command(options);
   suites::ladder::LadderRequest request;
   std::optional<suites::RunDirectory> directory;
   refusing([&] {
-    request.sides = sides_of(options);
+    request.sides = ladder_sides(options);
     request.rates = step_list("--rates", options.rates, false);
     for (const double count : step_list("--saturation", options.saturation, true)) {
       request.saturation.push_back(static_cast<std::size_t>(count));
@@ -220,9 +253,9 @@ int run_ladder_command(const LadderOptions& options) {
     directory.emplace(options.runs_root, name + "-ladder");
   });
   const bool comparison = request.sides.size() == 2;
-  request.connections = options.connections;
+  request.connections = options.connections != 0 ? options.connections : 64;
   request.trials = options.trials != 0 ? options.trials : (comparison ? 6 : 3);
-  request.duration = seconds_given(options.duration);
+  request.duration = seconds_given(options.duration > 0 ? options.duration : 8);
   const auto& bound = request.sides.front().target.promises.load_p99;
   request.p99_bound = options.p99_ms > 0 ? seconds_given(options.p99_ms / 1000)
                       : bound             ? std::chrono::duration_cast<std::chrono::nanoseconds>(*bound)

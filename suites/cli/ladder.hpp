@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "loiter/suites/ladder/ladder_run.hpp"
+
 namespace loiter::cli {
 
 struct LadderOptions {
@@ -20,23 +22,37 @@ struct LadderOptions {
   std::vector<std::string> candidate_settings, candidate_faults;
   std::string rates = "1000,2000,5000,10000,20000,50000";  // or "none"
   std::string saturation = "64,128,256,512";               // or "none"
-  std::size_t connections = 64;
+  std::size_t connections = 0;  // 0: 64 (with --held: 16)
   std::size_t trials = 0;  // 0: 3 for a ladder, 6 pairs for a comparison
-  double duration = 8;     // s
+  double duration = 0;     // s; 0: 8 (with --held: 5)
   double p99_ms = 0;       // 0: the target's load_p99, or 200 ms
   std::string tolerance = "5%";
   bool no_pin = false;
   std::string runs_root = "loiter-runs";
   std::string json_path;
   std::string junit_path;
+  // The denial ladder (--held): stalled connections held at each step, beside regular
+  // traffic at `rate`.
+  std::string held;   // "100,1000,10000"; empty: the rate ladder
+  std::vector<std::string> kinds;  // empty: the protocol's defaults
+  double rate = 500;  // requests/s
+  std::string least_2xx = "99%";
+  double ramp = 2000;  // held connections opened a second at first
 };
 
 void add_ladder_options(CLI::App& command, LadderOptions& options);
+
+// The targets a ladder runs against: one ("target"), or a baseline and a candidate. Throws
+// std::invalid_argument for a choice it cannot run.
+std::vector<suites::ladder::LadderSideSpec> ladder_sides(const LadderOptions& options);
 
 // 0 measured (a comparison: the candidate not worse beyond the tolerance), 1 the candidate
 // worse beyond the tolerance on some figure, 2 a bad input, 3 a server did not start, 130
 // interrupted (what ran is still shown and written).
 int run_ladder_command(const LadderOptions& options);
+// The same with --held: the denial ladder (denial.cpp). 0 measured (a comparison: no kind's
+// knee lower on the candidate), 1 a kind's knee lower on the candidate, 2, 3, 130 as above.
+int run_denial_command(const LadderOptions& options);
 
 // "5%" -> 0.05, "0.05" -> 0.05; std::invalid_argument for anything else, or outside [0, 1).
 double tolerance_from(const std::string& text);

@@ -18,32 +18,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using reports::StepKind;
 
-// Where the server and the load thread run: the lower half of this process's CPUs for the
-// server, the upper half for the client, where there are two or more.
-struct Pinning {
-  std::vector<int> server, client;
-  std::string text;
-};
-
-Pinning pinning_for(const LadderRequest& request) {
-  if (!request.pin) return {.text = "not pinned (--no-pin)"};
-  const auto cpus = fixtures::cpu_affinity(0);
-  if (cpus.size() < 2) {
-    return {.text = fmt::format("not pinned: loiter may use {} CPU", cpus.size())};
-  }
-  const auto half = cpus.size() / 2;
-  Pinning pinning{.server = {cpus.begin(), cpus.begin() + static_cast<long>(half)},
-                  .client = {cpus.begin() + static_cast<long>(half), cpus.end()}};
-  pinning.text = fmt::format("server on CPU {}, loiter's load thread on CPU {} (sched_setaffinity)",
-                             fmt::join(pinning.server, ","), fmt::join(pinning.client, ","));
-  return pinning;
-}
+}  // namespace
 
 std::string protocol_of(const fixtures::Target& target) {
   if (target.h3) return "h3";
   if (target.h2) return target.tls ? "h2" : "h2c";
   return target.tls ? "tls" : "http1";
 }
+
+namespace {
 
 // The steps every side runs, in order: the rates as given, then the connection counts.
 std::vector<reports::LadderStep> planned_steps(const LadderRequest& request) {
@@ -80,7 +63,7 @@ bool stop_asked(const LadderRequest& request) { return request.cancelled && requ
 reports::Ladder run_ladder(const LadderRequest& request) {
   check_request(request);
   const auto began = Clock::now();
-  const auto pinning = pinning_for(request);
+  const auto pinning = pinning_for(request.pin);
   reports::Ladder ladder{
       .loiter_version = request.loiter_version,
       .started = request.started,

@@ -1,7 +1,7 @@
 #include "trial.hpp"
 
-#include <pthread.h>
-#include <sched.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <exception>
@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "loiter/clients/load/load.hpp"
+#include "loiter/clients/pinning.hpp"
 #include "loiter/clients/transport/targets.hpp"
 #include "loiter/fixtures/server_under_test.hpp"
 #include "loiter/suites/catalogue/target_clients.hpp"
@@ -29,16 +30,6 @@ constexpr auto kLeadPerTlsConnection = std::chrono::milliseconds(4);
 // The server's descriptors, processes and threads hold one value this long: settled.
 constexpr auto kSettle = std::chrono::milliseconds(100);
 
-void pin_this_thread(const std::vector<int>& cpus) {
-  if (cpus.empty()) return;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (const int cpu : cpus) CPU_SET(cpu, &set);
-  if (const int error = ::pthread_setaffinity_np(::pthread_self(), sizeof set, &set); error != 0) {
-    throw std::runtime_error("could not pin loiter's load thread to its CPUs");
-  }
-}
-
 double in_ms(clients::Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
 std::uint64_t sum(const std::map<std::string, std::uint64_t>& counts) {
@@ -46,6 +37,8 @@ std::uint64_t sum(const std::map<std::string, std::uint64_t>& counts) {
   for (const auto& [kind, count] : counts) total += count;
   return total;
 }
+
+}  // namespace
 
 // The load on a thread of its own, pinned alone to the client's CPUs, while the caller's
 // thread (which starts the next trial's server, and whose affinity a forked child starts
@@ -55,7 +48,7 @@ clients::LoadResult run_load(const clients::LoadOptions& options, const std::vec
   std::exception_ptr error;
   std::thread thread([&] {
     try {
-      pin_this_thread(cpus);
+      clients::pin_this_thread(cpus);
       clients::asio::io_context io(1);
       clients::spawn_load(io, options, result);
       io.run();
@@ -68,7 +61,19 @@ clients::LoadResult run_load(const clients::LoadOptions& options, const std::vec
   return result;
 }
 
-}  // namespace
+Pinning pinning_for(bool pin) {
+  if (!pin) return {.text = "not pinned (--no-pin)"};
+  const auto cpus = fixtures::cpu_affinity(0);
+  if (cpus.size() < 2) {
+    return {.text = fmt::format("not pinned: loiter may use {} CPU", cpus.size())};
+  }
+  const auto half = cpus.size() / 2;
+  Pinning pinning{.server = {cpus.begin(), cpus.begin() + static_cast<long>(half)},
+                  .client = {cpus.begin() + static_cast<long>(half), cpus.end()}};
+  pinning.text = fmt::format("server on CPU {}, loiter's load thread on CPU {} (sched_setaffinity)",
+                             fmt::join(pinning.server, ","), fmt::join(pinning.client, ","));
+  return pinning;
+}
 
 TrialOutcome run_trial(const TrialPlan& plan) {
   const auto& target = *plan.target;

@@ -7,8 +7,10 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "loiter/clients/load/load.hpp"
 #include "loiter/fixtures/provenance.hpp"
 #include "loiter/fixtures/target/target.hpp"
 #include "loiter/reports/ladder.hpp"
@@ -32,6 +34,19 @@ struct TrialOutcome {
   std::optional<fixtures::Provenance> provenance;  // when asked for
   bool stopped = false;  // the user stopped its schedule early
 };
+
+// The load on a thread of its own, pinned alone to `cpus` (empty: not pinned), while the
+// caller's thread (which starts the next trial's server, and whose affinity a forked child
+// starts with) stays unpinned. The engine measures its thread's want of a CPU.
+clients::LoadResult run_load(const clients::LoadOptions& options, const std::vector<int>& cpus);
+
+// Where the server and loiter's client threads run: the lower half of this process's CPUs
+// for the server, the upper half for the client, where there are two or more.
+struct Pinning {
+  std::vector<int> server, client;
+  std::string text;
+};
+Pinning pinning_for(bool pin);
 
 // Throws what the server's start throws (fixtures::StartError), fixtures::HarnessError when
 // its warm-up fails, and std::runtime_error when the load could not run.

@@ -42,6 +42,10 @@ struct LadderRequest {
   std::function<void(std::string_view)> told;  // a line per trial (stderr)
 };
 
+// The protocol words a side speaks, as the ladder names them: "http1", "tls", "h2c", "h2",
+// "h3".
+std::string protocol_of(const fixtures::Target& target);
+
 // Runs every step's trials and concludes them (conclude.hpp). Throws std::invalid_argument
 // for a request it cannot run (no steps, no trials, no side, a target without a health
 // path), and what a server's start throws (fixtures::StartError) when a trial's server does

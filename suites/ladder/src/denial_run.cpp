@@ -1,0 +1,292 @@
+#include "loiter/suites/ladder/denial_run.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "denial_trial.hpp"
+#include "loiter/clients/transport/targets.hpp"
+#include "loiter/fixtures/os/harness_error.hpp"
+#include "loiter/suites/ladder/denial_conclude.hpp"
+#include "trial.hpp"
+
+namespace loiter::suites::ladder {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::string_view_literals;
+
+// What a held kind needs of the target: nothing beyond its health path, an echo path (a
+// body it sends), or a large response (one it reads slowly or not at all).
+enum class Needs { health, echo, large };
+
+struct HeldKind {
+  std::string_view name;
+  Needs needs;
+  bool by_default;
+};
+
+// The kinds a denial ladder can hold over HTTP/1.1 (and TLS): each stalls one place a
+// server waits (the connection's first byte, the head, the body, the reader, the next
+// request), and none ends by itself while held.
+constexpr std::array kHttp1Kinds{
+    HeldKind{"silent", Needs::health, true},
+    HeldKind{"partial-header", Needs::health, true},
+    HeldKind{"header-trickle", Needs::health, true},
+    HeldKind{"header-lines", Needs::health, true},
+    HeldKind{"partial-body", Needs::echo, true},
+    HeldKind{"body-trickle", Needs::echo, true},
+    HeldKind{"slow-reader", Needs::large, true},
+    HeldKind{"idle-keepalive", Needs::health, true},
+    HeldKind{"keepalive-partial", Needs::health, false},
+};
+// Over TLS also the handshake's stalls.
+constexpr std::array kTlsKinds{
+    HeldKind{"tls-record-header", Needs::health, false},
+    HeldKind{"tls-half-hello", Needs::health, false},
+    HeldKind{"tls-hello-trickle", Needs::health, false},
+    HeldKind{"tls-handshake-silent", Needs::health, false},
+};
+// Over HTTP/2 (h2c, or h2 over TLS): a connection's preface and SETTINGS, an idle session,
+// a header block never ended, a body trickled, a window never (or barely) opened.
+constexpr std::array kH2Kinds{
+    HeldKind{"h2-headers-no-end", Needs::health, true},
+    HeldKind{"h2-zero-window", Needs::large, true},
+    HeldKind{"h2-idle", Needs::health, true},
+    HeldKind{"h2-partial-preface", Needs::health, false},
+    HeldKind{"h2-no-settings-ack", Needs::health, false},
+    HeldKind{"h2-data-trickle", Needs::echo, false},
+    HeldKind{"h2-window-trickle", Needs::large, false},
+};
+
+// The most connections one step may hold: 16,000 a source address, over this many sources.
+constexpr std::size_t kMostHeld = 200'000;
+
+std::vector<HeldKind> kinds_over(std::string_view protocol) {
+  std::vector<HeldKind> kinds;
+  if (protocol == "http1" || protocol == "tls") kinds.assign(kHttp1Kinds.begin(), kHttp1Kinds.end());
+  if (protocol == "tls") kinds.insert(kinds.end(), kTlsKinds.begin(), kTlsKinds.end());
+  if (protocol == "h2c" || protocol == "h2") kinds.assign(kH2Kinds.begin(), kH2Kinds.end());
+  return kinds;
+}
+
+const std::optional<std::string>& path_needed(const fixtures::Target& target, Needs needs) {
+  switch (needs) {
+    case Needs::echo: return target.paths.echo;
+    case Needs::large: return target.paths.large;
+    case Needs::health: break;
+  }
+  return target.paths.health;
+}
+
+std::string_view needs_word(Needs needs) {
+  return needs == Needs::echo ? "an echo path (paths.echo)"
+         : needs == Needs::large ? "a large response (paths.large)"
+                                 : "a health path (paths.health)";
+}
+
+std::optional<HeldKind> held_kind(std::string_view name, std::string_view protocol) {
+  for (const auto& kind : kinds_over(protocol)) {
+    if (kind.name == name) return kind;
+  }
+  return std::nullopt;
+}
+
+// The kinds a side runs: those asked, or its protocol's defaults the target has paths for.
+std::vector<std::string> kinds_of(const DenialRequest& request, const fixtures::Target& target,
+                                  std::vector<std::string>* dropped = nullptr) {
+  if (!request.kinds.empty()) return request.kinds;
+  std::vector<std::string> kinds;
+  for (const auto& kind : kinds_over(protocol_of(target))) {
+    if (!kind.by_default) continue;
+    if (path_needed(target, kind.needs)) {
+      kinds.emplace_back(kind.name);
+    } else if (dropped != nullptr) {
+      dropped->push_back(fmt::format("{} not run: {} declares no {}", kind.name, target.name,
+                                     needs_word(kind.needs)));
+    }
+  }
+  return kinds;
+}
+
+clients::KindSettings settings_for(const HeldKind& kind, const fixtures::Target& target) {
+  return {.path = path_needed(target, kind.needs).value_or("/")};
+}
+
+bool stop_asked(const DenialRequest& request) { return request.cancelled && request.cancelled(); }
+
+}  // namespace
+
+std::vector<std::string> default_denial_kinds(std::string_view protocol) {
+  std::vector<std::string> names;
+  for (const auto& kind : kinds_over(protocol)) {
+    if (kind.by_default) names.emplace_back(kind.name);
+  }
+  return names;
+}
+
+bool denial_kind_runs_over(std::string_view kind, std::string_view protocol) {
+  return held_kind(kind, protocol).has_value();
+}
+
+void check_denial_request(const DenialRequest& request) {
+  if (request.sides.empty() || request.sides.size() > 2) {
+    throw std::invalid_argument("a denial ladder runs against one target, or a baseline and a candidate");
+  }
+  if (request.held.empty()) throw std::invalid_argument("--held: no step to run");
+  for (std::size_t i = 0; i < request.held.size(); ++i) {
+    if (request.held[i] == 0 || request.held[i] > kMostHeld) {
+      throw std::invalid_argument(
+          fmt::format("--held: {} is not a count from 1 to {}", request.held[i], kMostHeld));
+    }
+    if (i > 0 && request.held[i] <= request.held[i - 1]) {
+      throw std::invalid_argument(fmt::format(
+          "--held: the steps must rise: {} after {} ({})", request.held[i], request.held[i - 1],
+          fmt::join(request.held, ",")));
+    }
+  }
+  if (!(request.rate > 0)) throw std::invalid_argument("the regular rate must be above 0");
+  if (!(request.ramp > 0)) throw std::invalid_argument("the ramp must be above 0 a second");
+  const auto room = clients::fd_room();
+  const auto most = request.held.back() + request.connections + clients::kFdReserve;
+  if (most > room + clients::kFdReserve) {
+    throw std::invalid_argument(fmt::format(
+        "--held {}: the largest step and the regular traffic's {} connections need {} "
+        "descriptors, and loiter may open {} (RLIMIT_NOFILE, raised to its hard limit, less {} "
+        "of its own). Raise the hard limit (as root: `ulimit -Hn 1048576` in the shell that "
+        "runs loiter, LimitNOFILE= in a systemd unit, or `nofile` in "
+        "/etc/security/limits.conf), or hold fewer",
+        request.held.back(), request.connections, most - clients::kFdReserve, room,
+        clients::kFdReserve));
+  }
+  const auto first = protocol_of(request.sides.front().target);
+  for (const auto& side : request.sides) {
+    const auto& target = side.target;
+    const auto protocol = protocol_of(target);
+    if (protocol != first) {
+      throw std::invalid_argument(fmt::format(
+          "{} speaks {} and {} speaks {}: a comparison holds the same kinds on both",
+          request.sides.front().target.name, first, target.name, protocol));
+    }
+    if (protocol == "h3") {
+      throw std::invalid_argument(fmt::format(
+          "{} is an HTTP/3 target: the denial ladder holds TCP connections (HTTP/1.1, TLS, "
+          "HTTP/2); its QUIC side is not built",
+          target.name));
+    }
+    if (!target.paths.health) {
+      throw std::invalid_argument(fmt::format(
+          "{} offers no health path: the regular traffic needs a path answering 200", target.name));
+    }
+    const auto kinds = kinds_of(request, target);
+    if (kinds.empty()) throw std::invalid_argument(fmt::format("no kind to hold on {}", target.name));
+    for (const auto& name : kinds) {
+      const auto kind = held_kind(name, protocol);
+      if (!kind) {
+        throw std::invalid_argument(fmt::format(
+            "--kinds: {} is not a kind a denial ladder holds over {} ({}); over it: {}", name,
+            protocol, target.name, fmt::join(default_denial_kinds(protocol), ", ")));
+      }
+      if (!path_needed(target, kind->needs)) {
+        throw std::invalid_argument(fmt::format("--kinds: {} needs {}, which {} does not declare",
+                                                name, needs_word(kind->needs), target.name));
+      }
+    }
+  }
+}
+
+reports::Denial run_denial(const DenialRequest& request) {
+  check_denial_request(request);
+  const auto began = Clock::now();
+  const auto pinning = pinning_for(request.pin);
+  reports::Denial denial{
+      .loiter_version = request.loiter_version,
+      .started = request.started,
+      .rate = request.rate,
+      .step_seconds = std::chrono::duration<double>(request.duration).count(),
+      .p99_bound_ms = std::chrono::duration<double, std::milli>(request.p99_bound).count(),
+      .least_2xx_share = request.least_2xx_share,
+      .pinning = pinning.text};
+  std::vector<fixtures::Target> targets;
+  for (const auto& side : request.sides) {
+    auto target = side.target;
+    if (target.cpus.empty()) target.cpus = pinning.server;
+    targets.push_back(std::move(target));
+    auto& out = denial.sides.emplace_back(reports::DenialSide{
+        .role = side.role, .target = side.target.name, .protocol = protocol_of(side.target)});
+    for (auto& kind : kinds_of(request, side.target, &denial.problems)) {
+      out.kinds.push_back({.kind = std::move(kind)});
+    }
+  }
+  std::ranges::sort(denial.problems);
+  denial.problems.erase(std::ranges::unique(denial.problems).begin(), denial.problems.end());
+  std::size_t run = 0;
+  const auto& kinds = denial.sides.front().kinds;
+  for (std::size_t k = 0; k < kinds.size() && !denial.interrupted; ++k) {
+    for (const auto held : request.held) {
+      for (std::size_t s = 0; s < denial.sides.size() && !denial.interrupted; ++s) {
+        auto& side = denial.sides[s];
+        auto& kind = side.kinds[k];
+        if (!kind.steps.empty() && kind.steps.back().denied) continue;  // its knee is found
+        if (stop_asked(request)) {
+          denial.interrupted = true;
+          break;
+        }
+        const auto protocol = protocol_of(targets[s]);
+        const auto held_kind_of = *held_kind(kind.kind, protocol);
+        if (request.told) {
+          request.told(fmt::format("step {}: {} {} held {}", run + 1, side.target, kind.kind, held));
+        }
+        DenialTrialOutcome outcome;
+        try {
+          outcome = run_denial_trial({.target = &targets[s],
+                                      .kind = clients::find_client_kind(kind.kind),
+                                      .settings = settings_for(held_kind_of, targets[s]),
+                                      .held = held,
+                                      .rate = request.rate,
+                                      .connections = request.connections,
+                                      .duration = request.duration,
+                                      .ramp = request.ramp,
+                                      .run = run,
+                                      .client_cpus = pinning.client,
+                                      .want_provenance = side.command.empty(),
+                                      .cancelled = request.cancelled});
+        } catch (const fixtures::StartError& error) {
+          if (error.problem() != fixtures::StartProblem::cancelled) throw;
+          denial.interrupted = true;
+          break;
+        }
+        ++run;
+        if (outcome.provenance) {
+          side.server_binary = outcome.provenance->server_binary.string();
+          side.server_sha256 = outcome.provenance->server_sha256;
+          side.command = outcome.provenance->command;
+        }
+        if (outcome.stopped) {
+          denial.interrupted = true;
+          break;
+        }
+        conclude_step(outcome.step, denial.p99_bound_ms, denial.least_2xx_share);
+        kind.steps.push_back(std::move(outcome.step));
+        if (request.told && kind.steps.back().denied) {
+          request.told(fmt::format("  denied: {}", kind.steps.back().why));
+        }
+      }
+      if (denial.interrupted) break;
+    }
+  }
+  for (auto& side : denial.sides) {
+    for (auto& kind : side.kinds) conclude_kind(kind);
+  }
+  if (denial.sides.size() == 2) {
+    denial.comparison = compare_knees(denial.sides[0], denial.sides[1], request.held.back());
+  }
+  denial.duration = std::chrono::duration<double>(Clock::now() - began).count();
+  return denial;
+}
+
+}  // namespace loiter::suites::ladder
