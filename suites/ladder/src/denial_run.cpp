@@ -63,8 +63,8 @@ constexpr std::array kH2Kinds{
     HeldKind{"h2-window-trickle", Needs::large, false},
 };
 
-// The most connections one step may hold: 16,000 a source address, over this many sources.
-constexpr std::size_t kMostHeld = 200'000;
+// The most connections one step may hold (16,000 a source address: 63 loopback sources).
+constexpr std::size_t kMostHeld = 1'000'000;
 
 std::vector<HeldKind> kinds_over(std::string_view protocol) {
   std::vector<HeldKind> kinds;
@@ -216,71 +216,106 @@ reports::Denial run_denial(const DenialRequest& request) {
     auto target = side.target;
     if (target.cpus.empty()) target.cpus = pinning.server;
     targets.push_back(std::move(target));
-    auto& out = denial.sides.emplace_back(reports::DenialSide{
+    denial.sides.push_back(reports::DenialSide{
         .role = side.role, .target = side.target.name, .protocol = protocol_of(side.target)});
-    for (auto& kind : kinds_of(request, side.target, &denial.problems)) {
-      out.kinds.push_back({.kind = std::move(kind)});
-    }
+  }
+  // The same kinds on both sides of a comparison: those every side has the paths for.
+  auto kinds = kinds_of(request, request.sides.front().target, &denial.problems);
+  for (const auto& side : request.sides) {
+    std::erase_if(kinds, [&](const std::string& kind) {
+      const auto needs = held_kind(kind, protocol_of(side.target))->needs;
+      if (path_needed(side.target, needs)) return false;
+      denial.problems.push_back(fmt::format("{} not run: {} declares no {}", kind,
+                                            side.target.name, needs_word(needs)));
+      return true;
+    });
+  }
+  for (auto& side : denial.sides) {
+    for (const auto& kind : kinds) side.kinds.push_back({.kind = kind});
   }
   std::ranges::sort(denial.problems);
   denial.problems.erase(std::ranges::unique(denial.problems).begin(), denial.problems.end());
   std::size_t run = 0;
-  const auto& kinds = denial.sides.front().kinds;
-  for (std::size_t k = 0; k < kinds.size() && !denial.interrupted; ++k) {
+  // One step on side `s`: `kind` empty and `held` 0 for its control step. nullopt when the
+  // user stopped it (denial.interrupted then says so).
+  const auto step_on = [&](std::size_t s, const std::string& kind,
+                           std::size_t held) -> std::optional<reports::DenialStep> {
+    auto& side = denial.sides[s];
+    if (stop_asked(request)) {
+      denial.interrupted = true;
+      return std::nullopt;
+    }
+    if (request.told) {
+      request.told(fmt::format("step {}: {} {} held {}", run + 1, side.target,
+                               kind.empty() ? "control:" : kind, held));
+    }
+    DenialTrialPlan plan{.target = &targets[s],
+                         .held = held,
+                         .rate = request.rate,
+                         .connections = request.connections,
+                         .duration = request.duration,
+                         .ramp = request.ramp,
+                         .run = run,
+                         .client_cpus = pinning.client,
+                         .want_provenance = side.command.empty(),
+                         .cancelled = request.cancelled};
+    if (!kind.empty()) {
+      plan.kind = clients::find_client_kind(kind);
+      plan.settings = settings_for(*held_kind(kind, side.protocol), targets[s]);
+    }
+    DenialTrialOutcome outcome;
+    try {
+      outcome = run_denial_trial(plan);
+    } catch (const fixtures::StartError& error) {
+      if (error.problem() != fixtures::StartProblem::cancelled) throw;
+      denial.interrupted = true;
+      return std::nullopt;
+    }
+    ++run;
+    if (outcome.provenance) {
+      side.server_binary = outcome.provenance->server_binary.string();
+      side.server_sha256 = outcome.provenance->server_sha256;
+      side.command = outcome.provenance->command;
+    }
+    if (outcome.stopped) {
+      denial.interrupted = true;
+      return std::nullopt;
+    }
+    conclude_step(outcome.step, denial.p99_bound_ms, denial.least_2xx_share);
+    if (request.told && outcome.step.denied) request.told("  denied: " + outcome.step.why);
+    return std::move(outcome.step);
+  };
+  // Each side's regular traffic alone first: a side it denies has no knee to find.
+  for (std::size_t s = 0; s < denial.sides.size() && !denial.interrupted; ++s) {
+    auto& side = denial.sides[s];
+    side.control = step_on(s, {}, 0);
+    if (side.control && side.control->denied) {
+      denial.problems.push_back(fmt::format(
+          "{}: its regular traffic alone, {}/s on {} connections, is denied ({}): its kinds "
+          "are not run; lower --rate or --connections",
+          side.target, request.rate, request.connections, side.control->why));
+    }
+  }
+  const auto control_denied = [&](const reports::DenialSide& side) {
+    return side.control && side.control->denied;
+  };
+  const auto kind_count = denial.sides.front().kinds.size();
+  for (std::size_t k = 0; k < kind_count && !denial.interrupted; ++k) {
     for (const auto held : request.held) {
       for (std::size_t s = 0; s < denial.sides.size() && !denial.interrupted; ++s) {
-        auto& side = denial.sides[s];
-        auto& kind = side.kinds[k];
+        auto& kind = denial.sides[s].kinds[k];
+        if (control_denied(denial.sides[s])) continue;
         if (!kind.steps.empty() && kind.steps.back().denied) continue;  // its knee is found
-        if (stop_asked(request)) {
-          denial.interrupted = true;
-          break;
-        }
-        const auto protocol = protocol_of(targets[s]);
-        const auto held_kind_of = *held_kind(kind.kind, protocol);
-        if (request.told) {
-          request.told(fmt::format("step {}: {} {} held {}", run + 1, side.target, kind.kind, held));
-        }
-        DenialTrialOutcome outcome;
-        try {
-          outcome = run_denial_trial({.target = &targets[s],
-                                      .kind = clients::find_client_kind(kind.kind),
-                                      .settings = settings_for(held_kind_of, targets[s]),
-                                      .held = held,
-                                      .rate = request.rate,
-                                      .connections = request.connections,
-                                      .duration = request.duration,
-                                      .ramp = request.ramp,
-                                      .run = run,
-                                      .client_cpus = pinning.client,
-                                      .want_provenance = side.command.empty(),
-                                      .cancelled = request.cancelled});
-        } catch (const fixtures::StartError& error) {
-          if (error.problem() != fixtures::StartProblem::cancelled) throw;
-          denial.interrupted = true;
-          break;
-        }
-        ++run;
-        if (outcome.provenance) {
-          side.server_binary = outcome.provenance->server_binary.string();
-          side.server_sha256 = outcome.provenance->server_sha256;
-          side.command = outcome.provenance->command;
-        }
-        if (outcome.stopped) {
-          denial.interrupted = true;
-          break;
-        }
-        conclude_step(outcome.step, denial.p99_bound_ms, denial.least_2xx_share);
-        kind.steps.push_back(std::move(outcome.step));
-        if (request.told && kind.steps.back().denied) {
-          request.told(fmt::format("  denied: {}", kind.steps.back().why));
-        }
+        if (auto step = step_on(s, kind.kind, held)) kind.steps.push_back(std::move(*step));
       }
       if (denial.interrupted) break;
     }
   }
   for (auto& side : denial.sides) {
-    for (auto& kind : side.kinds) conclude_kind(kind);
+    for (auto& kind : side.kinds) {
+      conclude_kind(kind);
+      if (control_denied(side)) kind.knee = 0;
+    }
   }
   if (denial.sides.size() == 2) {
     denial.comparison = compare_knees(denial.sides[0], denial.sides[1], request.held.back());

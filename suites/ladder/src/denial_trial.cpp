@@ -102,20 +102,27 @@ DenialTrialOutcome run_denial_trial(const DenialTrialPlan& plan) {
 
   session.begin_sampling(kLook, kTcpPeriod);
   const auto began = Clock::now();
-  clients::Holder holder({.kind = plan.kind,
-                          .fleet = {.target = to,
-                                    .count = plan.held,
-                                    .pacing = {.start = began, .per_second = plan.ramp},
-                                    .source_block = block(0),
-                                    .tls = tls_client(target)},
-                          .settings = plan.settings,
-                          .until = began + ramp_time + kRampSlack +
-                                   std::chrono::duration_cast<Clock::duration>(load_wait) + 1s,
-                          .cpus = plan.client_cpus});
-  wait_for_held(holder, plan.held, plan.ramp, plan.cancelled);
-  const auto at_start = holder.figures();
+  // The control step (held 0) runs the regular traffic alone.
+  std::optional<clients::Holder> holder;
+  if (plan.held > 0) {
+    holder.emplace(clients::HolderPlan{
+        .kind = plan.kind,
+        .fleet = {.target = to,
+                  .count = plan.held,
+                  .pacing = {.start = began, .per_second = plan.ramp},
+                  .source_block = block(0),
+                  .tls = tls_client(target)},
+        .settings = plan.settings,
+        .until = began + ramp_time + kRampSlack +
+                 std::chrono::duration_cast<Clock::duration>(load_wait) + 1s,
+        .cpus = plan.client_cpus});
+    wait_for_held(*holder, plan.held, plan.ramp, plan.cancelled);
+  }
+  const auto figures = [&] { return holder ? holder->figures() : clients::HolderFigures{}; };
+  const auto at_start = figures();
   step.held_reached = at_start.open;
-  step.reach_seconds = seconds_of((at_start.reached ? *at_start.reached : Clock::now()) - began);
+  step.reach_seconds =
+      holder ? seconds_of((at_start.reached ? *at_start.reached : Clock::now()) - began) : 0;
 
   clients::LoadOptions options{
       .server = to,
@@ -145,13 +152,13 @@ DenialTrialOutcome run_denial_trial(const DenialTrialPlan& plan) {
   std::size_t low = step.held_reached;
   while (!done) {
     std::this_thread::sleep_for(kLook);
-    low = std::min(low, holder.figures().open);
+    low = std::min(low, figures().open);
   }
   load.join();
-  const auto at_end = holder.figures();
+  const auto at_end = figures();
   const auto after = session.probe()->sample();
   const auto timeline = session.end_sampling();
-  holder.stop();
+  if (holder) holder->stop();
   session.stop();
   if (load_error) std::rethrow_exception(load_error);
 
@@ -163,7 +170,7 @@ DenialTrialOutcome run_denial_trial(const DenialTrialPlan& plan) {
   step.connect_failures = at_end.connect_failures;
   step.connects_per_s = static_cast<double>(at_end.reopened - at_start.reopened) / wall;
   step.bytes_per_s = static_cast<double>(at_end.bytes_sent - at_start.bytes_sent) / wall;
-  step.holder_busy = holder.busy();
+  step.holder_busy = holder ? holder->busy() : 0;
   step.requested = result.requested;
   step.succeeded = result.succeeded;
   for (const auto& [status, count] : result.non_2xx) step.non_2xx += count;

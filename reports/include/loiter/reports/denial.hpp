@@ -82,6 +82,10 @@ struct DenialSide {
   std::string protocol;  // "http1", "tls", "h2c", "h2"
   std::string server_binary, server_sha256;
   std::vector<std::string> command;
+  // The regular traffic alone (no connection held), run first: a side whose control step is
+  // denied is denied by its regular traffic, not by a stall; its kinds are not run, and each
+  // kind's knee is 0.
+  std::optional<DenialStep> control;
   std::vector<DenialKind> kinds;
   bool operator==(const DenialSide&) const = default;
 };
