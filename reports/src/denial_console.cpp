@@ -70,8 +70,8 @@ void table(const std::vector<Column>& columns, const std::vector<Row>& rows, std
 }
 
 const std::vector<Column> kStepColumns{
-    {"held", true},   {"reached/low", true}, {"reopens/s", true}, {"attacker B/s", true},
-    {"2xx", true},    {"p99 ms", true},      {"errors", true},    {"FDs/limit", true},
+    {"held", true},         {"reached/low", true}, {"reopens/s", true}, {"attacker B/s", true},
+    {"2xx", true},          {"p99 ms", true},      {"errors", true},    {"FDs/limit", true},
     {"accept queue", true}, {"server busy", true}, {"verdict"}};
 
 Row step_row(const DenialStep& s) {
@@ -89,8 +89,8 @@ Row step_row(const DenialStep& s) {
                                     numbers::count(double(s.opened))));
   }
   if (s.holder_busy >= kBusy) {
-    row.under.push_back(fmt::format("loiter's holder wanted a CPU {} of the time",
-                                    numbers::busy(s.holder_busy)));
+    row.under.push_back(
+        fmt::format("loiter's holder wanted a CPU {} of the time", numbers::busy(s.holder_busy)));
   }
   if (s.client_busy >= kBusy) {
     row.under.push_back(fmt::format("loiter's regular traffic wanted a CPU {} of the time",
@@ -110,7 +110,7 @@ void side_section(const DenialSide& side, std::ostream& out) {
   for (const auto& kind : side.kinds) fmt::print(out, "{}\n", words::kind_line(kind));
   for (const auto& kind : side.kinds) {
     if (kind.steps.empty()) continue;
-    fmt::print(out, "\n{} ({})\n", kind.kind, words::side_name(side));
+    fmt::print(out, "\n{} on {}\n", kind.kind, words::side_name(side));
     std::vector<Row> rows;
     for (const auto& s : kind.steps) rows.push_back(step_row(s));
     table(kStepColumns, rows, out);

@@ -22,11 +22,12 @@ namespace words = denial_words;
 namespace numbers = ladder_words;
 
 constexpr std::string_view kDenialStyle = R"(
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1300px}
+body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1500px}
 table{border-collapse:collapse;margin:6px 0}td,th{padding:3px 8px;text-align:left;vertical-align:top}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}tr.step td,tr.kind td{border-top:1px solid #ddd}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}td.n{white-space:nowrap}
+tr.step td,tr.kind td{border-top:1px solid #ddd}
 th.group{text-align:center;color:#555;font-weight:500;border-bottom:1px solid #ccc}
-.server,.errors{color:#555;font-size:13px}ul.knees{margin:4px 0 10px}
+.server,.note{color:#555;font-size:13px}ul.knees{margin:4px 0 10px}
 tr.denied td{background:#fff4e5}.denied{color:#b45309;font-weight:600}.served{color:#1a7f37}
 tr.lower td{background:#fdecea}tr.lower .change{color:#c62828;font-weight:700}
 tr.higher .change{color:#1a7f37;font-weight:700}p.lower{color:#c62828;font-weight:600}p.fine{color:#1a7f37}
@@ -70,18 +71,19 @@ constexpr std::string_view kStepHeadings =
     "<th class=\"n\">RSS MiB</th><th class=\"n\">accept queue</th><th class=\"n\">busy</th>"
     "<th>verdict</th></tr>\n";
 
+// A step's row, its verdict a word; what it rests on (why, the cause, the errors by kind)
+// in a row under it, where a long sentence does not squeeze the table.
 void step_row(const DenialStep& s, std::ostream& out) {
   fmt::print(out, "<tr class=\"step{}\">{}{}{}", s.denied ? " denied" : "",
-             td(count(double(s.held))), td(words::reached(s)), td(plain_number(s.reach_seconds, 3)));
+             td(count(double(s.held))), td(words::reached(s)),
+             td(plain_number(s.reach_seconds, 3)));
   fmt::print(out, "{}{}{}",
              td(fmt::format("{} ({}, {})", count(double(s.opened)), count(double(s.reopened)),
                             count(double(s.connect_failures)))),
              td(numbers::figure(s.connects_per_s)), td(numbers::figure(s.bytes_per_s)));
-  const auto kinds = words::error_kinds(s);
   fmt::print(out, "{}{}{}{}{}{}", td(count(double(s.requested))),
              td(count(double(s.succeeded)) + " (" + words::share(s) + ")"),
-             td(count(double(s.non_2xx))),
-             td(count(double(s.errors)) + (kinds.empty() ? "" : " (" + kinds + ")")),
+             td(count(double(s.non_2xx))), td(count(double(s.errors))),
              td(numbers::figure(s.p99_ms) + " / " + numbers::figure(s.max_ms)),
              td(numbers::busy(s.holder_busy) + ", " + numbers::busy(s.client_busy)));
   const auto limit = s.server_fd_limit ? count(double(*s.server_fd_limit)) : std::string("?");
@@ -90,8 +92,16 @@ void step_row(const DenialStep& s, std::ostream& out) {
                             count(double(s.server_fds_peak)), limit)),
              td(numbers::figure(s.server_rss_peak_mib)), td(words::queue(s)),
              td(numbers::busy(s.server_busy)));
-  fmt::print(out, "<td class=\"{}\">{}</td></tr>\n", s.denied ? "denied" : "served",
-             escape_html(words::verdict(s)));
+  fmt::print(out, "<td class=\"{0}\">{0}</td></tr>\n", s.denied ? "denied" : "served");
+  std::string under = s.denied ? words::verdict(s) : "";
+  if (const auto kinds = words::error_kinds(s); !kinds.empty()) {
+    under += (under.empty() ? "" : "; ") + ("errors: " + kinds);
+  }
+  if (!under.empty()) {
+    fmt::print(out,
+               "<tr class=\"detail\"><td></td><td colspan=\"16\" class=\"note\">{}</td></tr>\n",
+               escape_html(under));
+  }
 }
 
 void side_section(const DenialSide& side, std::ostream& out) {

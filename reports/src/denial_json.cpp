@@ -27,15 +27,14 @@ BOOST_DESCRIBE_STRUCT(DenialComparison, (),
                       (kind, baseline_knee, candidate_knee, baseline_highest, candidate_highest,
                        change))
 BOOST_DESCRIBE_STRUCT(Denial, (),
-                      (schema, loiter_version, started, duration, rate, step_seconds,
-                       p99_bound_ms, least_2xx_share, pinning, sides, comparison, problems,
-                       interrupted))
+                      (schema, loiter_version, started, duration, rate, step_seconds, p99_bound_ms,
+                       least_2xx_share, pinning, sides, comparison, problems, interrupted))
 
 // Named apart from denial_words (the renderers' words): one unity batch holds both.
 namespace denial_json_words {
-constexpr DenialCause kCauses[] = {DenialCause::none,           DenialCause::accept_queue,
-                                   DenialCause::fd_limit,       DenialCause::connection_cap,
-                                   DenialCause::cpu,            DenialCause::unknown};
+constexpr DenialCause kCauses[] = {DenialCause::none,     DenialCause::accept_queue,
+                                   DenialCause::fd_limit, DenialCause::connection_cap,
+                                   DenialCause::cpu,      DenialCause::unknown};
 constexpr KneeChange kChanges[] = {KneeChange::same, KneeChange::lower, KneeChange::higher,
                                    KneeChange::not_comparable};
 }  // namespace denial_json_words

@@ -39,8 +39,7 @@ void add_sides(const Denial& denial, const std::string& kind, const std::string&
     plot.series.push_back(std::move(series));
     if (knees && k->knee) {
       const auto at = static_cast<double>(*k->knee);
-      plot.marks.push_back({.label = series_name(denial, side, "knee ") +
-                                     ladder_words::count(at),
+      plot.marks.push_back({.label = series_name(denial, side, "knee ") + ladder_words::count(at),
                             .axis = "x",
                             .from = at,
                             .to = at});
@@ -74,9 +73,9 @@ TwoAxes share(const Denial& denial, const std::string& kind) {
   add_sides(
       denial, kind, "2xx share",
       [](const DenialStep& s) {
-        return s.requested == 0 ? 0.0
-                                : 100.0 * static_cast<double>(s.succeeded) /
-                                      static_cast<double>(s.requested);
+        return s.requested == 0
+                   ? 0.0
+                   : 100.0 * static_cast<double>(s.succeeded) / static_cast<double>(s.requested);
       },
       plots.left, true);
   if (denial.least_2xx_share > 0) {
@@ -87,8 +86,8 @@ TwoAxes share(const Denial& denial, const std::string& kind) {
                                 .to = least});
   }
   add_sides(
-      denial, kind, "reopens/s", [](const DenialStep& s) { return s.connects_per_s; },
-      plots.right, false);
+      denial, kind, "reopens/s", [](const DenialStep& s) { return s.connects_per_s; }, plots.right,
+      false);
   return plots;
 }
 
@@ -117,8 +116,8 @@ TwoAxes p99(const Denial& denial, const std::string& kind) {
          .to = denial.p99_bound_ms});
   }
   add_sides(
-      denial, kind, "attacker bytes/s", [](const DenialStep& s) { return s.bytes_per_s; },
-      plots.right, false);
+      denial, kind, "bytes/s", [](const DenialStep& s) { return s.bytes_per_s; }, plots.right,
+      false);
   return plots;
 }
 

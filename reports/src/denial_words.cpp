@@ -42,10 +42,10 @@ std::string title(const Denial& denial) {
 }
 
 std::string settings(const Denial& denial) {
-  auto text = fmt::format(
-      "regular traffic {}/s for {} s a step; denied under {} 2xx or over p99 {} ms",
-      numbers::rate(denial.rate), plain_number(denial.step_seconds, 4),
-      numbers::percent(denial.least_2xx_share), numbers::figure(denial.p99_bound_ms));
+  auto text =
+      fmt::format("regular traffic {}/s for {} s a step; denied under {} 2xx or over p99 {} ms",
+                  numbers::rate(denial.rate), plain_number(denial.step_seconds, 4),
+                  numbers::percent(denial.least_2xx_share), numbers::figure(denial.p99_bound_ms));
   if (!denial.pinning.empty()) text += "; " + denial.pinning;
   return text + fmt::format("; took {} s", plain_number(denial.duration, 4));
 }
@@ -143,13 +143,13 @@ std::string comparison_sentence(const DenialComparison& kind) {
 }
 
 std::string comparison_summary(const Denial& denial) {
-  const auto lower = std::ranges::count(denial.comparison, KneeChange::lower,
-                                        &DenialComparison::change);
+  const auto lower =
+      std::ranges::count(denial.comparison, KneeChange::lower, &DenialComparison::change);
   const auto of = denial.comparison.size();
   const auto kinds = of == 1 ? "kind" : "kinds";
-  return lower == 0 ? fmt::format("the candidate is denied sooner on none of {} {}", of, kinds)
-                    : fmt::format("the candidate is denied sooner on {} of {} {}", lower, of,
-                                  kinds);
+  return lower == 0
+             ? fmt::format("the candidate is denied sooner on none of {} {}", of, kinds)
+             : fmt::format("the candidate is denied sooner on {} of {} {}", lower, of, kinds);
 }
 
 }  // namespace loiter::reports::denial_words

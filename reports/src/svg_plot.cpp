@@ -152,11 +152,13 @@ std::string legend(const Plot& plot, double left_edge, std::size_t first_right) 
   for (std::size_t i = 0; i < plot.series.size(); ++i, y += 16) {
     const auto colour = colour_of[i];
     const double swatch_x = left_edge + 12;
+    // A fitted line, or a right axis's series: a dashed or dotted stroke, as drawn; not a box.
+    const bool right = i >= first_right;
     out +=
-        plot.series[i].fit  // a fitted line: a dashed stroke, not a box
+        plot.series[i].fit || right
             ? fmt::format(
-                  R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{2:.1f}" y2="{1:.1f}" stroke="{3}" stroke-width="1.6" stroke-dasharray="4 2"/>)",
-                  swatch_x, y + 5, swatch_x + 10, colour)
+                  R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{2:.1f}" y2="{1:.1f}" stroke="{3}" stroke-width="1.6" stroke-dasharray="{4}"/>)",
+                  swatch_x, y + 5, swatch_x + 10, colour, right ? "2 2" : "4 2")
             : fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="10" height="10" fill="{}"/>)",
                           swatch_x, y, colour);
     out += fmt::format(
@@ -164,7 +166,7 @@ std::string legend(const Plot& plot, double left_edge, std::size_t first_right) 
         escape_html(plot.series[i].name),
         // Dots are connections: say how many.
         plot.style == PlotStyle::dots ? fmt::format(" ({})", plot.series[i].points.size()) : "",
-        i >= first_right ? " (right axis)" : "");
+        right ? " (right)" : "");
   }
   return out;
 }

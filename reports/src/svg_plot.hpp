@@ -11,7 +11,7 @@ namespace loiter::reports::svg {
 
 std::string render_plot(const Plot& plot, const std::string& id);
 
-// As above, with `right`'s series (dotted, "(right axis)" in the legend) drawn against a
+// As above, with `right`'s series (dotted, "(right)" in the legend) drawn against a
 // y axis of their own on the right, labelled with right.y_unit; the x axis is shared (it
 // fits both plots' points). The title, style and marks are `plot`'s; `right`'s are not
 // drawn. A `right` without series draws as the one-axis plot.
