@@ -106,6 +106,9 @@ void side_section(const DenialSide& side, std::ostream& out) {
   if (const auto command = words::command(side); !command.empty()) {
     fmt::print(out, "{}\n", command);
   }
+  if (const auto control = words::control(side); !control.empty()) {
+    fmt::print(out, "{}\n", control);
+  }
   if (side.kinds.empty()) fmt::print(out, "no kinds\n");
   for (const auto& kind : side.kinds) fmt::print(out, "{}\n", words::kind_line(kind));
   for (const auto& kind : side.kinds) {

@@ -110,6 +110,10 @@ void side_section(const DenialSide& side, std::ostream& out) {
   for (const auto& line : {words::server(side), words::command(side)}) {
     if (!line.empty()) fmt::print(out, "<p class=\"server\">{}</p>\n", escape_html(line));
   }
+  if (const auto control = words::control(side); !control.empty()) {
+    fmt::print(out, "<p class=\"control{}\">{}</p>\n", side.control->denied ? " denied" : "",
+               escape_html(control));
+  }
   fmt::print(out, "<ul class=\"knees\">\n");
   for (const auto& kind : side.kinds) {
     fmt::print(out, "<li>{}</li>\n", escape_html(words::kind_line(kind)));

@@ -22,7 +22,8 @@ BOOST_DESCRIBE_STRUCT(DenialStep, (),
                        server_busy, accept_queue_peak, backlog, denied, why, cause, cause_note))
 BOOST_DESCRIBE_STRUCT(DenialKind, (), (kind, steps, knee, highest))
 BOOST_DESCRIBE_STRUCT(DenialSide, (),
-                      (role, target, protocol, server_binary, server_sha256, command, kinds))
+                      (role, target, protocol, server_binary, server_sha256, command, control,
+                       kinds))
 BOOST_DESCRIBE_STRUCT(DenialComparison, (),
                       (kind, baseline_knee, candidate_knee, baseline_highest, candidate_highest,
                        change))

@@ -75,6 +75,7 @@ std::string side_suite(const DenialSide& side, const Denial& denial) {
   out += property("protocol", side.protocol);
   if (!side.server_binary.empty()) out += property("server-binary", side.server_binary);
   if (!side.server_sha256.empty()) out += property("server-sha256", side.server_sha256);
+  if (side.control) out += property("control", words::control(side));
   for (const auto& kind : side.kinds) out += property("knee", words::kind_line(kind));
   out += run_properties(denial) + "    </properties>\n";
   for (const auto& kind : side.kinds) out += kind_case(kind, side);

@@ -33,6 +33,8 @@ void add_sides(const Denial& denial, const std::string& kind, const std::string&
     const auto* k = kind_of(side, kind);
     if (k == nullptr) continue;
     Series series{.name = series_name(denial, side, what)};
+    // The control step (the regular traffic alone) is the series' start, at no held one.
+    if (side.control) series.points.emplace_back(0.0, figure(*side.control));
     for (const auto& step : k->steps) {
       series.points.emplace_back(static_cast<double>(step.held), figure(step));
     }

@@ -20,6 +20,9 @@ struct TwoAxes {
 // The kinds of stall run on any side, in the order they first appear.
 std::vector<std::string> kinds(const Denial& denial);
 
+// Each side's control step (the regular traffic alone), when it has one, is its series'
+// point at 0 held.
+//
 // Against the held connections of `kind`: the regular traffic's 2xx share (%) per side, the
 // least share a line, each side's knee a line; the attacker's reopens/s on the right axis.
 // id "share-<kind>".

@@ -72,7 +72,7 @@ std::string command(const DenialSide& side) {
 }
 
 std::string knee(std::optional<std::size_t> knee, std::size_t highest) {
-  if (knee) return count(*knee);
+  if (knee) return *knee == 0 ? "0 (control)" : count(*knee);
   return highest == 0 ? "not run" : "> " + count(highest);
 }
 
@@ -83,12 +83,23 @@ const DenialStep* knee_step(const DenialKind& kind) {
 }
 
 std::string kind_line(const DenialKind& kind) {
+  if (kind.knee == 0U) return kind.kind + ": not run: the regular traffic alone was denied";
   if (!kind.knee && kind.highest == 0) return kind.kind + ": not run";
   if (!kind.knee) return fmt::format("not denied up to {} {}", count(kind.highest), kind.kind);
   const auto* step = knee_step(kind);
   const auto why = step != nullptr ? cause(*step) : std::string();
   return fmt::format("denied at {} {}{}", count(*kind.knee), kind.kind,
                      why.empty() ? "" : " (" + why + ")");
+}
+
+std::string control(const DenialSide& side) {
+  if (!side.control) return "";
+  const auto& c = *side.control;
+  return fmt::format(
+      "control, the regular traffic alone: 2xx {}, p99 {} ms, errors {}; server FDs {}, accept "
+      "queue {}, busy {}: {}",
+      share(c), numbers::figure(c.p99_ms), numbers::count(static_cast<double>(c.errors)), fds(c),
+      queue(c), numbers::busy(c.server_busy), verdict(c));
 }
 
 std::string share(const DenialStep& step) {

@@ -22,13 +22,18 @@ std::string server(const DenialSide& side);
 std::string command(const DenialSide& side);
 
 // A knee in a table: "500"; not denied: "> 10,000" (up to the highest step run); "not run"
-// without any step.
+// without any step; "0 (control)" where the regular traffic alone was denied.
 std::string knee(std::optional<std::size_t> knee, std::size_t highest);
 // A kind's knee as a sentence: "denied at 500 silent (accept-queue: accept queue 128/128)",
-// "not denied up to 10,000 header-trickle", "header-trickle: not run".
+// "not denied up to 10,000 header-trickle", "header-trickle: not run"; a knee of 0 (the
+// side's control step was denied): "silent: not run: the regular traffic alone was denied".
 std::string kind_line(const DenialKind& kind);
 // The step a kind was denied at (held = its knee); nullptr when not denied.
 const DenialStep* knee_step(const DenialKind& kind);
+
+// The side's control step in a line: "control, the regular traffic alone: 2xx 100.0%, p99
+// 1.1 ms, errors 0; server FDs 14/16,384, accept queue 0/128, busy 6%: served"; "" without.
+std::string control(const DenialSide& side);
 
 // The regular traffic's 2xx answers as a share of those requested, floored to a tenth of a
 // percent (so "100.0%" only when every one was): "41.0%"; "-" when none was requested.

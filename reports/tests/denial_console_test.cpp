@@ -68,6 +68,34 @@ TEST(DenialConsole, EachKindsKneeIsALine) {
   EXPECT_THAT(denial_console(unrun), HasSubstr("\nheader-trickle: not run\n"));
 }
 
+// The control step (the regular traffic alone) is a line of its own; where it was denied,
+// the kinds were not run and their knees are 0.
+TEST(DenialConsole, SaysTheControlStepAndAKindNotRunForIt) {
+  EXPECT_THAT(denial_console(testing::sample_denial()),
+              HasSubstr("\ncontrol, the regular traffic alone: 2xx 100.0%, p99 1.1 ms, errors 0; "
+                        "server FDs 14/16,384, accept queue 0/128, busy 6%: served\n"));
+  auto denied = testing::sample_denial_comparison();
+  auto& control = *denied.sides[0].control;
+  control.denied = true;
+  control.succeeded = 1200;
+  control.why = "2xx 12.0% < 99%";
+  control.cause = DenialCause::cpu;
+  control.cause_note = "server busy 97%";
+  for (auto& kind : denied.sides[0].kinds) {
+    kind.steps.clear();
+    kind.knee = 0;
+    kind.highest = 0;
+  }
+  denied.comparison[0].baseline_knee = 0;
+  const auto text = denial_console(denied);
+  EXPECT_THAT(text, HasSubstr("control, the regular traffic alone: 2xx 12.0%, p99 1.25 ms, "
+                              "errors 0; server FDs 14/16,384, accept queue 0/128, busy 6%: "
+                              "denied: 2xx 12.0% < 99%; cpu: server busy 97%\n"));
+  EXPECT_THAT(text, HasSubstr("\nsilent: not run: the regular traffic alone was denied\n"));
+  EXPECT_THAT(text, Not(HasSubstr("silent on nginx-1.24")));  // no steps: no table
+  EXPECT_THAT(line_starting(text, "silent  "), HasSubstr("  0 (control)  "));
+}
+
 // Columns end under their headings' ends; the verdict says why and the cause.
 TEST(DenialConsole, StepsAreAlignedColumnsWithTheirVerdicts) {
   const auto text = denial_console(testing::sample_denial());

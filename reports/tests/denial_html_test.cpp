@@ -50,6 +50,9 @@ TEST(DenialHtml, DrawsAPlotPairPerKindWithARightAxis) {
   }
   const auto silent = svg_with_id(html, "plot-denial-share-silent");
   EXPECT_THAT(silent, HasSubstr(">knee 500</text>"));
+  // The control step starts each series at 0 held, on the frame's left edge (x 56).
+  EXPECT_THAT(silent, HasSubstr("<path d=\"M56.0,"));
+  EXPECT_THAT(silent, HasSubstr("class=\"xt\">0</text>"));
   EXPECT_THAT(silent, HasSubstr("<path d=\"M"));
   EXPECT_THAT(svg_with_id(html, "plot-denial-share-header-trickle"), Not(HasSubstr(">knee")));
   // The silent p99 reached 812 ms: the 200 ms bound is drawn.
@@ -92,7 +95,9 @@ TEST(DenialHtml, TablesSayEachStepAndTheKnees) {
                               "5,870, timeout 30</td></tr>"));
   EXPECT_THAT(html, HasSubstr("<td class=\"served\">served</td></tr>\n<tr class=\"step\">"));
   EXPECT_THAT(html, HasSubstr("4,100 (41.0%)"));
-  EXPECT_THAT(html, HasSubstr("11/10,014/?"));  // a descriptor limit not read
+  EXPECT_THAT(html, HasSubstr("11/10,014/?"));
+  EXPECT_THAT(html, HasSubstr("<p class=\"control\">control, the regular traffic alone: 2xx "
+                              "100.0%, p99 1.1 ms, errors 0;"));  // a descriptor limit not read
   EXPECT_THAT(html, HasSubstr("step 3: the server took 2.1 s to start"));
   EXPECT_THAT(html, Not(HasSubstr("id=\"comparison\"")));
 }

@@ -66,15 +66,12 @@ TEST(DenialJson, WritesEnumsAsWordsAndWhatIsMissingAsNull) {
   EXPECT_EQ(comparison.at(1).at("change"), "same");
   EXPECT_TRUE(comparison.at(1).at("baseline_knee").is_null());
   EXPECT_EQ(comparison.at(2).at("change"), "not-comparable");
-  EXPECT_EQ(to_json(testing::sample_denial_comparison())
-                .at("sides")
-                .at(0)
-                .at("kinds")
-                .at(2)
-                .at("steps")
-                .at(1)
-                .at("cause"),
-            "connection-cap");
+  const auto compared = to_json(testing::sample_denial_comparison());
+  const auto& sides = compared.at("sides");
+  EXPECT_EQ(sides.at(0).at("control").at("held"), 0);
+  EXPECT_EQ(sides.at(0).at("control").at("succeeded"), 10000);
+  EXPECT_TRUE(sides.at(1).at("control").is_null());
+  EXPECT_EQ(sides.at(0).at("kinds").at(2).at("steps").at(1).at("cause"), "connection-cap");
 }
 
 // The words of every enum value, and the comparison's answer (lower anywhere: exit 1).
@@ -152,6 +149,9 @@ std::map<std::string, std::set<std::string>> written_keys(const boost::json::val
   keys_of(document, "Denial");
   for (const auto& side : document.at("sides").as_array()) {
     keys_of(side, "DenialSide");
+    if (const auto& control = side.at("control"); !control.is_null()) {
+      keys_of(control, "DenialStep");
+    }
     for (const auto& kind : side.at("kinds").as_array()) {
       keys_of(kind, "DenialKind");
       for (const auto& step : kind.at("steps").as_array()) keys_of(step, "DenialStep");

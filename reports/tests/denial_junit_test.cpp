@@ -77,6 +77,9 @@ TEST(DenialJunit, ASideAloneNeverFails) {
   EXPECT_THAT(properties(suite, "knee"),
               ::testing::ElementsAre("denied at 500 silent (accept-queue: accept queue 128/128)",
                                      "not denied up to 10,000 header-trickle"));
+  EXPECT_THAT(properties(suite, "control"),
+              ::testing::ElementsAre(::testing::StartsWith(
+                  "control, the regular traffic alone: 2xx 100.0%, p99 1.1 ms")));
   EXPECT_THAT(properties(suite, "problem"),
               ::testing::ElementsAre("step 3: the server took 2.1 s to start"));
   EXPECT_THAT(properties(suite, "settings"),

@@ -77,7 +77,8 @@ Denial sample_denial() {
       .protocol = "http1",
       .server_binary = "/usr/sbin/nginx",
       .server_sha256 = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-      .command = {"/usr/sbin/nginx", "-c", "/run/loiter/nginx.conf", "-g", "daemon off;"}};
+      .command = {"/usr/sbin/nginx", "-c", "/run/loiter/nginx.conf", "-g", "daemon off;"},
+      .control = step(0, 10000, 1.1)};
   auto silent = denied(500, 4100);
   silent.holder_busy = 0.96875;  // loiter's holder at its limit: said under the step
   side.kinds.push_back(
@@ -109,6 +110,7 @@ Denial sample_denial_comparison() {
                     .protocol = "h2c",
                     .server_binary = "/opt/" + roles[i].second + "/sbin/nginx",
                     .server_sha256 = i == 0 ? "aa11" : "bb22"};
+    if (i == 0) side.control = step(0, 10000, 1.25);  // the candidate's: none (an older run)
     side.kinds.push_back(i == 0 ? kind("silent", {step(250, 10000, 1.5), denied(500, 3000)}, true)
                                 : kind("silent", {denied(250, 5000)}, true));
     side.kinds.push_back(kind("slow-reader", {step(500, 10000, 2), step(1000, 9950, 4.5)}, false));
