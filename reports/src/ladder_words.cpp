@@ -12,8 +12,6 @@
 
 namespace loiter::reports::ladder_words {
 
-namespace {
-
 std::string protocol_text(const std::string& protocol) {
   if (protocol == "http1") return "HTTP/1.1";
   if (protocol == "tls") return "HTTP/1.1 over TLS";
@@ -22,6 +20,19 @@ std::string protocol_text(const std::string& protocol) {
   if (protocol == "h3") return "HTTP/3 over QUIC";
   return protocol;
 }
+
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::ranges::all_of(word, [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("/._-=:,+@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+namespace {
 
 bool one_protocol(const Ladder& ladder) {
   return std::ranges::all_of(ladder.sides, [&](const LadderSide& side) {
@@ -33,19 +44,6 @@ bool one_protocol(const Ladder& ladder) {
 std::string in_unit(double value, const std::string& unit) {
   if (unit == "/s") return rate(value) + "/s";
   return unit.empty() ? figure(value) : figure(value) + " " + unit;
-}
-
-// An argument as a shell would need it to read it back: as it is when it is plain, else in
-// single quotes ("daemon off;" -> 'daemon off;').
-std::string shell_word(const std::string& word) {
-  const bool plain = !word.empty() && std::ranges::all_of(word, [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
-           std::string_view("/._-=:,+@%").find(c) != std::string_view::npos;
-  });
-  if (plain) return word;
-  std::string quoted = "'";
-  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
 }
 
 }  // namespace

@@ -9,6 +9,12 @@
 
 namespace loiter::reports::ladder_words {
 
+// A protocol's word as a person reads it: "http1" -> "HTTP/1.1", "h2c" -> "HTTP/2 (h2c)".
+std::string protocol_text(const std::string& protocol);
+// An argument as a shell would need it to read it back: as it is when it is plain, else in
+// single quotes ("daemon off;" -> 'daemon off;'). The denial ladder's words use both.
+std::string shell_word(const std::string& word);
+
 // "loiter 0.1.0 ladder of nginx over HTTP/1.1"; a comparison: "loiter 0.1.0 ladder of
 // nginx-1.24 (baseline) against nginx-1.26 (candidate) over HTTP/1.1".
 std::string title(const Ladder& ladder);

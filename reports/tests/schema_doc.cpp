@@ -54,10 +54,11 @@ std::vector<std::string> lines_of(std::string_view text) {
   return lines;
 }
 
-// The headings of survey.json's and ladder.json's sections: their key tables are
-// survey_keys and ladder_keys.
+// The headings of survey.json's, ladder.json's and denial.json's sections: their key tables
+// are survey_keys, ladder_keys and denial_keys.
 constexpr std::string_view kSurveySection = "survey.json";
 constexpr std::string_view kLadderSection = "ladder.json";
+constexpr std::string_view kDenialSection = "denial.json";
 
 // Adds one data row of a table whose first header cell is `kind`, in the section (## heading)
 // `section`.
@@ -67,6 +68,7 @@ void add_row(SchemaDoc& doc, const std::string& section, const std::string& kind
   if (kind == "key") {
     auto& keys = section.starts_with(kSurveySection)   ? doc.survey_keys
                  : section.starts_with(kLadderSection) ? doc.ladder_keys
+                 : section.starts_with(kDenialSection) ? doc.denial_keys
                                                        : doc.keys;
     for (const auto& name : names) keys[title].push_back({name, optional});
   } else if (kind == "group") {
@@ -122,6 +124,13 @@ SchemaDoc parse_schema(std::string_view markdown) {
     if (!doc.ladder_keys.contains(needed)) {
       throw std::runtime_error(fmt::format(
           "SCHEMA.md has no key table under **{}** in its section {}", needed, kLadderSection));
+    }
+  }
+  for (const char* needed :
+       {"Denial", "DenialSide", "DenialKind", "DenialStep", "DenialComparison"}) {
+    if (!doc.denial_keys.contains(needed)) {
+      throw std::runtime_error(fmt::format(
+          "SCHEMA.md has no key table under **{}** in its section {}", needed, kDenialSection));
     }
   }
   if (doc.groups.empty() || doc.plots.empty()) {

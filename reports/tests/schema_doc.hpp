@@ -32,6 +32,9 @@ struct SchemaDoc {
   // The key tables of ladder.json (under the heading "ladder.json (loiter-ladder/1)"), by
   // title: "Ladder", "LadderSide", "LadderStep", "LadderTrial", "PairedFigure".
   std::map<std::string, std::vector<Documented>> ladder_keys;
+  // The key tables of denial.json (under the heading "denial.json (loiter-denial/1)"), by
+  // title: "Denial", "DenialSide", "DenialKind", "DenialStep", "DenialComparison".
+  std::map<std::string, std::vector<Documented>> denial_keys;
   std::vector<DocumentedGroup> groups;  // the table whose first column is `group`
   std::vector<Documented> plots;        // the table whose first column is `id`
 };

@@ -2,8 +2,8 @@
 // render_html(document, out) and, for a document that judges, render_junit(document, out),
 // overloaded by document (a run: console.hpp, html.hpp, junit.hpp, whose JUnit takes the runs
 // of a matrix or the one of `check`; a survey: survey_render.hpp, which judges nothing and
-// has no JUnit; a ladder: ladder_render.hpp). `rendered` gives any of them as text, for a
-// file.
+// has no JUnit; a ladder: ladder_render.hpp; a denial ladder: denial_render.hpp). `rendered`
+// gives any of them as text, for a file.
 #pragma once
 
 #include <concepts>
@@ -13,6 +13,7 @@
 #include <string>
 
 #include "loiter/reports/console.hpp"
+#include "loiter/reports/denial_render.hpp"
 #include "loiter/reports/html.hpp"
 #include "loiter/reports/junit.hpp"
 #include "loiter/reports/ladder_render.hpp"
