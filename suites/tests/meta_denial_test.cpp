@@ -37,7 +37,7 @@ TEST_P(MetaDenial, TheFaultLowersTheKnee) {
       .held = row.held,
       .rate = 200,
       .connections = 8,
-      .duration = 2s,
+      .duration = 1s,
       // Generous: what these faults take away is every answer, not a few milliseconds, and
       // the rows run beside others.
       .p99_bound = 2s,
@@ -67,7 +67,7 @@ INSTANTIATE_TEST_SUITE_P(
                   reports::DenialCause::connection_cap},
         DenialRow{"stall_worker_pool_partial_header", "stall-worker-pool", "partial-header",
                   {32, 256}, reports::DenialCause::connection_cap}),
-    [](const auto& info) { return info.param.name; });
+    [](const auto& row_info) { return row_info.param.name; });
 
 }  // namespace meta_denial_test
 }  // namespace loiter::suites
