@@ -14,6 +14,7 @@
 #include "loiter/reports/console.hpp"
 #include "loiter/reports/json.hpp"
 #include "loiter/reports/junit.hpp"
+#include "loiter/reports/denial_json.hpp"
 #include "loiter/reports/ladder_json.hpp"
 #include "loiter/reports/ladder_render.hpp"
 #include "loiter/reports/survey_compare.hpp"
@@ -32,7 +33,8 @@ namespace fs = std::filesystem;
 void add_report_options(CLI::App& command, ReportOptions& options) {
   command.add_option("RUN", options.run,
                      "a run directory, or its report.json; or a survey's (survey.json) or a "
-                     "ladder's (ladder.json): each rendered again as its command did");
+                     "ladder's (ladder.json, denial.json): each rendered again as its command "
+                     "did");
   command.add_option("--matrix", options.matrix,
                      "render the matrix of these stored runs instead: each a server's run "
                      "directory, or a matrix directory holding them (Markdown on stdout)");
@@ -147,6 +149,9 @@ int report_run(const ReportOptions& options) {
   if (reports::is_ladder(options.run)) {
     return report_stored(options, reports::read_ladder(options.run), "ladder.html");
   }
+  if (reports::is_denial(options.run)) {
+    return report_stored(options, reports::read_denial(options.run), "denial.html");
+  }
   const auto report = reports::read_run_report(options.run);
   reports::render_console(report, std::cout, {.color = ::isatty(STDOUT_FILENO) == 1});
   const fs::path json =
@@ -185,7 +190,7 @@ int compare_surveys(const CompareOptions& options) {
 
 int compare(const CompareOptions& options) {
   for (const auto& path : {options.baseline, options.current}) {
-    if (reports::is_ladder(path)) {
+    if (reports::is_ladder(path) || reports::is_denial(path)) {
       throw Refusal(fmt::format(
           "{} is a ladder: a ladder compares two builds itself (loiter ladder --baseline FILE "
           "--candidate FILE); compare takes two runs or two surveys",

@@ -55,6 +55,16 @@ TEST(DenialCli, AShortDenialLadderWritesItsDocumentPageAndJUnit) {
   EXPECT_GE(step.at("server_fds_peak").as_int64(), 40);  // the server held them
   EXPECT_TRUE(fs::exists(directory / "denial.html"));
   EXPECT_THAT(read_text(junit), HasSubstr("<testsuites"));
+  // Stored, it is rendered again by `loiter report`; `compare` refuses it (it compares itself).
+  fs::remove(directory / "denial.html");
+  EXPECT_EQ(run({LOITER_BINARY, "report", directory.string()}, tmp.path() / "report"), 0)
+      << read_text(tmp.path() / "report");
+  EXPECT_THAT(read_text(tmp.path() / "report"), HasSubstr("not denied up to 40 silent"));
+  EXPECT_TRUE(fs::exists(directory / "denial.html"));
+  EXPECT_EQ(run({LOITER_BINARY, "compare", directory.string(), directory.string()},
+                tmp.path() / "compare"),
+            2);
+  EXPECT_THAT(read_text(tmp.path() / "compare"), HasSubstr("is a ladder"));
 }
 
 TEST(DenialCli, RefusesWhatItCannotRunBeforeAnyServerStarts) {
