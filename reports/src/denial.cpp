@@ -17,6 +17,8 @@ std::string_view to_string(DenialCause cause) {
       return "cpu";
     case DenialCause::unknown:
       return "unknown";
+    case DenialCause::client:
+      return "client";
     case DenialCause::none:
       break;
   }

@@ -35,7 +35,8 @@ BOOST_DESCRIBE_STRUCT(Denial, (),
 namespace denial_json_words {
 constexpr DenialCause kCauses[] = {DenialCause::none,     DenialCause::accept_queue,
                                    DenialCause::fd_limit, DenialCause::connection_cap,
-                                   DenialCause::cpu,      DenialCause::unknown};
+                                   DenialCause::cpu,      DenialCause::unknown,
+                                   DenialCause::client};
 constexpr KneeChange kChanges[] = {KneeChange::same, KneeChange::lower, KneeChange::higher,
                                    KneeChange::not_comparable};
 }  // namespace denial_json_words

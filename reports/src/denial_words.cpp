@@ -50,27 +50,6 @@ std::string settings(const Denial& denial) {
   return text + fmt::format("; took {} s", plain_number(denial.duration, 4));
 }
 
-std::string side_name(const DenialSide& side) {
-  return fmt::format("{} ({})", side.target, side.role);
-}
-
-std::string server(const DenialSide& side) {
-  if (side.server_binary.empty() && side.server_sha256.empty()) return "";
-  auto text = "server " + (side.server_binary.empty() ? "?" : side.server_binary);
-  if (!side.server_sha256.empty()) {
-    text += ", sha256 " + side.server_sha256.substr(0, 12) +
-            (side.server_sha256.size() > 12 ? "…" : "");
-  }
-  return text;
-}
-
-std::string command(const DenialSide& side) {
-  if (side.command.empty()) return "";
-  std::string text = "command:";
-  for (const auto& word : side.command) text += " " + ladder_words::shell_word(word);
-  return text;
-}
-
 std::string knee(std::optional<std::size_t> knee, std::size_t highest) {
   if (knee) return *knee == 0 ? "0 (control)" : count(*knee);
   return highest == 0 ? "not run" : "> " + count(highest);

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "ladder_words.hpp"
 #include "loiter/reports/denial.hpp"
 
 namespace loiter::reports::denial_words {
@@ -14,12 +15,10 @@ std::string title(const Denial& denial);
 // "regular traffic 2,000/s for 5 s a step; denied under 99% 2xx or over p99 200 ms", then
 // the pinning and the time it took: "; server on CPU 0, client on CPU 1; took 95.5 s".
 std::string settings(const Denial& denial);
-// "nginx (baseline)"
-std::string side_name(const DenialSide& side);
-// "server /usr/sbin/nginx, sha256 9f86d081884c…"; "" when neither is known.
-std::string server(const DenialSide& side);
-// "command: nginx -c nginx.conf"; "" without one.
-std::string command(const DenialSide& side);
+// A side's name, server and command: as the ladder's (ladder_words.hpp).
+using ladder_words::command;
+using ladder_words::server;
+using ladder_words::side_name;
 
 // A knee in a table: "500"; not denied: "> 10,000" (up to the highest step run); "not run"
 // without any step; "0 (control)" where the regular traffic alone was denied.

@@ -76,24 +76,17 @@ std::string settings(const Ladder& ladder) {
   return text + fmt::format("; took {} s", plain_number(ladder.duration, 4));
 }
 
-std::string side_name(const LadderSide& side) {
-  return fmt::format("{} ({})", side.target, side.role);
-}
-
-std::string server(const LadderSide& side) {
-  if (side.server_binary.empty() && side.server_sha256.empty()) return "";
-  auto text = "server " + (side.server_binary.empty() ? "?" : side.server_binary);
-  if (!side.server_sha256.empty()) {
-    text += ", sha256 " + side.server_sha256.substr(0, 12) +
-            (side.server_sha256.size() > 12 ? "…" : "");
-  }
+std::string server_text(const std::string& binary, const std::string& sha256) {
+  if (binary.empty() && sha256.empty()) return "";
+  auto text = "server " + (binary.empty() ? "?" : binary);
+  if (!sha256.empty()) text += ", sha256 " + sha256.substr(0, 12) + (sha256.size() > 12 ? "…" : "");
   return text;
 }
 
-std::string command(const LadderSide& side) {
-  if (side.command.empty()) return "";
+std::string command_text(const std::vector<std::string>& command) {
+  if (command.empty()) return "";
   std::string text = "command:";
-  for (const auto& word : side.command) text += " " + shell_word(word);
+  for (const auto& word : command) text += " " + shell_word(word);
   return text;
 }
 

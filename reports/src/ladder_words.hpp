@@ -22,12 +22,24 @@ std::string title(const Ladder& ladder);
 // step, alternated ABBA, p99 bound 200 ms, tolerance 5%"), then the pinning and the time it
 // took: "; server on CPU 0, client on CPU 1; took 95.5 s".
 std::string settings(const Ladder& ladder);
-// "nginx (baseline)"
-std::string side_name(const LadderSide& side);
 // "server /usr/sbin/nginx, sha256 9f86d081884c…"; "" when neither is known.
-std::string server(const LadderSide& side);
+std::string server_text(const std::string& binary, const std::string& sha256);
 // "command: nginx -c nginx.conf"; "" without one.
-std::string command(const LadderSide& side);
+std::string command_text(const std::vector<std::string>& command);
+// The same of a side, a ladder's or a denial ladder's (both have these fields). "nginx
+// (baseline)"; its server; its command.
+template <class Side>
+std::string side_name(const Side& side) {
+  return side.target + " (" + side.role + ")";
+}
+template <class Side>
+std::string server(const Side& side) {
+  return server_text(side.server_binary, side.server_sha256);
+}
+template <class Side>
+std::string command(const Side& side) {
+  return command_text(side.command);
+}
 // A step in a table: "5,000/s", "64 conn".
 std::string step(const LadderStep& step);
 // A step in a sentence: "5,000/s", "64 connections".

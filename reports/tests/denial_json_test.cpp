@@ -111,7 +111,7 @@ TEST(DenialJson, RejectsAnotherSchemaAndNamesAMissingOrMalformedKey) {
   document.at("sides").at(0).at("kinds").at(0).at("steps").at(1).as_object()["cause"] = "rain";
   EXPECT_THAT(denial_error(document),
               HasSubstr("key 'cause' is 'rain', not one of 'none', 'accept-queue', 'fd-limit', "
-                        "'connection-cap', 'cpu', 'unknown'"));
+                        "'connection-cap', 'cpu', 'unknown', 'client'"));
   document = to_json(testing::sample_denial_comparison());
   document.at("comparison").at(0).as_object()["change"] = "worse";
   EXPECT_THAT(denial_error(document), HasSubstr("denial: comparison[0]: key 'change'"));

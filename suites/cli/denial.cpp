@@ -76,16 +76,7 @@ int run_denial_command(const LadderOptions& options) {
     directory.emplace(options.runs_root, name + "-denial");
   });
   request.duration = seconds_given(options.duration > 0 ? options.duration : 5);
-  const auto& bound = request.sides.front().target.promises.load_p99;
-  request.p99_bound = options.p99_ms > 0 ? seconds_given(options.p99_ms / 1000)
-                      : bound ? std::chrono::duration_cast<std::chrono::nanoseconds>(*bound)
-                              : seconds_given(kDenialP99Ms / 1000);
-  request.pin = !options.no_pin;
-  request.loiter_version = LOITER_VERSION;
-  request.started = suites::utc_now();
-  request.cancelled = [] { return suites::interrupted(); };
-  request.told = [](std::string_view line) { std::cerr << line << "\n"; };
-  suites::install_interrupt_handlers();
+  set_run_fields(request, options, kDenialP99Ms);
   const auto denial = suites::ladder::run_denial(request);
   reports::render_console(denial, std::cout);
   const auto json = reports::denial_text(denial);

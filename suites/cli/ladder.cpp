@@ -256,16 +256,7 @@ int run_ladder_command(const LadderOptions& options) {
   request.connections = options.connections != 0 ? options.connections : 64;
   request.trials = options.trials != 0 ? options.trials : (comparison ? 6 : 3);
   request.duration = seconds_given(options.duration > 0 ? options.duration : 8);
-  const auto& bound = request.sides.front().target.promises.load_p99;
-  request.p99_bound = options.p99_ms > 0 ? seconds_given(options.p99_ms / 1000)
-                      : bound             ? std::chrono::duration_cast<std::chrono::nanoseconds>(*bound)
-                                          : seconds_given(kLadderP99Ms / 1000);
-  request.pin = !options.no_pin;
-  request.loiter_version = LOITER_VERSION;
-  request.started = suites::utc_now();
-  request.cancelled = [] { return suites::interrupted(); };
-  request.told = [](std::string_view line) { std::cerr << line << "\n"; };
-  suites::install_interrupt_handlers();
+  set_run_fields(request, options, kLadderP99Ms);
   const auto ladder = suites::ladder::run_ladder(request);
   reports::render_console(ladder, std::cout);
   const auto json = reports::ladder_text(ladder);

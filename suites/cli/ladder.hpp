@@ -10,7 +10,13 @@
 #include <string>
 #include <vector>
 
+#include <iostream>
+#include <string_view>
+
 #include "loiter/suites/ladder/ladder_run.hpp"
+#include "loiter/suites/document/report.hpp"
+#include "loiter/suites/runner/interrupt.hpp"
+#include "number_checks.hpp"
 
 namespace loiter::cli {
 
@@ -41,6 +47,24 @@ struct LadderOptions {
 };
 
 void add_ladder_options(CLI::App& command, LadderOptions& options);
+
+// What a rate ladder's and a denial ladder's requests share, set from the options: the p99
+// bound (--p99, else the first side's load_p99, else `default_p99_ms`), the pinning, the
+// version and start time, the user's Ctrl-C, and a line per trial on stderr. Installs the
+// interrupt handlers.
+template <class Request>
+void set_run_fields(Request& request, const LadderOptions& options, double default_p99_ms) {
+  const auto& bound = request.sides.front().target.promises.load_p99;
+  request.p99_bound = options.p99_ms > 0 ? seconds_given(options.p99_ms / 1000)
+                      : bound ? std::chrono::duration_cast<std::chrono::nanoseconds>(*bound)
+                              : seconds_given(default_p99_ms / 1000);
+  request.pin = !options.no_pin;
+  request.loiter_version = LOITER_VERSION;
+  request.started = suites::utc_now();
+  request.cancelled = [] { return suites::interrupted(); };
+  request.told = [](std::string_view line) { std::cerr << line << "\n"; };
+  suites::install_interrupt_handlers();
+}
 
 // The targets a ladder runs against: one ("target"), or a baseline and a candidate. Throws
 // std::invalid_argument for a choice it cannot run.

@@ -58,6 +58,19 @@ void find_cause(reports::DenialStep& step) {
   // did not accept, waiting in its accept queue, mean it stopped accepting.
   const auto accepted = step.server_fds_peak - std::min(step.server_fds_peak, step.server_fds_before);
   const auto waiting = step.held_reached - std::min(step.held_reached, accepted);
+  // It kept fewer open than were asked for and gained fewer descriptors: it ended (or left
+  // waiting) what it would not hold, and the attacker kept reconnecting.
+  // Unless loiter's holder was at its own limit: then it may be loiter that could not hold
+  // them (below).
+  if (10 * step.held_reached < 9 * step.held && accepted < step.held &&
+      step.holder_busy < kLoiterBusy) {
+    step.cause = DenialCause::connection_cap;
+    step.cause_note = fmt::format(
+        "only {} of {} stayed open at once ({} more descriptors): it ended or left waiting "
+        "the rest, {:.0f} reconnects a second; {}",
+        step.held_reached, step.held, accepted, step.connects_per_s, queue);
+    return;
+  }
   if (waiting > 0 && step.accept_queue_peak > 0 &&
       2 * step.accept_queue_peak >= std::min(waiting, std::max<std::size_t>(step.backlog, 1))) {
     step.cause = DenialCause::connection_cap;
@@ -74,6 +87,19 @@ void find_cause(reports::DenialStep& step) {
   if (step.server_busy >= kServerCpuBound) {
     step.cause = DenialCause::cpu;
     step.cause_note = fmt::format("its CPUs {} busy", percent(step.server_busy));
+    return;
+  }
+  if (const double busy = std::max(step.holder_busy, step.client_busy); busy >= kLoiterBusy) {
+    step.cause = DenialCause::client;
+    step.cause_note = fmt::format(
+        "loiter's {} wanted a CPU {} of the time, its server {} busy: the denial may be "
+        "loiter's own",
+        step.holder_busy >= step.client_busy ? "holder" : "load thread", percent(busy),
+        percent(step.server_busy));
+    if (10 * step.held_reached < 9 * step.held) {
+      step.cause_note += fmt::format(" (only {} of {} held open at once, {} more descriptors)",
+                                     step.held_reached, step.held, accepted);
+    }
     return;
   }
   step.cause = DenialCause::unknown;

@@ -29,6 +29,10 @@ constexpr auto kTcpPeriod = 500ms;   // the kernel's TCP states (the accept queu
 // A regular request not answered whole by then is an error ("timeout"): a denied server
 // leaves its requests waiting, and the step must end.
 constexpr auto kRequestTimeout = 2s;
+// The regular traffic's connections are replaced every this many requests: visitors arrive
+// on new connections (rate / 10 a second), so a server that stops accepting denies them
+// even where the pool's first connections got in before it did.
+constexpr std::size_t kRequestsPerVisitor = 10;
 
 double seconds_of(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
@@ -134,6 +138,7 @@ DenialTrialOutcome run_denial_trial(const DenialTrialPlan& plan) {
       .start = Clock::now() + kLoadLead,
       .source_block = block(1),
       .tls = tls_client(target),
+      .churn = {.replace_every = kRequestsPerVisitor},
       .stop_early = plan.cancelled};
   speak_to(target, options);
   const auto server_cpus = fixtures::cpu_affinity(server.pid()).size();

@@ -74,6 +74,18 @@ TEST(DenialCauses, AFullQueueWhileItAcceptedFewerThanHeldIsAConnectionCap) {
       << s.cause_note;
 }
 
+TEST(DenialCauses, FewerHeldThanAskedWhileItGainedFewerDescriptorsIsAConnectionCap) {
+  auto s = step(10000, 0);
+  s.held_reached = 4109;  // it ends what is past its cap at once: reconnected without end
+  s.server_fds_peak = 10 + 4095;
+  s.connects_per_s = 10385;
+  conclude_step(s, 200, 0.99);
+  EXPECT_EQ(s.cause, DenialCause::connection_cap);
+  EXPECT_EQ(s.cause_note, "only 4109 of 10000 stayed open at once (4095 more descriptors): it "
+                          "ended or left waiting the rest, 10385 reconnects a second; accept "
+                          "queue 0/511");
+}
+
 TEST(DenialCauses, HeldConnectionsWaitingInAQueueNotFullAreAConnectionCapToo) {
   auto s = step(256, 0);
   s.server_fds_peak = 10 + 64;  // a pool of 64, the other 192 waiting
@@ -101,6 +113,21 @@ TEST(DenialCauses, BusyCpusWithRoomElsewhereAreTheCpu) {
   auto t = step(1000, 0);
   conclude_step(t, 200, 0.99);
   EXPECT_EQ(t.cause, DenialCause::unknown);
+}
+
+TEST(DenialCauses, LoitersOwnBusyThreadsAreTheClientWhereTheServerShowsNoLimit) {
+  auto s = step(10000, 2500, 226);
+  s.holder_busy = 0.92;
+  s.server_busy = 0.65;
+  conclude_step(s, 200, 0.99);
+  EXPECT_TRUE(s.denied);
+  EXPECT_EQ(s.cause, DenialCause::client);
+  EXPECT_EQ(s.cause_note, "loiter's holder wanted a CPU 92.0% of the time, its server 65.0% "
+                          "busy: the denial may be loiter's own");
+  s.server_fds_peak = s.server_fds_before + 100;  // and a connection cap besides: the server's
+  s.accept_queue_peak = 4000;
+  conclude_step(s, 200, 0.99);
+  EXPECT_EQ(s.cause, DenialCause::connection_cap);
 }
 
 TEST(DenialKnee, TheFirstDeniedStepOrNotDeniedUpToTheLast) {

@@ -26,10 +26,12 @@ inline constexpr std::string_view kDenialSchema = "loiter-denial/1";
 //   connection_cap its accept queue filled while its descriptors stayed well under its
 //                  limit: a cap of its own (worker pool, worker_connections, MaxRequestWorkers)
 //   cpu            its CPUs were busy (at least 90% of their time)
+//   client         none of those, and loiter's own holder or load thread wanted a CPU at
+//                  least 85% of the time: the denial may be loiter's, not the server's
 //   unknown        none of those: the figures do not say
 //   none           the step was not denied
-enum class DenialCause { none, accept_queue, fd_limit, connection_cap, cpu, unknown };
-std::string_view to_string(DenialCause cause);  // "none", "accept-queue", "fd-limit", ...
+enum class DenialCause { none, accept_queue, fd_limit, connection_cap, cpu, unknown, client };
+std::string_view to_string(DenialCause cause);  // "none", "accept-queue", "fd-limit", ..., "client"
 
 struct DenialStep {
   std::size_t held = 0;  // stalled connections asked for, kept at that count

@@ -11,6 +11,9 @@ namespace loiter::suites::ladder {
 
 // The share of its CPUs' time at which a server counts as CPU-bound.
 inline constexpr double kServerCpuBound = 0.9;
+// loiter's holder or load thread wanting a CPU this share of the time was at its own limit
+// (as a rate ladder's client limit, clients::kClientBusy).
+inline constexpr double kLoiterBusy = 0.85;
 // Descriptors within this many of the server's RLIMIT_NOFILE count as at its limit.
 inline constexpr std::size_t kFdLimitSlack = 8;
 
