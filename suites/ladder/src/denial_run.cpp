@@ -7,6 +7,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "denial_kinds.hpp"
 #include "denial_trial.hpp"
 #include "loiter/clients/transport/targets.hpp"
 #include "loiter/fixtures/os/harness_error.hpp"
@@ -20,81 +21,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::string_view_literals;
 
-// What a held kind needs of the target: nothing beyond its health path, an echo path (a
-// body it sends), or a large response (one it reads slowly or not at all).
-enum class Needs { health, echo, large };
-
-struct HeldKind {
-  std::string_view name;
-  Needs needs;
-  bool by_default;
-};
-
-// The kinds a denial ladder can hold over HTTP/1.1 (and TLS): each stalls one place a
-// server waits (the connection's first byte, the head, the body, the reader, the next
-// request), and none ends by itself while held.
-constexpr std::array kHttp1Kinds{
-    HeldKind{"silent", Needs::health, true},
-    HeldKind{"partial-header", Needs::health, true},
-    HeldKind{"header-trickle", Needs::health, true},
-    HeldKind{"header-lines", Needs::health, true},
-    HeldKind{"partial-body", Needs::echo, true},
-    HeldKind{"body-trickle", Needs::echo, true},
-    HeldKind{"slow-reader", Needs::large, true},
-    HeldKind{"idle-keepalive", Needs::health, true},
-    HeldKind{"keepalive-partial", Needs::health, false},
-};
-// Over TLS also the handshake's stalls.
-constexpr std::array kTlsKinds{
-    HeldKind{"tls-record-header", Needs::health, false},
-    HeldKind{"tls-half-hello", Needs::health, false},
-    HeldKind{"tls-hello-trickle", Needs::health, false},
-    HeldKind{"tls-handshake-silent", Needs::health, false},
-};
-// Over HTTP/2 (h2c, or h2 over TLS): a connection's preface and SETTINGS, an idle session,
-// a header block never ended, a body trickled, a window never (or barely) opened.
-constexpr std::array kH2Kinds{
-    HeldKind{"h2-headers-no-end", Needs::health, true},
-    HeldKind{"h2-zero-window", Needs::large, true},
-    HeldKind{"h2-idle", Needs::health, true},
-    HeldKind{"h2-partial-preface", Needs::health, false},
-    HeldKind{"h2-no-settings-ack", Needs::health, false},
-    HeldKind{"h2-data-trickle", Needs::echo, false},
-    HeldKind{"h2-window-trickle", Needs::large, false},
-};
-
 // The most connections one step may hold (16,000 a source address: 63 loopback sources).
 constexpr std::size_t kMostHeld = 1'000'000;
 
-std::vector<HeldKind> kinds_over(std::string_view protocol) {
-  std::vector<HeldKind> kinds;
-  if (protocol == "http1" || protocol == "tls") kinds.assign(kHttp1Kinds.begin(), kHttp1Kinds.end());
-  if (protocol == "tls") kinds.insert(kinds.end(), kTlsKinds.begin(), kTlsKinds.end());
-  if (protocol == "h2c" || protocol == "h2") kinds.assign(kH2Kinds.begin(), kH2Kinds.end());
-  return kinds;
-}
-
-const std::optional<std::string>& path_needed(const fixtures::Target& target, Needs needs) {
-  switch (needs) {
-    case Needs::echo: return target.paths.echo;
-    case Needs::large: return target.paths.large;
-    case Needs::health: break;
-  }
-  return target.paths.health;
-}
-
-std::string_view needs_word(Needs needs) {
-  return needs == Needs::echo ? "an echo path (paths.echo)"
-         : needs == Needs::large ? "a large response (paths.large)"
-                                 : "a health path (paths.health)";
-}
-
-std::optional<HeldKind> held_kind(std::string_view name, std::string_view protocol) {
-  for (const auto& kind : kinds_over(protocol)) {
-    if (kind.name == name) return kind;
-  }
-  return std::nullopt;
-}
+bool stop_asked(const DenialRequest& request) { return request.cancelled && request.cancelled(); }
 
 // The kinds a side runs: those asked, or its protocol's defaults the target has paths for.
 std::vector<std::string> kinds_of(const DenialRequest& request, const fixtures::Target& target,
@@ -113,25 +43,7 @@ std::vector<std::string> kinds_of(const DenialRequest& request, const fixtures::
   return kinds;
 }
 
-clients::KindSettings settings_for(const HeldKind& kind, const fixtures::Target& target) {
-  return {.path = path_needed(target, kind.needs).value_or("/")};
-}
-
-bool stop_asked(const DenialRequest& request) { return request.cancelled && request.cancelled(); }
-
 }  // namespace
-
-std::vector<std::string> default_denial_kinds(std::string_view protocol) {
-  std::vector<std::string> names;
-  for (const auto& kind : kinds_over(protocol)) {
-    if (kind.by_default) names.emplace_back(kind.name);
-  }
-  return names;
-}
-
-bool denial_kind_runs_over(std::string_view kind, std::string_view protocol) {
-  return held_kind(kind, protocol).has_value();
-}
 
 void check_denial_request(const DenialRequest& request) {
   if (request.sides.empty() || request.sides.size() > 2) {
