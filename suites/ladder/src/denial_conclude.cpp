@@ -44,6 +44,16 @@ std::string denial_of(const reports::DenialStep& step, double p99_bound_ms, doub
   return {};
 }
 
+// The regular requests the server ended: their connection closed or reset under them, or
+// its TLS handshake failed.
+std::uint64_t server_ended(const reports::DenialStep& step) {
+  std::uint64_t ended = 0;
+  for (const auto* kind : {"closed", "reset", "handshake-failed"}) {
+    if (const auto it = step.error_kinds.find(kind); it != step.error_kinds.end()) ended += it->second;
+  }
+  return ended;
+}
+
 void find_cause(reports::DenialStep& step) {
   const auto fds = fmt::format("descriptors {} (before {})", step.server_fds_peak,
                                step.server_fds_before);
@@ -61,14 +71,22 @@ void find_cause(reports::DenialStep& step) {
   // It kept fewer open than were asked for and gained fewer descriptors: it ended (or left
   // waiting) what it would not hold, and the attacker kept reconnecting.
   // Unless loiter's holder was at its own limit: then it may be loiter that could not hold
-  // them (below).
+  // them (below), unless the server itself ended most of the regular traffic's failures
+  // (closed, reset, a handshake failed), which no busy client makes it do.
+  const auto ended = server_ended(step);
+  const bool server_ends_them = step.errors > 0 && 2 * ended >= step.errors;
   if (10 * step.held_reached < 9 * step.held && accepted < step.held &&
-      step.holder_busy < kLoiterBusy) {
+      (step.holder_busy < kLoiterBusy || server_ends_them)) {
     step.cause = DenialCause::connection_cap;
     step.cause_note = fmt::format(
         "only {} of {} stayed open at once ({} more descriptors): it ended or left waiting "
         "the rest, {:.0f} reconnects a second; {}",
         step.held_reached, step.held, accepted, step.connects_per_s, queue);
+    if (ended > 0) {
+      step.cause_note += fmt::format("; it ended {} of the regular requests (closed, reset or a "
+                                     "failed handshake)",
+                                     ended);
+    }
     return;
   }
   if (waiting > 0 && step.accept_queue_peak > 0 &&

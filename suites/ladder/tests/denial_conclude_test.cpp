@@ -86,6 +86,20 @@ TEST(DenialCauses, FewerHeldThanAskedWhileItGainedFewerDescriptorsIsAConnectionC
                           "queue 0/511");
 }
 
+TEST(DenialCauses, AServerThatEndsTheRegularTrafficAtItsCapIsItsLimitThoughLoiterWasBusy) {
+  auto s = step(5000, 0);
+  s.held_reached = 4095;
+  s.server_fds_peak = 10 + 4095;
+  s.holder_busy = 0.89;
+  s.error_kinds = {{"closed", 2240}, {"reset", 260}};
+  conclude_step(s, 200, 0.99);
+  EXPECT_EQ(s.cause, DenialCause::connection_cap) << s.cause_note;
+  EXPECT_NE(s.cause_note.find("it ended 2500 of the regular requests"), std::string::npos);
+  s.error_kinds = {{"timeout", 2500}};  // nothing the server ended: loiter's limit as much
+  conclude_step(s, 200, 0.99);
+  EXPECT_EQ(s.cause, DenialCause::client) << s.cause_note;
+}
+
 TEST(DenialCauses, HeldConnectionsWaitingInAQueueNotFullAreAConnectionCapToo) {
   auto s = step(256, 0);
   s.server_fds_peak = 10 + 64;  // a pool of 64, the other 192 waiting
