@@ -120,6 +120,16 @@ void find_cause(reports::DenialStep& step) {
     }
     return;
   }
+  // Regular connections waited in its accept queue while its CPUs had room: what it serves
+  // them from (a worker pool, MaxRequestWorkers) was taken by the held ones.
+  if (step.accept_queue_peak >= kWaitingInQueue) {
+    step.cause = DenialCause::connection_cap;
+    step.cause_note = fmt::format(
+        "connections waited in its {} while its CPUs were {} busy and it held {} more "
+        "descriptors: what it serves them from was taken",
+        queue, percent(step.server_busy), accepted);
+    return;
+  }
   step.cause = DenialCause::unknown;
   step.cause_note = fmt::format("{}, {}, CPU {} busy: none at a limit", fds, queue,
                                 percent(step.server_busy));

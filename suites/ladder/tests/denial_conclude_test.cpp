@@ -108,8 +108,25 @@ TEST(DenialCauses, HeldConnectionsWaitingInAQueueNotFullAreAConnectionCapToo) {
   EXPECT_EQ(s.cause, DenialCause::connection_cap);
   auto t = step(256, 0);
   t.server_fds_peak = 10 + 64;  // none waiting in its queue: not what it ran into
+  t.accept_queue_peak = 3;
   conclude_step(t, 200, 0.99);
   EXPECT_EQ(t.cause, DenialCause::unknown);
+}
+
+TEST(DenialCauses, RegularConnectionsWaitingWhileItsCpusHadRoomAreAConnectionCap) {
+  auto s = step(30, 630);  // Apache: 25 workers taken by 30 trickled heads
+  s.server_fds_peak = 58;
+  s.server_fds_before = 19;
+  s.accept_queue_peak = 23;
+  s.server_busy = 0.02;
+  conclude_step(s, 200, 0.99);
+  EXPECT_EQ(s.cause, DenialCause::connection_cap);
+  EXPECT_EQ(s.cause_note, "connections waited in its accept queue 23/511 while its CPUs were "
+                          "2.0% busy and it held 39 more descriptors: what it serves them from "
+                          "was taken");
+  s.accept_queue_peak = 9;
+  conclude_step(s, 200, 0.99);
+  EXPECT_EQ(s.cause, DenialCause::unknown);
 }
 
 TEST(DenialCauses, AFullQueueThoughEveryHeldOneWasAcceptedIsTheAcceptQueue) {

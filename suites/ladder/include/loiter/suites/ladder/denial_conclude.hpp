@@ -14,6 +14,9 @@ inline constexpr double kServerCpuBound = 0.9;
 // loiter's holder or load thread wanting a CPU this share of the time was at its own limit
 // (as a rate ladder's client limit, clients::kClientBusy).
 inline constexpr double kLoiterBusy = 0.85;
+// A server whose accept queue held this many connections at once while its CPUs had room
+// was not taking them in: a pool or cap of its own was full.
+inline constexpr std::size_t kWaitingInQueue = 10;
 // Descriptors within this many of the server's RLIMIT_NOFILE count as at its limit.
 inline constexpr std::size_t kFdLimitSlack = 8;
 
