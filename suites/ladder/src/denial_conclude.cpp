@@ -63,6 +63,12 @@ void find_cause(reports::DenialStep& step) {
                                   *step.server_fd_limit);
     return;
   }
+  // A server whose CPUs were all busy ran into them first, whatever else filled up.
+  if (step.server_busy >= kServerCpuBound) {
+    step.cause = DenialCause::cpu;
+    step.cause_note = fmt::format("its CPUs {} busy", percent(step.server_busy));
+    return;
+  }
   const auto queue = fmt::format("accept queue {}/{}", step.accept_queue_peak, step.backlog);
   // What it accepted (the descriptors it gained) against the connections held open: those it
   // did not accept, waiting in its accept queue, mean it stopped accepting.
@@ -100,11 +106,6 @@ void find_cause(reports::DenialStep& step) {
   if (step.backlog > 0 && step.accept_queue_peak >= step.backlog) {
     step.cause = DenialCause::accept_queue;
     step.cause_note = fmt::format("{} full; it held {} more descriptors", queue, accepted);
-    return;
-  }
-  if (step.server_busy >= kServerCpuBound) {
-    step.cause = DenialCause::cpu;
-    step.cause_note = fmt::format("its CPUs {} busy", percent(step.server_busy));
     return;
   }
   if (const double busy = std::max(step.holder_busy, step.client_busy); busy >= kLoiterBusy) {

@@ -136,6 +136,18 @@ TEST(DenialCauses, AFullQueueThoughEveryHeldOneWasAcceptedIsTheAcceptQueue) {
   EXPECT_EQ(s.cause, DenialCause::accept_queue);
 }
 
+TEST(DenialCauses, BusyCpusComeBeforeWhatFilledUpMeanwhile) {
+  auto s = step(10000, 0);  // python: 5,900 threads woken by a byte each, its queue full
+  s.held_reached = 5895;
+  s.server_fds_peak = 10 + 5827;
+  s.accept_queue_peak = 6;
+  s.backlog = 5;
+  s.server_busy = 1.03;
+  conclude_step(s, 200, 0.99);
+  EXPECT_EQ(s.cause, DenialCause::cpu);
+  EXPECT_EQ(s.cause_note, "its CPUs 103.0% busy");
+}
+
 TEST(DenialCauses, BusyCpusWithRoomElsewhereAreTheCpu) {
   auto s = step(1000, 0);
   s.server_busy = 0.97;
