@@ -54,7 +54,7 @@ std::uint64_t server_ended(const reports::DenialStep& step) {
   return ended;
 }
 
-void find_cause(reports::DenialStep& step) {
+void find_cause(reports::DenialStep& step, bool unanswered) {
   const auto fds = fmt::format("descriptors {} (before {})", step.server_fds_peak,
                                step.server_fds_before);
   if (step.server_fd_limit && step.server_fds_peak + kFdLimitSlack >= *step.server_fd_limit) {
@@ -121,9 +121,10 @@ void find_cause(reports::DenialStep& step) {
     }
     return;
   }
-  // Regular connections waited in its accept queue while its CPUs had room: what it serves
-  // them from (a worker pool, MaxRequestWorkers) was taken by the held ones.
-  if (step.accept_queue_peak >= kWaitingInQueue) {
+  // Regular requests went unanswered and connections waited in its accept queue while its
+  // CPUs had room: what it serves them from (a worker pool, MaxRequestWorkers) was taken by
+  // the held ones. (Late answers alone, with a queue, are a server behind, not one capped.)
+  if (unanswered && step.accept_queue_peak >= kWaitingInQueue) {
     step.cause = DenialCause::connection_cap;
     step.cause_note = fmt::format(
         "connections waited in its {} while its CPUs were {} busy and it held {} more "
@@ -149,7 +150,10 @@ void conclude_step(reports::DenialStep& step, double p99_bound_ms, double least_
   step.denied = !step.why.empty();
   step.cause = DenialCause::none;
   step.cause_note.clear();
-  if (step.denied) find_cause(step);
+  const bool unanswered =
+      step.requested > 0 && static_cast<double>(step.succeeded) <
+                                least_2xx_share * static_cast<double>(step.requested);
+  if (step.denied) find_cause(step, unanswered);
 }
 
 void conclude_kind(reports::DenialKind& kind) {

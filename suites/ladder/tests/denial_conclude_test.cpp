@@ -127,6 +127,11 @@ TEST(DenialCauses, RegularConnectionsWaitingWhileItsCpusHadRoomAreAConnectionCap
   s.accept_queue_peak = 9;
   conclude_step(s, 200, 0.99);
   EXPECT_EQ(s.cause, DenialCause::unknown);
+  auto late = step(10000, 2500, 280);  // every one answered, late: a server behind
+  late.accept_queue_peak = 371;
+  late.server_busy = 0.6;
+  conclude_step(late, 200, 0.99);
+  EXPECT_EQ(late.cause, DenialCause::unknown);
 }
 
 TEST(DenialCauses, AFullQueueThoughEveryHeldOneWasAcceptedIsTheAcceptQueue) {
