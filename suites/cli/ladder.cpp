@@ -225,9 +225,9 @@ void add_ladder_options(CLI::App& command, LadderOptions& options) {
       "    --candidate nginx --rates 5000,20000 --saturation 64  # 2 s header deadline: a cost?\n"
       "  loiter ladder --baseline ./old.toml --candidate ./new.toml --junit ladder.xml\n"
       "  loiter ladder --target nginx --held 100,1000,10000     # the denial knee per kind\n"
-      "  loiter ladder --target python --held 10,100 --kinds silent\n"
-      "  loiter ladder --baseline nginx --candidate ./nginx-4096.toml --held 500,2000 \\\n"
-      "    --kinds silent                                      # exit 1: denied sooner");
+      "  loiter ladder --target apache --held 10,30,100 --kinds silent,header-trickle\n"
+      "  loiter ladder --baseline nginx --candidate ./nginx-768.toml --held 500,2000 \\\n"
+      "    --kinds header-trickle                              # exit 1: denied sooner");
 }
 
 int run_ladder_command(const LadderOptions& options) {
