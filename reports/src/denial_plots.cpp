@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "ladder_words.hpp"
 
@@ -26,6 +27,7 @@ const DenialKind* kind_of(const DenialSide& side, const std::string& kind) {
 }
 
 // One series per side of `figure` over the kind's steps, in `plot`; each side's knee a line.
+// A step whose figure is NaN has no point (a p99 where nothing was answered).
 template <class Figure>
 void add_sides(const Denial& denial, const std::string& kind, const std::string& what,
                Figure figure, Plot& plot, bool knees) {
@@ -34,9 +36,11 @@ void add_sides(const Denial& denial, const std::string& kind, const std::string&
     if (k == nullptr) continue;
     Series series{.name = series_name(denial, side, what)};
     // The control step (the regular traffic alone) is the series' start, at no held one.
-    if (side.control) series.points.emplace_back(0.0, figure(*side.control));
+    if (side.control && !std::isnan(figure(*side.control))) {
+      series.points.emplace_back(0.0, figure(*side.control));
+    }
     for (const auto& step : k->steps) {
-      series.points.emplace_back(static_cast<double>(step.held), figure(step));
+      if (!std::isnan(figure(step))) series.points.emplace_back(static_cast<double>(step.held), figure(step));
     }
     plot.series.push_back(std::move(series));
     if (knees && k->knee) {
@@ -101,7 +105,9 @@ TwoAxes p99(const Denial& denial, const std::string& kind) {
                          .style = PlotStyle::line},
                 .right = attacker("bytes-" + kind, "attacker bytes/s")};
   add_sides(
-      denial, kind, "p99", [](const DenialStep& s) { return s.p99_ms; }, plots.left, true);
+      denial, kind, "p99",
+      [](const DenialStep& s) { return s.succeeded > 0 ? s.p99_ms : std::nan(""); }, plots.left,
+      true);
   double highest = 0;
   for (const auto& series : plots.left.series) {
     for (const auto& point : series.points) highest = std::max(highest, point.second);

@@ -122,5 +122,22 @@ TEST(DenialHtml, FetchesNothingAndRunsNoScript) {
   testing::expect_self_contained(denial_page(testing::sample_denial_comparison()));
 }
 
+// A step where nothing was answered has no p99: its plot draws no point there (rather than a
+// p99 of 0 ms, which would read as the best step of all).
+TEST(DenialHtml, AStepWithNothingAnsweredHasNoP99Point) {
+  Denial denial{.p99_bound_ms = 200};
+  DenialSide side{.role = "target", .target = "mine", .protocol = "http1"};
+  side.control = DenialStep{.requested = 100, .succeeded = 100, .p99_ms = 2};
+  side.kinds.push_back({.kind = "silent",
+                        .steps = {{.held = 10, .requested = 100, .succeeded = 100, .p99_ms = 3},
+                                  {.held = 20, .requested = 100, .succeeded = 0, .p99_ms = 0}}});
+  denial.sides.push_back(side);
+  const auto p99 = svg_with_id(denial_page(denial), "plot-denial-p99-silent");
+  const auto path = p99.find("<path d=\"M");
+  ASSERT_NE(path, std::string::npos) << p99;
+  const auto d = p99.substr(path, p99.find('"', path + 9) - path);
+  EXPECT_EQ(std::ranges::count(d, 'L'), 1) << d;  // the control and 10 held, not 20
+}
+
 }  // namespace denial_html_test
 }  // namespace loiter::reports
