@@ -1,5 +1,6 @@
-// The holder keeps connections of a kind at a count: every one the server closes is replaced
-// from a new source, within its bound of connects, and stop() closes what it holds.
+// The holder keeps connections of a kind at a count: every one the server closes is replaced,
+// within its bound of connects, nothing is opened after its end, and stop() closes what it
+// holds.
 #include "loiter/clients/holder.hpp"
 
 #include <gtest/gtest.h>
@@ -35,7 +36,7 @@ TEST(Holder, KeepsConnectionsTheServerHoldsOpenAtTheCount) {
   EXPECT_TRUE(peer.wait_for_client_ends(8, 3s));
 }
 
-TEST(Holder, ReplacesEveryConnectionTheServerClosesFromANewSource) {
+TEST(Holder, ReplacesEveryConnectionTheServerCloses) {
   Peer peer({.action = PeerAction::close, .after = 50ms});
   Holder holder(silent_plan(peer.endpoint(), 4, 5s));
   // Each closed after 50 ms and replaced: more accepted than held, every one counted.
