@@ -27,8 +27,11 @@ struct Live {
 constexpr Duration kPatiencePast = std::chrono::seconds(2);
 constexpr std::size_t kMostOpenedPerHeld = 20;
 
+// Connected: its TCP connect done, or over QUIC (whose record has no connect: connect_took 0
+// from its first Initial) its handshake.
 bool connected(const ConnectionRecord& record) {
-  return record.connect_took > Duration::zero() && record.ending != Ending::connect_failed;
+  if (record.ending == Ending::connect_failed) return false;
+  return record.connect_took > Duration::zero() || (record.h3 && record.h3->handshake_done);
 }
 
 }  // namespace
@@ -80,9 +83,7 @@ struct Holder::State {
         return false;
       }
       ++ended;
-      if (record.connect_took == Duration::zero() || record.ending == Ending::connect_failed) {
-        ++figures.connect_failures;
-      }
+      if (!connected(record)) ++figures.connect_failures;
       return true;
     });
     figures.ended += ended;

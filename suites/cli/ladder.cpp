@@ -182,7 +182,8 @@ void add_ladder_options(CLI::App& command, LadderOptions& options) {
                      "with --held: the kinds of stall to hold (comma-separated; default: the "
                      "protocol's: silent, partial-header, header-trickle, header-lines, "
                      "partial-body, body-trickle, slow-reader, idle-keepalive; over h2 "
-                     "h2-headers-no-end, h2-zero-window, h2-idle)")
+                     "h2-headers-no-end, h2-zero-window, h2-idle; over h3 h3-headers-stall, "
+                     "h3-headers-trickle, h3-zero-window)")
       ->delimiter(',');
   command.add_option("--rate", options.rate, "with --held: the regular traffic, requests/s")
       ->capture_default_str()

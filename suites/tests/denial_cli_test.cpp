@@ -67,6 +67,26 @@ TEST(DenialCli, AShortDenialLadderWritesItsDocumentPageAndJUnit) {
   EXPECT_THAT(read_text(tmp.path() / "compare"), HasSubstr("is a ladder"));
 }
 
+// Over HTTP/3: QUIC connections with a stalled HEADERS frame held beside HTTP/3 request
+// streams.
+TEST(DenialCli, OverHttp3HoldsQuicConnectionsBesideHttp3Traffic) {
+  TempDir tmp;
+  ASSERT_EQ(denial(tmp, {"--target", "reference-h3", "--held", "20", "--kinds",
+                         "h3-headers-stall", "--duration", "1", "--rate", "200"}),
+            0)
+      << read_text(tmp.path() / "out");
+  EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("not denied up to 20 h3-headers-stall"));
+  const auto doc =
+      json::parse(read_text(only_run_directory(tmp.path() / "runs") / "denial.json")).as_object();
+  const auto& side = doc.at("sides").as_array().at(0).as_object();
+  EXPECT_EQ(side.at("protocol").as_string(), "h3");
+  EXPECT_FALSE(side.at("control").as_object().at("denied").as_bool());
+  const auto& step =
+      side.at("kinds").as_array().at(0).as_object().at("steps").as_array().at(0).as_object();
+  EXPECT_EQ(step.at("held_reached").as_int64(), 20);  // every handshake done before the traffic
+  EXPECT_GT(step.at("succeeded").as_int64(), 0);     // HTTP/3 streams answered beside them
+}
+
 TEST(DenialCli, RefusesWhatItCannotRunBeforeAnyServerStarts) {
   std::vector<std::pair<std::vector<std::string>, std::string>> cases{
       {{"--held", "100,50"}, "the steps must rise"},
@@ -75,7 +95,8 @@ TEST(DenialCli, RefusesWhatItCannotRunBeforeAnyServerStarts) {
       {{"--held", "10", "--kinds", "no-such-kind"}, "no-such-kind"},
       {{"--target", "python", "--held", "10", "--kinds", "body-trickle"},
        "needs an echo path (paths.echo), which python does not declare"},
-      {{"--target", "reference-h3", "--held", "10"}, "an HTTP/3 target"},
+      {{"--target", "reference-h3", "--held", "10", "--kinds", "h3-idle"},
+       "not a kind a denial ladder holds over h3"},
       {{"--held", "10", "--least-2xx", "150%"}, "--least-2xx: '150%' is not a share"},
       {{"--baseline", "reference", "--candidate", "reference-h2c", "--held", "10"},
        "different protocols"}};

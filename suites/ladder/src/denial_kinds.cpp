@@ -9,6 +9,7 @@ std::vector<HeldKind> kinds_over(std::string_view protocol) {
   if (protocol == "http1" || protocol == "tls") kinds.assign(kHttp1Kinds.begin(), kHttp1Kinds.end());
   if (protocol == "tls") kinds.insert(kinds.end(), kTlsKinds.begin(), kTlsKinds.end());
   if (protocol == "h2c" || protocol == "h2") kinds.assign(kH2Kinds.begin(), kH2Kinds.end());
+  if (protocol == "h3") kinds.assign(kH3Kinds.begin(), kH3Kinds.end());
   return kinds;
 }
 
@@ -35,7 +36,14 @@ std::optional<HeldKind> held_kind(std::string_view name, std::string_view protoc
 }
 
 clients::KindSettings settings_for(const HeldKind& kind, const fixtures::Target& target) {
-  return {.path = path_needed(target, kind.needs).value_or("/")};
+  auto path = path_needed(target, kind.needs).value_or("/");
+  // A large response sized by the request ("{bytes}"): the registry sizes slow-reader's for
+  // its own receive buffer; a stream's window held shut needs no more than a window's worth.
+  constexpr std::string_view kBytes = "{bytes}";
+  if (const auto at = path.find(kBytes); at != std::string::npos && kind.name != "slow-reader") {
+    path.replace(at, kBytes.size(), std::to_string(kLargeStreamBytes));
+  }
+  return {.path = path};
 }
 
 std::vector<std::string> default_denial_kinds(std::string_view protocol) {

@@ -55,6 +55,20 @@ inline constexpr std::array kH2Kinds{
     HeldKind{"h2-data-trickle", Needs::echo, false},
     HeldKind{"h2-window-trickle", Needs::large, false},
 };
+// Over HTTP/3 (QUIC): a request stream stalled in its HEADERS or trickling them, or a window
+// never opened, each on a connection kept alive by a PING every 500 ms, so a connection the
+// server forgets ends (no answer) and is replaced. h3-idle and h3-initial-stall probe once
+// and would count a connection forgotten after its probe as held: not held here.
+inline constexpr std::array kH3Kinds{
+    HeldKind{"h3-headers-stall", Needs::health, true},
+    HeldKind{"h3-headers-trickle", Needs::health, true},
+    HeldKind{"h3-zero-window", Needs::large, true},
+    HeldKind{"h3-data-trickle", Needs::echo, false},
+};
+
+// The response a held stream's window keeps back, where the target sizes it by the request:
+// far more than any initial stream window.
+inline constexpr std::size_t kLargeStreamBytes = 1 << 20;
 
 // The kinds held over a protocol ("http1", "tls", "h2c", "h2"), in order.
 std::vector<HeldKind> kinds_over(std::string_view protocol);

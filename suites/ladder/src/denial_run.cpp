@@ -84,12 +84,6 @@ void check_denial_request(const DenialRequest& request) {
           "{} speaks {} and {} speaks {}: a comparison holds the same kinds on both",
           request.sides.front().target.name, first, target.name, protocol));
     }
-    if (protocol == "h3") {
-      throw std::invalid_argument(fmt::format(
-          "{} is an HTTP/3 target: the denial ladder holds TCP connections (HTTP/1.1, TLS, "
-          "HTTP/2); its QUIC side is not built",
-          target.name));
-    }
     if (!target.paths.health) {
       throw std::invalid_argument(fmt::format(
           "{} offers no health path: the regular traffic needs a path answering 200", target.name));

@@ -106,12 +106,15 @@ DenialTrialOutcome run_denial_trial(const DenialTrialPlan& plan) {
 
   session.begin_sampling(kLook, kTcpPeriod);
   const auto began = Clock::now();
+  // Held QUIC connections go to the server's UDP port ([h3] port, else the run's).
+  auto held_at = to;
+  if (target.h3 && target.h3->port) held_at.port(*target.h3->port);
   // The control step (held 0) runs the regular traffic alone.
   std::optional<clients::Holder> holder;
   if (plan.held > 0) {
     holder.emplace(clients::HolderPlan{
         .kind = plan.kind,
-        .fleet = {.target = to,
+        .fleet = {.target = held_at,
                   .count = plan.held,
                   .pacing = {.start = began, .per_second = plan.ramp},
                   .source_block = block(0),
