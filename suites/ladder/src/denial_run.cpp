@@ -36,8 +36,8 @@ std::vector<std::string> kinds_of(const DenialRequest& request, const fixtures::
     if (path_needed(target, kind.needs)) {
       kinds.emplace_back(kind.name);
     } else if (dropped != nullptr) {
-      dropped->push_back(fmt::format("{} not run: {} declares no {}", kind.name, target.name,
-                                     needs_word(kind.needs)));
+      dropped->push_back(fmt::format("{} not run: it needs {}, which {} does not declare", kind.name,
+                                     needs_word(kind.needs), target.name));
     }
   }
   return kinds;
@@ -131,8 +131,8 @@ reports::Denial run_denial(const DenialRequest& request) {
     std::erase_if(kinds, [&](const std::string& kind) {
       const auto needs = held_kind(kind, protocol_of(side.target))->needs;
       if (path_needed(side.target, needs)) return false;
-      denial.problems.push_back(fmt::format("{} not run: {} declares no {}", kind,
-                                            side.target.name, needs_word(needs)));
+      denial.problems.push_back(fmt::format("{} not run: it needs {}, which {} does not declare",
+                                            kind, needs_word(needs), side.target.name));
       return true;
     });
   }
