@@ -4,6 +4,7 @@
 #include <atomic>
 #include <deque>
 #include <exception>
+#include <condition_variable>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -47,6 +48,7 @@ struct Holder::State {
   std::uint64_t bytes_counted = 0;
 
   mutable std::mutex mutex;
+  mutable std::condition_variable looked;  // each look's figures published
   HolderFigures published;
 
   std::unique_ptr<asio::io_context> io = std::make_unique<asio::io_context>(1);
@@ -100,8 +102,12 @@ struct Holder::State {
       }
     }
     figures.bytes_sent = bytes_counted;
-    const std::lock_guard lock(mutex);
-    published = figures;
+    {
+      const std::lock_guard lock(mutex);
+      figures.open_low = std::min(published.open_low, open);
+      published = figures;
+    }
+    looked.notify_all();
   }
 
   awaitable<void> watch() {
@@ -146,6 +152,20 @@ Holder::~Holder() {
 HolderFigures Holder::figures() const {
   const std::lock_guard lock(state_->mutex);
   return state_->published;
+}
+
+HolderFigures Holder::wait_for_open(std::size_t count, Clock::time_point deadline,
+                                    const std::function<bool()>& cancelled) const {
+  std::unique_lock lock(state_->mutex);
+  state_->looked.wait_until(lock, deadline, [&] {
+    return state_->published.open >= count || (cancelled && cancelled());
+  });
+  return state_->published;
+}
+
+void Holder::mark_low() {
+  const std::lock_guard lock(state_->mutex);
+  state_->published.open_low = state_->published.open;
 }
 
 void Holder::stop() {

@@ -65,11 +65,34 @@ TEST(Holder, StopsReplacingAtItsBoundOfConnects) {
 
 TEST(Holder, OpensNothingAfterItsEnd) {
   Peer peer({.action = PeerAction::close, .after = 10ms});
-  Holder holder(silent_plan(peer.endpoint(), 2, 150ms));
-  std::this_thread::sleep_for(400ms);  // the scenario: past the hold's end
-  const auto after_end = holder.figures().opened;
-  std::this_thread::sleep_for(200ms);
-  EXPECT_EQ(holder.figures().opened, after_end);
+  // Its end already come: the first two are opened (and closed by the peer), none replaced.
+  Holder holder(silent_plan(peer.endpoint(), 2, 0s));
+  EXPECT_TRUE(loiter::testing::wait_for([&] { return holder.figures().ended == 2; },
+                                        "both ended", 3s, 10ms));
+  const auto figures = holder.figures();
+  EXPECT_EQ(figures.opened, 2U);
+  EXPECT_EQ(figures.reopened, 0U);
+  holder.stop();
+}
+
+TEST(Holder, WaitsForTheCountOpenAndKeepsTheFewestOpenSinceItsMark) {
+  Peer peer({.action = PeerAction::close, .after = 200ms});
+  Holder holder(silent_plan(peer.endpoint(), 6, 5s));
+  const auto figures = holder.wait_for_open(6, Clock::now() + 3s);
+  ASSERT_EQ(figures.open, 6U);
+  holder.mark_low();
+  EXPECT_EQ(holder.figures().open_low, 6U);
+  // The peer closes them all 200 ms after their accept: some look sees fewer open.
+  EXPECT_TRUE(loiter::testing::wait_for([&] { return holder.figures().open_low < 6; },
+                                        "a look with fewer open", 3s, 10ms));
+  // A count never reached: the wait ends at its deadline, and says what was open.
+  const auto until = Clock::now() + 100ms;
+  EXPECT_LT(holder.wait_for_open(100, until).open, 100U);
+  EXPECT_GE(Clock::now(), until);
+  // Cancelled: it does not wait for the deadline.
+  const auto asked = Clock::now();
+  holder.wait_for_open(100, asked + 3s, [] { return true; });
+  EXPECT_LT(Clock::now() - asked, 1s);
   holder.stop();
 }
 
@@ -77,6 +100,7 @@ TEST(Holder, RefusesWhatItCannotHold) {
   Peer peer({.action = PeerAction::never_close});
   EXPECT_THROW(Holder({.fleet = {.target = peer.endpoint(), .count = 1}}), std::invalid_argument);
   EXPECT_THROW(Holder(silent_plan(peer.endpoint(), 0, 1s)), std::invalid_argument);
+  // TEST-NET-1 (RFC 5737, documentation only): refused before anything connects.
   auto remote = silent_plan({asio::ip::make_address("192.0.2.1"), 80}, 1, 1s);
   EXPECT_THROW(Holder{remote}, std::invalid_argument);
 }

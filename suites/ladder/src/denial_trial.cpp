@@ -1,10 +1,6 @@
 #include "denial_trial.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <fstream>
-#include <sstream>
-#include <thread>
 
 #include "loiter/clients/holder.hpp"
 #include "loiter/clients/load/load.hpp"
@@ -22,10 +18,10 @@ namespace denial_steps {
 using Clock = clients::Clock;
 using namespace std::chrono_literals;
 
-constexpr auto kServerSettle = 100ms;      // the server's descriptors hold one value this long
-constexpr auto kLoadLead = 100ms;        // the regular schedule starts this long after its thread
-constexpr auto kLook = 100ms;        // how often the held count is read while the load runs
-constexpr auto kTcpPeriod = 500ms;   // the kernel's TCP states (the accept queue) at most this often
+constexpr auto kServerSettle = 100ms;  // the server's descriptors hold one value this long
+constexpr auto kLoadLead = 100ms;      // the regular schedule starts this long after its thread
+constexpr auto kSample = 100ms;        // the server sampled this often
+constexpr auto kTcpPeriod = 500ms;     // the kernel's TCP states (the accept queue) at most this often
 // A regular request not answered whole by then is an error ("timeout"): a denied server
 // leaves its requests waiting, and the step must end.
 constexpr auto kRequestTimeout = 2s;
@@ -38,25 +34,10 @@ double seconds_of(Clock::duration d) { return std::chrono::duration<double>(d).c
 
 // The server's RLIMIT_NOFILE (soft), from /proc/PID/limits.
 std::optional<std::size_t> fd_limit_of(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/limits");
-  std::stringstream text;
-  text << in.rdbuf();
-  const auto limit = fixtures::parse_open_files_limit(text.str());
+  const auto limits = fixtures::live_proc().read(pid, "limits");
+  const auto limit = limits ? fixtures::parse_open_files_limit(*limits) : std::nullopt;
   if (!limit || !limit->soft) return std::nullopt;
   return static_cast<std::size_t>(*limit->soft);
-}
-
-// Waits until every held connection is open, the ramp's time and its slack have passed, or
-// the user stopped.
-void wait_for_held(const clients::Holder& holder, std::size_t held, double ramp,
-                   const std::function<bool()>& cancelled) {
-  const auto by = Clock::now() +
-                  std::chrono::duration_cast<Clock::duration>(
-                      std::chrono::duration<double>(static_cast<double>(held) / ramp)) +
-                  kRampSlack;
-  while (Clock::now() < by && holder.figures().open < held && !(cancelled && cancelled())) {
-    std::this_thread::sleep_for(20ms);
-  }
 }
 
 // The listeners' accept queue at its fullest over the timeline, and its capacity.
@@ -104,7 +85,7 @@ DenialTrialOutcome run_denial_trial(const DenialTrialPlan& plan) {
   step.server_fds_before = baseline.sample.fds;
   step.server_fd_limit = fd_limit_of(server.pid());
 
-  session.begin_sampling(kLook, kTcpPeriod);
+  session.begin_sampling(kSample, kTcpPeriod);
   const auto began = Clock::now();
   // Held QUIC connections go to the server's UDP port ([h3] port, else the run's).
   auto held_at = to;
@@ -123,7 +104,9 @@ DenialTrialOutcome run_denial_trial(const DenialTrialPlan& plan) {
         .until = began + ramp_time + kRampSlack +
                  std::chrono::duration_cast<Clock::duration>(load_wait) + 1s,
         .cpus = plan.client_cpus});
-    wait_for_held(*holder, plan.held, plan.ramp, plan.cancelled);
+    // Every one open, or the ramp's time and its slack passed, or the user stopped.
+    holder->wait_for_open(plan.held, began + ramp_time + kRampSlack, plan.cancelled);
+    holder->mark_low();
   }
   const auto figures = [&] { return holder ? holder->figures() : clients::HolderFigures{}; };
   const auto at_start = figures();
@@ -146,23 +129,13 @@ DenialTrialOutcome run_denial_trial(const DenialTrialPlan& plan) {
   speak_to(target, options);
   const auto server_cpus = fixtures::cpu_affinity(server.pid()).size();
   const auto before = session.probe()->sample();
-  clients::LoadResult result;
-  std::atomic<bool> done = false;
   std::exception_ptr load_error;
-  std::thread load([&] {
-    try {
-      result = run_load(options, plan.client_cpus);
-    } catch (...) {
-      load_error = std::current_exception();
-    }
-    done = true;
-  });
-  std::size_t low = step.held_reached;
-  while (!done) {
-    std::this_thread::sleep_for(kLook);
-    low = std::min(low, figures().open);
+  clients::LoadResult result;
+  try {
+    result = run_load(options, plan.client_cpus);
+  } catch (...) {  // rethrown once the holder and the server are stopped
+    load_error = std::current_exception();
   }
-  load.join();
   const auto at_end = figures();
   const auto after = session.probe()->sample();
   const auto timeline = session.end_sampling();
@@ -172,7 +145,7 @@ DenialTrialOutcome run_denial_trial(const DenialTrialPlan& plan) {
 
   const double wall = result.client.wall_s > 0 ? result.client.wall_s : seconds_of(load_wait);
   step.seconds = seconds_of(result.scheduled);
-  step.held_low = low;
+  step.held_low = at_end.open_low;
   step.opened = at_end.opened;
   step.reopened = at_end.reopened;
   step.connect_failures = at_end.connect_failures;

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -31,6 +32,7 @@ struct HolderPlan {
 // The holder as of its last look.
 struct HolderFigures {
   std::size_t open = 0;                // connected and not ended
+  std::size_t open_low = 0;  // the fewest open at any look since mark_low() (0 before it)
   std::uint64_t opened = 0;            // connects attempted (spawned), the first count's too
   std::uint64_t reopened = 0;          // of those, replacements
   std::uint64_t connect_failures = 0;  // ended without ever connecting
@@ -51,6 +53,12 @@ class Holder {
   Holder& operator=(const Holder&) = delete;
 
   HolderFigures figures() const;
+  // Waits (woken at each look) until `count` are open, `deadline` comes or `cancelled()`
+  // says so; returns the figures then.
+  HolderFigures wait_for_open(std::size_t count, Clock::time_point deadline,
+                              const std::function<bool()>& cancelled = {}) const;
+  // From now on, figures().open_low is the fewest open at any look, starting from `open`.
+  void mark_low();
   // Closes every connection and ends the thread; once. Throws what ended the thread early.
   void stop();
   // The holder thread's want of a CPU over its life so far (0 … 1): set by stop().

@@ -38,7 +38,7 @@ struct DenialStep {
   double seconds = 0;    // the regular traffic's span, s
   // The attacker's side (loiter's holder):
   std::size_t held_reached = 0;  // open when the regular traffic began
-  std::size_t held_low = 0;      // the fewest open while it ran (sampled every 100 ms)
+  std::size_t held_low = 0;      // the fewest open while it ran (at the holder's 50 ms looks)
   double reach_seconds = 0;      // from the first connect to held_reached
   std::uint64_t opened = 0;      // connects attempted over the step (the first held ones too)
   std::uint64_t reopened = 0;    // of those, to replace one the server ended or refused
