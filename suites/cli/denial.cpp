@@ -67,13 +67,7 @@ int run_denial_command(const LadderOptions& options) {
           options.least_2xx));
     }
     suites::ladder::check_denial_request(request);
-    for (const auto& [option, path] :
-         {std::pair{"--json", options.json_path}, std::pair{"--junit", options.junit_path}}) {
-      if (auto problem = output_path_problem(option, path)) throw std::invalid_argument(*problem);
-    }
-    const bool comparison = request.sides.size() == 2;
-    const auto name = comparison ? std::string("compare") : request.sides.front().target.name;
-    directory.emplace(options.runs_root, name + "-denial");
+    directory.emplace(run_directory_for(options, request.sides, "denial"));
   });
   request.duration = seconds_given(options.duration > 0 ? options.duration : 5);
   set_run_fields(request, options, kDenialP99Ms);

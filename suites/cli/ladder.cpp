@@ -95,6 +95,17 @@ std::vector<suites::ladder::LadderSideSpec> ladder_sides(const LadderOptions& op
           {.role = "candidate", .target = std::move(candidate)}};
 }
 
+suites::RunDirectory run_directory_for(const LadderOptions& options,
+                                       const std::vector<suites::ladder::LadderSideSpec>& sides,
+                                       std::string_view what) {
+  for (const auto& [option, path] :
+       {std::pair{"--json", options.json_path}, std::pair{"--junit", options.junit_path}}) {
+    if (auto problem = output_path_problem(option, path)) throw std::invalid_argument(*problem);
+  }
+  const auto name = sides.size() == 2 ? std::string("compare") : sides.front().target.name;
+  return suites::RunDirectory(options.runs_root, fmt::format("{}-{}", name, what));
+}
+
 double tolerance_from(const std::string& text) {
   std::string_view view = text;
   const bool percent = view.ends_with('%');
@@ -245,13 +256,7 @@ int run_ladder_command(const LadderOptions& options) {
       throw std::invalid_argument("--rates none and --saturation none leave nothing to run");
     }
     request.tolerance = tolerance_from(options.tolerance);
-    for (const auto& [option, path] :
-         {std::pair{"--json", options.json_path}, std::pair{"--junit", options.junit_path}}) {
-      if (auto problem = output_path_problem(option, path)) throw std::invalid_argument(*problem);
-    }
-    const bool comparison = request.sides.size() == 2;
-    const auto name = comparison ? std::string("compare") : request.sides.front().target.name;
-    directory.emplace(options.runs_root, name + "-ladder");
+    directory.emplace(run_directory_for(options, request.sides, "ladder"));
   });
   const bool comparison = request.sides.size() == 2;
   request.connections = options.connections != 0 ? options.connections : 64;

@@ -15,6 +15,7 @@
 
 #include "loiter/suites/ladder/ladder_run.hpp"
 #include "loiter/suites/document/report.hpp"
+#include "loiter/suites/document/run_directory.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "number_checks.hpp"
 
@@ -65,6 +66,13 @@ void set_run_fields(Request& request, const LadderOptions& options, double defau
   request.told = [](std::string_view line) { std::cerr << line << "\n"; };
   suites::install_interrupt_handlers();
 }
+
+// The run directory of a ladder against `sides` ("<target>-<what>", a comparison's
+// "compare-<what>"), once --json and --junit are known writable. Throws std::invalid_argument
+// for an output path that is not.
+suites::RunDirectory run_directory_for(const LadderOptions& options,
+                                       const std::vector<suites::ladder::LadderSideSpec>& sides,
+                                       std::string_view what);
 
 // The targets a ladder runs against: one ("target"), or a baseline and a candidate. Throws
 // std::invalid_argument for a choice it cannot run.
