@@ -238,6 +238,22 @@ struct H3Record {
   // them: the client sends nothing after its one Initial), and the client's bytes then.
   std::size_t unvalidated_received = 0;
   std::size_t unvalidated_sent = 0;
+  // The h3 floods (h3/floods.hpp), after their hand-over to loiter's own 1-RTT packets:
+  std::size_t frames_sent = 0;  // the flood's frames (ACKs, and its opening streams, not counted)
+  // frames_sent when the server's CONNECTION_CLOSE (or a stateless reset) was read.
+  std::optional<std::size_t> frames_at_close;
+  std::size_t streams_opened = 0;   // request streams a flood opened
+  std::size_t streams_refused = 0;  // of them: reset or stopped by the server, or answered 4xx/5xx
+  std::size_t streams_answered = 0; // of them: answered 2xx/3xx whole
+  // The flood stopped early because the server gave it no credit (MAX_STREAMS, MAX_DATA)
+  // for a whole second: the server refused what came next.
+  bool credit_stalled = false;
+  bool acks_withheld = false;  // the flood never acknowledged the server's packets
+  // What the server sent back meanwhile, frame by frame (RETIRE_CONNECTION_ID for the
+  // connection-ID flood, PATH_RESPONSE for the path-challenge flood, ...).
+  std::size_t retire_frames_received = 0;
+  std::size_t path_responses_received = 0;
+  std::vector<Duration> latencies;  // h3-control: each GET's, from its intended send time
 
   bool operator==(const H3Record&) const = default;
 };
