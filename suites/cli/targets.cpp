@@ -50,6 +50,19 @@ std::string protocol(const fixtures::Target& target) {
   return target.tls ? "TLS" : "cleartext";
 }
 
+// "floods rapid-reset ping within 10000 frames, RSS 512.0 MiB, control p99 0.2 s" ([h2.flood]
+// or [h3.flood]), or "no flood bound promised"; the p99 falls back to load_p99.
+std::string floods(const std::optional<fixtures::FloodBound>& bound,
+                   const fixtures::Target& target) {
+  if (!bound) return "no flood bound promised";
+  return fmt::format("floods {} within {} frames, RSS {}, control p99 {}",
+                     fmt::join(bound->kinds, " "), bound->frames,
+                     bound->rss ? fmt::format("{:.1f} MiB",
+                                              static_cast<double>(*bound->rss) / 1048576.0)
+                                : std::string("bound none"),
+                     seconds(bound->p99 ? bound->p99 : target.promises.load_p99));
+}
+
 // "HTTP/2 over TLS (preface deadline none, GOAWAY on idle, floods rapid-reset ping within
 // 10000 frames, RSS 512.0 MiB, control p99 0.2 s)"; the p99 falls back to load_p99.
 std::string http2(const fixtures::Target& target) {
@@ -58,24 +71,18 @@ std::string http2(const fixtures::Target& target) {
       fmt::format("{} (preface deadline {}, {})",
                   target.tls ? "HTTP/2 over TLS" : "h2c, HTTP/2 with prior knowledge",
                   seconds(h2.preface), h2.goaway_on_idle ? "GOAWAY on idle" : "no GOAWAY on idle");
-  if (!h2.flood) return text + ", no flood bound promised";
-  const auto& flood = *h2.flood;
-  return text + fmt::format(", floods {} within {} frames, RSS {}, control p99 {}",
-                            fmt::join(flood.kinds, " "), flood.frames,
-                            flood.rss ? fmt::format("{:.1f} MiB",
-                                                    static_cast<double>(*flood.rss) / 1048576.0)
-                                      : std::string("bound none"),
-                            seconds(flood.p99 ? flood.p99 : target.promises.load_p99));
+  return text + ", " + floods(h2.flood, target);
 }
 
-// "HTTP/3 over QUIC (a stalled HEADERS: RESET_STREAM / STOP_SENDING; a stalled body: 408)".
+// "HTTP/3 over QUIC (a stalled HEADERS: RESET_STREAM / STOP_SENDING; a stalled body: 408,
+// no flood bound promised)".
 std::string http3(const fixtures::Target& target) {
   const auto& h3 = *target.h3;
   const auto answer = [](bool respond_408) {
     return respond_408 ? "408" : "RESET_STREAM / STOP_SENDING";
   };
-  return fmt::format("HTTP/3 over QUIC (a stalled HEADERS: {}; a stalled body: {})",
-                     answer(h3.header_408), answer(h3.body_408));
+  return fmt::format("HTTP/3 over QUIC (a stalled HEADERS: {}; a stalled body: {}, {})",
+                     answer(h3.header_408), answer(h3.body_408), floods(h3.flood, target));
 }
 
 // "[h3] handshake 2 s, idle 2 s (advertised 2 s), header 2 s, body 2 s, send 2 s": the
