@@ -62,7 +62,7 @@ constexpr std::array<ValueText<ConnectLimit>, 3> kLimitTexts{{
 }};
 
 using Render = std::string (*)(const Finding&);
-constexpr std::size_t kRendered = 40;  // every code but "text"
+constexpr std::size_t kRendered = 41;  // every code but "text"
 
 // One sentence per code, in the order the judge checks.
 constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{{
@@ -184,6 +184,7 @@ constexpr std::array<std::pair<std::string_view, Render>, kRendered> kRenderers{
     {codes::kFloodNotEnded, flood_not_ended},
     {codes::kFloodOverFrames, flood_over_frames},
     {codes::kFloodGoawayCode, flood_goaway_code},
+    {codes::kFloodCloseCode, flood_close_code},
     {codes::kControlUnanswered, control_unanswered},
     {codes::kSlopeOverBound, slope_over_bound},
     {codes::kP99Grew,

@@ -130,6 +130,16 @@ std::string flood_goaway_code(const Finding& f) {
       of_subject(f), ratio(f), f.error);
 }
 
+// Finding::error is the code's name ("H3_INTERNAL_ERROR (0x102)"), Finding::expected_endings
+// the codes the flood's RFC names for it.
+std::string flood_close_code(const Finding& f) {
+  return fmt::format("{}{} flood connections closed by the server with {}, not {}", of_subject(f),
+                     ratio(f), f.error,
+                     f.expected_endings.empty() ? std::string("a code the flood's RFC names")
+                                                : fmt::format("{}", fmt::join(f.expected_endings,
+                                                                              " or ")));
+}
+
 std::string control_unanswered(const Finding& f) {
   std::vector<std::string> parts;
   for (const auto& [what, count] : f.failures) parts.push_back(fmt::format("{} {}", count, what));

@@ -88,6 +88,7 @@ std::string fds_during_load(const Finding& f);
 std::string flood_not_ended(const Finding& f);
 std::string flood_over_frames(const Finding& f);
 std::string flood_goaway_code(const Finding& f);
+std::string flood_close_code(const Finding& f);
 std::string control_unanswered(const Finding& f);
 
 }  // namespace loiter::reports::finding_words

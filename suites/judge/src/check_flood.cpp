@@ -1,7 +1,8 @@
 // The flood family: the server ends each bounded HTTP/2 flood (a GOAWAY with
-// ENHANCE_YOUR_CALM or PROTOCOL_ERROR, or a close or reset) within the declared frames,
-// keeps answering the control client (every request 200, p99 within the bound), and keeps
-// its RSS within its bound. Counted from the records' own figures: no clock is read here.
+// ENHANCE_YOUR_CALM or PROTOCOL_ERROR, or a close or reset) within the declared frames (an
+// HTTP/3 flood: check_flood_h3.cpp), keeps answering the control client (every request 200,
+// p99 within the bound), and keeps its RSS within its bound. Counted from the records' own
+// figures: no clock is read here.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -77,14 +78,6 @@ std::string code_name(std::uint32_t code) {
   return fmt::format("{} (0x{:x})", it == kNames.end() ? "an unknown code" : it->second, code);
 }
 
-Finding about(const Observation& o, const FloodExpectation& e, const char* code, FindingClass klass,
-              std::size_t count, std::size_t of) {
-  auto f = finding(o, code, klass, e.kind);
-  f.count = count;
-  f.of = of;
-  return f;
-}
-
 void check_flood_ended(const Observation& o, const FloodExpectation& e, Verdict& v) {
   const auto floods = of_kind(o, e.kind);
   std::vector<std::size_t> not_ended, over;
@@ -108,23 +101,10 @@ void check_flood_ended(const Observation& o, const FloodExpectation& e, Verdict&
       if (code != kProtocolError && code != kEnhanceYourCalm) ++wrong_codes[code];
     }
   }
-  if (!not_ended.empty()) {
-    auto f =
-        about(o, e, codes::kFloodNotEnded, FindingClass::deadline, not_ended.size(), floods.size());
-    f.measured = static_cast<double>(std::ranges::max(not_ended));
-    f.bound = static_cast<double>(e.frames);
-    v.findings.push_back(std::move(f));
-  }
-  if (!over.empty()) {
-    auto f =
-        about(o, e, codes::kFloodOverFrames, FindingClass::deadline, over.size(), floods.size());
-    f.measured = static_cast<double>(std::ranges::max(over));
-    f.bound = static_cast<double>(e.frames);
-    f.ending = over_ending;
-    v.findings.push_back(std::move(f));
-  }
+  flood_frames_findings(o, e, {.not_ended = not_ended, .over = over, .over_ending = over_ending},
+                        floods.size(), v);
   for (const auto& [code, count] : wrong_codes) {
-    auto f = about(o, e, codes::kFloodGoawayCode, FindingClass::answer, count, floods.size());
+    auto f = flood_finding(o, e, codes::kFloodGoawayCode, FindingClass::answer, count, floods.size());
     f.error = code_name(code);
     v.findings.push_back(std::move(f));
   }
@@ -148,9 +128,10 @@ void check_control(const Observation& o, const FloodExpectation& e, Verdict& v) 
     }
     if (r->requests > whole) failures["unanswered"] += r->requests - whole;
     if (r->h2) latencies.insert(latencies.end(), r->h2->latencies.begin(), r->h2->latencies.end());
+    if (r->h3) latencies.insert(latencies.end(), r->h3->latencies.begin(), r->h3->latencies.end());
   }
   if (ok < sent) {
-    auto f = about(o, e, codes::kControlUnanswered, FindingClass::answer, sent - ok, sent);
+    auto f = flood_finding(o, e, codes::kControlUnanswered, FindingClass::answer, sent - ok, sent);
     f.subject = e.control_kind;
     f.failures.assign(failures.begin(), failures.end());
     v.findings.push_back(std::move(f));
@@ -178,8 +159,42 @@ void check_rss(const Observation& o, const FloodExpectation& e, Verdict& v) {
 
 }  // namespace
 
+Finding flood_finding(const Observation& o, const FloodExpectation& e, const char* code,
+                      FindingClass klass, std::size_t count, std::size_t of) {
+  auto f = finding(o, code, klass, e.kind);
+  f.count = count;
+  f.of = of;
+  return f;
+}
+
+void flood_frames_findings(const Observation& o, const FloodExpectation& e,
+                           const FloodFrames& frames, std::size_t of, Verdict& v) {
+  if (!frames.not_ended.empty()) {
+    auto f = flood_finding(o, e, codes::kFloodNotEnded, FindingClass::deadline,
+                           frames.not_ended.size(), of);
+    f.measured = static_cast<double>(std::ranges::max(frames.not_ended));
+    f.bound = static_cast<double>(e.frames);
+    v.findings.push_back(std::move(f));
+  }
+  if (!frames.over.empty()) {
+    auto f =
+        flood_finding(o, e, codes::kFloodOverFrames, FindingClass::deadline, frames.over.size(), of);
+    f.measured = static_cast<double>(std::ranges::max(frames.over));
+    f.bound = static_cast<double>(e.frames);
+    f.ending = frames.over_ending;
+    v.findings.push_back(std::move(f));
+  }
+}
+
 void check_flood(const Observation& o, const FloodExpectation& e, Verdict& v) {
-  check_flood_ended(o, e, v);
+  const auto floods = of_kind(o, e.kind);
+  // An HTTP/3 flood's records carry h3 (a connection that never got as far as its first
+  // Initial too); an HTTP/2 one's never do.
+  if (std::ranges::any_of(floods, [](const ConnectionRecord* r) { return bool(r->h3); })) {
+    check_h3_flood_ended(o, e, v);
+  } else {
+    check_flood_ended(o, e, v);
+  }
   check_control(o, e, v);
   check_rss(o, e, v);
 }

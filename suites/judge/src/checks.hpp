@@ -102,6 +102,22 @@ void check_load(const Observation& o, const LoadExpectation& e, Verdict& v);
 // check_flood.cpp: a flood ended within its frames, the control client answered in time,
 // the server's RSS within its bound.
 void check_flood(const Observation& o, const FloodExpectation& e, Verdict& v);
+// A finding of `code` about e.kind's flood connections: `count` of `of`.
+Finding flood_finding(const Observation& o, const FloodExpectation& e, const char* code,
+                      FindingClass klass, std::size_t count, std::size_t of);
+// The flood connections the server never ended (the frames each sent) and those it ended past
+// the declared frames (the frames each had sent by then; the first one's ending in words).
+struct FloodFrames {
+  std::vector<std::size_t> not_ended, over;
+  std::string over_ending;
+};
+// flood-not-ended and flood-over-frames, the most frames measured against e.frames.
+void flood_frames_findings(const Observation& o, const FloodExpectation& e,
+                           const FloodFrames& frames, std::size_t of, Verdict& v);
+// check_flood_h3.cpp: an HTTP/3 flood's ending (a CONNECTION_CLOSE or stateless reset, its
+// credit refused, or every stream refused) within its frames, where its kind must end, and
+// its CONNECTION_CLOSE's code among those the expectation allows.
+void check_h3_flood_ended(const Observation& o, const FloodExpectation& e, Verdict& v);
 
 // check_soak.cpp: the soak's drift, p99 growth and what it left behind; then its
 // explanations (descriptor type, TCP states) added to the FD findings already made.

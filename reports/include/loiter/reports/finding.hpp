@@ -60,10 +60,11 @@ inline constexpr char kLeftoverProcess[] = "leftover-process";
 inline constexpr char kOutlivedByProgress[] = "outlived-by-progress";
 inline constexpr char kNeverCut[] = "never-cut";
 inline constexpr char kFitsInBuffers[] = "fits-in-buffers";
-// The flood family (bounded HTTP/2 floods beside a control client).
+// The flood family (bounded HTTP/2 and HTTP/3 floods beside a control client).
 inline constexpr char kFloodNotEnded[] = "flood-not-ended";
 inline constexpr char kFloodOverFrames[] = "flood-over-frames";
 inline constexpr char kFloodGoawayCode[] = "flood-goaway-code";
+inline constexpr char kFloodCloseCode[] = "flood-close-code";  // HTTP/3: a CONNECTION_CLOSE's
 inline constexpr char kControlUnanswered[] = "control-unanswered";
 inline constexpr char kRssOverBound[] = "rss-over-bound";
 // The soak (sustained traffic with churn): drift while it runs, what it leaves behind.

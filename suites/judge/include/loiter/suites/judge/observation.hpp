@@ -147,17 +147,36 @@ struct LoadExpectation {
   bool fds_during = true;
 };
 
-// A bounded HTTP/2 flood next to a control client (the flood family). The server must end
-// each flood connection — a GOAWAY with ENHANCE_YOUR_CALM or PROTOCOL_ERROR, or a close or
-// reset — after at most `frames` of the flood's frames; the control client's requests must
-// each be answered 200, within `p99` at the 99th percentile (from their intended send
-// times); the server's RSS (all its processes) must stay within `rss`.
+// A code a CONNECTION_CLOSE carries (RFC 9000 19.19): a transport one, or an HTTP/3 one
+// (application: frame type 0x1d, RFC 9114 8.1).
+struct QuicCode {
+  std::uint64_t code = 0;
+  bool application = false;
+
+  bool operator==(const QuicCode&) const = default;
+};
+
+// A bounded flood next to a control client (the flood family). Over HTTP/2 the server must
+// end each flood connection — a GOAWAY with ENHANCE_YOUR_CALM or PROTOCOL_ERROR, or a close
+// or reset — after at most `frames` of the flood's frames. Over HTTP/3 (records with h3) a
+// flood that `must_end` is ended by the server's CONNECTION_CLOSE or stateless reset with at
+// most `frames` sent by then, or by the server's refusal to grant more stream credit with at
+// most `frames` sent in all (or, with `refusals_end`, by every stream it opened refused and
+// none answered); a CONNECTION_CLOSE's code must be one of `close_codes`, whether the kind
+// must end or not. Every kind: the control client's requests must each be answered 200,
+// within `p99` at the 99th percentile (from their intended send times); the server's RSS
+// (all its processes) must stay within `rss`.
 struct FloodExpectation {
   std::string kind;                  // the flood's client kind: "h2-rapid-reset"
   std::string control_kind;          // the control client's kind: "h2-control"
   std::size_t frames = 0;            // the flood frames the server may read before ending it
   std::optional<Duration> p99;       // nullopt: the control's p99 is not judged
   std::optional<std::uint64_t> rss;  // bytes; nullopt: not judged
+  // HTTP/3. false: a bounded kind, which the server need not end (its RFC gives it no reason
+  // to close): only the control client, the RSS and a close's code are judged.
+  bool must_end = true;
+  bool refusals_end = false;  // h3-qpack-bomb: every stream refused, none answered, ends it
+  std::vector<QuicCode> close_codes;  // empty: a close's code is not judged
 };
 
 // A soak (sustained regular traffic with connection churn, LoadExpectation for its
