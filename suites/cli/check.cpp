@@ -275,6 +275,12 @@ int run_check(const CheckOptions& options) {
     }
     plan.scenarios = suites::choose_scenarios(options.scenarios, options.count,
                                               /*without_load=*/false, options.families);
+    // An h3 flood asked for on an [h3] target that promises nothing against it: a mistake in
+    // the run, refused naming the key, not a skip.
+    if (auto problem =
+            suites::asked_flood_problem(options.scenarios, options.families, plan.target)) {
+      throw std::invalid_argument(*problem);
+    }
     plan.timing = suites::timing();
     plan.parameters = parameters_of(options);
     for (const auto& [option, path] :

@@ -14,6 +14,7 @@
 #include "endpoint_text.hpp"
 #include "finish.hpp"
 #include "loiter/fixtures/provenance.hpp"
+#include "loiter/suites/catalogue/scenario.hpp"
 #include "loiter/suites/judge/in_units.hpp"
 #include "loiter/suites/runner/interrupt.hpp"
 #include "loiter/suites/runner/run.hpp"
@@ -86,8 +87,12 @@ suites::ShardJob shard_job(const CheckOptions& options) {
   if (options.scenarios.size() != 1 || !options.families.empty()) {
     throw std::invalid_argument("a shard runs one scenario: give exactly one --scenario");
   }
+  auto target = chosen_target(options);
+  if (auto problem = suites::asked_flood_problem(options.scenarios, {}, target)) {
+    throw std::invalid_argument(*problem);
+  }
   return suites::plan_shard({.scenario = options.scenarios.front(),
-                             .target = chosen_target(options),
+                             .target = std::move(target),
                              .asked = parameters_of(options),
                              .share = share,
                              .start_at = start_at,

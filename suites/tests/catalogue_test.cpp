@@ -54,7 +54,8 @@ TEST(CatalogueData, DataFileMatchesTheCatalogue) {
     const auto& scenario = catalogue()[i];
     EXPECT_EQ(entries[i].id, scenario.id);
     EXPECT_EQ(entries[i].family, scenario.family) << scenario.id;
-    if (scenario.family == "h3") {  // HTTP/3 alone: every other family is skipped there
+    // HTTP/3 alone (the h3 family, and the h3 floods): every other family is skipped there.
+    if (scenario.family == "h3" || scenario.id.starts_with("h3-")) {
       EXPECT_EQ(entries[i].protocol, ScenarioProtocol::h3) << scenario.id;
       continue;
     }
@@ -186,7 +187,7 @@ TEST(ChooseScenarios, TakesIdsInOrderOrTheCatalogueAndRefusesWhatCannotRun) {
   EXPECT_EQ(ids_of(choose_scenarios({"rst-abort", "silent"}, 0)),
             (std::vector<std::string>{"rst-abort", "silent"}));
   const auto by_default = ids_of(choose_scenarios({}, 0));
-  EXPECT_EQ(by_default.size() + 5, catalogue_ids().size());  // not the four floods, nor soak
+  EXPECT_EQ(by_default.size() + 13, catalogue_ids().size());  // not the 12 floods, nor soak
   EXPECT_THAT(by_default, ::testing::Not(::testing::Contains("h2-rapid-reset")));
   const auto without_load = ids_of(choose_scenarios({}, 0, /*without_load=*/true));
   EXPECT_EQ(without_load.size() + 1, by_default.size());
@@ -204,11 +205,15 @@ TEST(ChooseScenarios, RunsTheFloodFamilyOnlyWhenAskedFor) {
     return ids;
   };
   EXPECT_EQ(ids_of(choose_scenarios({}, 0, false, {"flood"})),
-            (std::vector<std::string>{"h2-rapid-reset", "h2-continuation-flood",
-                                      "h2-settings-flood", "h2-ping-flood"}));
+            (std::vector<std::string>{
+                "h2-rapid-reset", "h2-continuation-flood", "h2-settings-flood", "h2-ping-flood",
+                "h3-rapid-reset", "h3-connection-id", "h3-path-challenge", "h3-qpack-bomb",
+                "h3-qpack-blocked", "h3-encoder-stream", "h3-out-of-order", "h3-ping-flood"}));
   EXPECT_EQ(ids_of(choose_scenarios({"h2-ping-flood"}, 0)),
             (std::vector<std::string>{"h2-ping-flood"}));
-  EXPECT_EQ(ids_of(choose_scenarios({"silent"}, 0, false, {"flood"})).size(), 5u);
+  EXPECT_EQ(ids_of(choose_scenarios({"h3-qpack-bomb"}, 0)),
+            (std::vector<std::string>{"h3-qpack-bomb"}));
+  EXPECT_EQ(ids_of(choose_scenarios({"silent"}, 0, false, {"flood"})).size(), 13u);
   EXPECT_THROW(choose_scenarios({}, 0, false, {"nope"}), std::invalid_argument);
 }
 

@@ -50,7 +50,9 @@ const std::vector<Scenario>& catalogue() {
     for (auto family : {h2_scenarios, flood_scenarios}) {  // HTTP/2: each skipped without [h2]
       for (auto& scenario : family()) all.push_back(std::move(scenario));
     }
-    for (auto& scenario : h3_scenarios()) all.push_back(std::move(scenario));  // [h3] only
+    for (auto family : {h3_scenarios, flood_h3_scenarios}) {  // [h3] only
+      for (auto& scenario : family()) all.push_back(std::move(scenario));
+    }
     return all;
   }();
   return scenarios;

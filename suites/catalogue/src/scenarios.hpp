@@ -31,6 +31,10 @@ std::vector<Scenario> flood_scenarios();
 // h3-data-trickle, h3-zero-window, h3-window-trickle, h3-control-stream-close,
 // h3-long-response, h3-stream
 std::vector<Scenario> h3_scenarios();
+// h3-rapid-reset, h3-connection-id, h3-path-challenge, h3-qpack-bomb, h3-qpack-blocked,
+// h3-encoder-stream, h3-out-of-order, h3-ping-flood: the flood family over HTTP/3 (never in
+// the default run either)
+std::vector<Scenario> flood_h3_scenarios();
 
 // What the h3 family shares with the scenarios that run over HTTP/3 beside their other
 // protocols (idle-under-load's waiting thirds): scenarios_h3.cpp.

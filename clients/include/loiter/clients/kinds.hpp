@@ -2,8 +2,9 @@
 // caller may give any kind by name, and which of those settings it takes. `loiter drive` runs
 // any of them; the catalogue's scenarios spawn them by name where a kind's own defaults and
 // the fleet are all they need. Kinds whose behaviour is a schedule only a scenario sets
-// (held-recheck, websocket-hold, the h2 floods) are not here. The registry is a library of
-// its own (loiter::clients_kinds) above the TCP kinds and the HTTP/3 ones.
+// (held-recheck, websocket-hold, the h2 and h3 floods and their control clients) are not
+// here. The registry is a library of its own (loiter::clients_kinds) above the TCP kinds and
+// the HTTP/3 ones.
 #pragma once
 
 #include <optional>

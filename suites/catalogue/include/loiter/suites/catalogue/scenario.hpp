@@ -142,4 +142,15 @@ std::vector<const Scenario*> choose_scenarios(const std::vector<std::string>& id
                                               std::size_t count, bool without_load = false,
                                               const std::vector<std::string>& families = {});
 
+// Why the HTTP/3 floods a command line asked for cannot run on `target`, in the words of a
+// target file's mistake (its source and key named), or nullopt. An h3 flood asked for by id,
+// or by `--family flood`, on an [h3] target that declares no [h3.flood] names "h3.flood"; one
+// asked for by id whose kind the declared [h3.flood] kinds leave out names "h3.flood.kinds"
+// (by family, such a kind is skipped with the reason, as the h2 floods' are). A flood the
+// target's protocol does not speak (an h3 flood on an HTTP/1.1 or [h2] target, an h2 flood
+// anywhere) is skipped with the reason, as any scenario of another protocol is.
+std::optional<std::string> asked_flood_problem(const std::vector<std::string>& ids,
+                                               const std::vector<std::string>& families,
+                                               const fixtures::Target& target);
+
 }  // namespace loiter::suites
