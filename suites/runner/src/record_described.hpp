@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "loiter/clients/record.hpp"
 #include "loiter/reports/described_json.hpp"
@@ -32,7 +33,10 @@ BOOST_DESCRIBE_STRUCT(H3Record, (),
                       (handshake_done, alpn, idle_advertised, server_settings, last_heard,
                        last_sent, close, stateless_reset, stream_ends, probes, remembered,
                        pings_sent, datagrams_sent, datagrams_received, bytes_sent, bytes_received,
-                       unvalidated_received, unvalidated_sent))
+                       unvalidated_received, unvalidated_sent, frames_sent, frames_at_close,
+                       streams_opened, streams_refused, streams_answered, credit_stalled,
+                       acks_withheld, retire_frames_received, path_responses_received,
+                       latencies))
 // All but its kind and connect_start (on the scenario's origin: RecordHead, before it), and
 // its ending_label and errno (after it; "errno" is a macro's name, no member's): record_json.cpp
 // writes those around it.
@@ -65,6 +69,17 @@ template <>
 inline constexpr bool kAsArray<clients::H2Reset> = true;
 template <>
 inline constexpr bool kAsArray<clients::H3Probe> = true;
+
+// The h3 floods' counts (h3/floods.hpp): written only where set, in a flood's or the
+// h3-control client's record (every other h3 record leaves them out); records from before
+// them lack them.
+template <>
+inline constexpr auto kWhenSet<clients::H3Record> = std::tuple(
+    &clients::H3Record::frames_sent, &clients::H3Record::frames_at_close,
+    &clients::H3Record::streams_opened, &clients::H3Record::streams_refused,
+    &clients::H3Record::streams_answered, &clients::H3Record::credit_stalled,
+    &clients::H3Record::acks_withheld, &clients::H3Record::retire_frames_received,
+    &clients::H3Record::path_responses_received, &clients::H3Record::latencies);
 
 // What a second Initial found: "unknown", "remembered", "forgotten", "silent".
 template <>

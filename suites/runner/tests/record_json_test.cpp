@@ -146,6 +146,42 @@ TEST(RecordJson, EveryFieldsLineIsWrittenAsEver) {
   EXPECT_EQ(record_line(back.fleet, back.index, back.record, origin), line);
 }
 
+// An h3 flood's counts (and the h3-control client's latencies) survive the trip; an h3
+// record without them (any other h3 kind's) leaves them out of its line.
+TEST(RecordJson, AnH3FloodsCountsSurviveTheTrip) {
+  const auto origin = clients::Clock::now();
+  ConnectionRecord flood;
+  flood.kind = "h3-qpack-bomb";
+  flood.connect_start = origin + 1'000'003ns;
+  flood.ending = clients::Ending::close;
+  flood.h3 = clients::H3Record{.handshake_done = 2'000'007ns,
+                               .alpn = "h3",
+                               .close = clients::H3Close{.at = 900'000'011ns,
+                                                         .code = 0x107,
+                                                         .application = true,
+                                                         .reason = "excessive load"},
+                               .frames_sent = 2'001,
+                               .frames_at_close = 1'003,
+                               .streams_opened = 1'005,
+                               .streams_refused = 1'004,
+                               .streams_answered = 1,
+                               .credit_stalled = true,
+                               .acks_withheld = true,
+                               .retire_frames_received = 17,
+                               .path_responses_received = 19,
+                               .latencies = {12'000'003ns, 250'000'001ns}};
+  const auto line = record_line(0, 3, flood, origin);
+  EXPECT_THAT(line, ::testing::HasSubstr("\"frames_at_close\":1003"));
+  EXPECT_EQ(parsed_record(line, origin).record.h3, flood.h3);
+  ConnectionRecord idle = flood;
+  idle.kind = "h3-idle";
+  idle.h3 = clients::H3Record{.alpn = "h3"};
+  const auto plain = record_line(0, 4, idle, origin);
+  EXPECT_THAT(plain, ::testing::Not(::testing::HasSubstr("frames_sent")));
+  EXPECT_THAT(plain, ::testing::Not(::testing::HasSubstr("latencies")));
+  EXPECT_EQ(parsed_record(plain, origin).record.h3, idle.h3);
+}
+
 TEST(RecordJson, ARecordWhoseSlotNeverCameStaysWithoutAConnectStart) {
   const auto origin = clients::Clock::now();
   ConnectionRecord never;
