@@ -47,7 +47,9 @@ std::uint64_t decode_packet_number(std::uint64_t largest, std::uint64_t truncate
 std::optional<OpenedShort> open_short(const PacketKeys& keys, std::span<const std::uint8_t> packet,
                                       std::size_t dcid_length, std::uint64_t largest) {
   const std::size_t pn_offset = 1 + dcid_length;
-  if (packet.empty() || (packet[0] & 0x80) != 0 || (packet[0] & 0x40) == 0 ||
+  // The fixed bit is not checked: a peer may grease it (RFC 9287), as ngtcp2 lets servers
+  // do for its clients.
+  if (packet.empty() || (packet[0] & 0x80) != 0 ||
       packet.size() < pn_offset + 4 + kHpSampleSize) {
     return std::nullopt;
   }

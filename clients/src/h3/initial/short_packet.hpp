@@ -34,6 +34,7 @@ struct OpenedShort {
 // Opens a short-header packet addressed with a connection ID of `dcid_length` bytes;
 // `largest` is the largest packet number opened so far (the truncated number is decoded
 // near it, RFC 9000 A.3). nullopt: not a short header, or it did not open with these keys.
+// Its fixed bit may be either (RFC 9287's greasing).
 std::optional<OpenedShort> open_short(const PacketKeys& keys, std::span<const std::uint8_t> packet,
                                       std::size_t dcid_length, std::uint64_t largest);
 
