@@ -41,11 +41,12 @@ class H3Floods : public ::testing::Test {
     H3FloodOptions options;
     options.h3.fleet.target = tcp::endpoint(asio::ip::make_address("127.0.0.1"), server_->port());
     options.h3.fleet.count = 1;
-    options.h3.fleet.patience = 3500ms;
+    options.h3.fleet.patience = 5s;
     options.h3.fleet.connect_timeout = 2s;
     options.h3.path = "/index.html";
-    options.duration = 1500ms;
-    options.frames = 2'000;
+    // Few frames, a long time: each flood reaches its count however slow the machine.
+    options.duration = 3s;
+    options.frames = 400;
     return options;
   }
 
@@ -116,10 +117,7 @@ TEST_F(H3Floods, QpackFloodsFollowTheServersSettings) {
   EXPECT_GT(bomb.h3->streams_opened, 0U);
   EXPECT_EQ(bomb.h3->frames_sent, bomb.h3->streams_opened) << "one bomb a stream";
   EXPECT_GT(bomb.h3->streams_answered, 0U);
-  auto waiting = options();  // long enough for a second without credit, however slow the start
-  waiting.duration = 3s;
-  waiting.h3.fleet.patience = 5s;
-  const auto blocked = run(&spawn_h3_qpack_blocked, waiting);
+  const auto blocked = run(&spawn_h3_qpack_blocked, options());
   EXPECT_EQ(blocked.h3->streams_opened, 100U);
   EXPECT_TRUE(blocked.h3->credit_stalled);
   EXPECT_EQ(blocked.h3->streams_answered, 0U) << "no insert ever came";
@@ -135,7 +133,7 @@ TEST_F(H3Floods, RefusesABatchOfZeroAndAPatienceShorterThanItsFlood) {
   zero.batch = 0;
   EXPECT_THROW(spawn_h3_ping_flood(io, zero, out), std::invalid_argument);
   auto short_patience = options();
-  short_patience.h3.fleet.patience = 1s;
+  short_patience.h3.fleet.patience = 4s;
   EXPECT_THROW(spawn_h3_ping_flood(io, short_patience, out), std::invalid_argument);
 }
 

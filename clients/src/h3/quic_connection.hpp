@@ -138,6 +138,7 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   std::size_t index() const { return index_; }
   ConnectionRecord& record() { return record_; }
   H3Record& h3() { return *record_.h3; }
+  const H3Record& h3() const { return *record_.h3; }
   // The response of `stream`, if its HEADERS came.
   const Response* response_of(std::int64_t stream) const;
   // The :status of a response's first HEADERS frame when its field section starts with a

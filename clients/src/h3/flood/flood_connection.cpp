@@ -146,6 +146,10 @@ bool FloodConnection::queue(std::int64_t stream, std::string bytes, bool fin) {
   return true;
 }
 
+std::size_t FloodConnection::frames_left() const {
+  return limit_ > h3().frames_sent ? limit_ - h3().frames_sent : 0;
+}
+
 std::size_t FloodConnection::room_in_packet() const {
   // The short header (1 + DCID + a 4-byte packet number), the AEAD's tag, and an ACK frame's
   // worst case left out.

@@ -61,6 +61,8 @@ class FloodConnection : public QuicConnection {
   std::uint64_t stream_credit(std::int64_t stream) const;
   // The flood's frames fit in this much of a packet (its payload counted from empty).
   std::size_t room_in_packet() const;
+  // The flood's frames it may still send (its bound less those sent).
+  std::size_t frames_left() const;
   // Stream bytes queued and not yet sent.
   bool sending() const { return !pending_.empty(); }
 

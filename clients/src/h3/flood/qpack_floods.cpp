@@ -118,7 +118,7 @@ bool QpackBlocked::add_flood_frames(quic::Bytes& payload, std::size_t room, std:
     request_lines(section, flood().h3);
     headers_ = headers_frame(section);
   }
-  while (room >= payload.size() + headers_.size() + 24) {
+  while (room >= payload.size() + headers_.size() + 24 && added < frames_left()) {
     if (!take_credit(headers_.size())) return false;
     const auto id = open_bidi();
     if (!id) return false;

