@@ -140,8 +140,10 @@ void add_survey_options(CLI::App& command, SurveyOptions& options) {
                    "--sni)");
   command.add_option("--sni", options.sni, "with --tls or --h3: the server name sent");
   command.add_flag("--floods", options.floods,
-                   "HTTP/2 only: also the rapid-reset, CONTINUATION, SETTINGS and PING floods, "
-                   "one connection each: when and how the server ends each");
+                   "HTTP/2: also the rapid-reset, CONTINUATION, SETTINGS and PING floods; "
+                   "HTTP/3: the eight h3 floods (rapid reset, connection IDs, PATH_CHALLENGE, "
+                   "QPACK bomb, blocked streams, encoder stream, out-of-order data, PING); one "
+                   "connection each: when and how the server ends each");
   command.add_option("--health", options.health,
                      "with --connect: a path answering 200 to a GET (default /health)");
   command.add_option("--echo", options.echo,
@@ -184,6 +186,7 @@ void add_survey_options(CLI::App& command, SurveyOptions& options) {
       "  loiter survey --connect 127.0.0.1:8443 --tls --sni localhost\n"
       "  loiter survey --connect 127.0.0.1:8080 --h2      # h2c with prior knowledge\n"
       "  loiter survey --target nginx-h2c --floods\n"
+      "  loiter survey --target reference-h3 --floods\n"
       "  loiter survey --target reference-h3 --write h3-draft.toml  # over HTTP/3\n"
       "  loiter survey --connect 127.0.0.1:4433 --h3 --echo /echo --large '/large?bytes={bytes}'\n"
       "  loiter compare loiter-runs/A-nginx-survey loiter-runs/B-nginx-survey  # what changed");
@@ -220,9 +223,10 @@ int run_survey_command(const SurveyOptions& options) {
           "--h3 speaks QUIC (TLS 1.3 inside): it goes with neither --tls nor --h2");
     }
     const bool h3 = request ? request->h3 : target->h3.has_value();
-    if (options.floods && (h3 || !(request ? request->h2 : target->h2.has_value()))) {
+    if (options.floods && !h3 && !(request ? request->h2 : target->h2.has_value())) {
       throw std::invalid_argument(
-          "--floods are HTTP/2's: give --h2 (with --connect) or an HTTP/2 target ([h2])");
+          "--floods are HTTP/2's and HTTP/3's: give --h2 or --h3 (with --connect) or a target "
+          "with [h2] or [h3]");
     }
     for (const auto& [option, path] :
          {std::pair{"--json", options.json_path}, std::pair{"--write", options.write_path}}) {

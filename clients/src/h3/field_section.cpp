@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "qpack_lines.hpp"
 #include "quic_connection.hpp"
 
 namespace loiter::clients::h3 {
@@ -31,8 +32,8 @@ void put_varint(std::string& out, std::uint64_t value) {
   }
 }
 
-// An HPACK/QPACK prefixed integer (RFC 7541 5.1) whose first byte keeps `flags` above its
-// `prefix` bits.
+}  // namespace
+
 void put_prefixed(std::string& out, std::uint8_t flags, int prefix, std::uint64_t value) {
   const std::uint64_t limit = (1U << prefix) - 1;
   if (value < limit) {
@@ -48,23 +49,18 @@ void put_prefixed(std::string& out, std::uint8_t flags, int prefix, std::uint64_
   out.push_back(static_cast<char>(value));
 }
 
-// A literal field line with a static-table name reference (01NTxxxx, T=1), value not
-// Huffman-coded.
 void put_literal(std::string& out, std::uint64_t name_index, std::string_view value) {
   put_prefixed(out, 0x50, 4, name_index);
   put_prefixed(out, 0x00, 7, value.size());
   out.append(value);
 }
 
-// A literal field line with a literal name (001NHxxx: N=0, H=0), neither Huffman-coded.
 void put_literal_name(std::string& out, std::string_view name, std::string_view value) {
   put_prefixed(out, 0x20, 3, name.size());
   out.append(name);
   put_prefixed(out, 0x00, 7, value.size());
   out.append(value);
 }
-
-}  // namespace
 
 std::string qpack_get_section(std::string_view authority, std::string_view path,
                               std::size_t padding) {

@@ -90,6 +90,8 @@ struct QuicGlue {
     // Initial (connect_took 0), so every time in it, handshake_done too, counts from there.
     c.record_.connect_took = Duration{};
     c.h3().handshake_done = c.since_connect(now);
+    c.chacha_ = gnutls_cipher_get(static_cast<gnutls_session_t>(c.session_)) ==
+                GNUTLS_CIPHER_CHACHA20_POLY1305;
     gnutls_datum_t alpn{};
     if (gnutls_alpn_get_selected_protocol(static_cast<gnutls_session_t>(c.session_), &alpn) == 0) {
       c.h3().alpn.assign(reinterpret_cast<const char*>(alpn.data), alpn.size);
@@ -106,11 +108,29 @@ struct QuicGlue {
     return 0;
   }
 
+  static int handshake_confirmed(ngtcp2_conn*, void* user_data) {
+    of(user_data).handshake_confirmed_ = true;
+    return 0;
+  }
+
+  // GnuTLS's key log: the application traffic secrets a flood's own packets are keyed with.
+  static int keylog(gnutls_session_t session, const char* label, const gnutls_datum_t* secret) {
+    auto* ref = static_cast<ngtcp2_crypto_conn_ref*>(gnutls_session_get_ptr(session));
+    if (ref == nullptr || secret == nullptr) return 0;
+    auto& c = *static_cast<QuicConnection*>(ref->user_data);
+    const std::string_view name(label);
+    std::vector<std::uint8_t> bytes(secret->data, secret->data + secret->size);
+    if (name == "CLIENT_TRAFFIC_SECRET_0") c.client_secret_ = std::move(bytes);
+    if (name == "SERVER_TRAFFIC_SECRET_0") c.server_secret_ = std::move(bytes);
+    return 0;
+  }
+
   static int recv_stream_data(ngtcp2_conn*, std::uint32_t flags, std::int64_t id,
                               std::uint64_t offset, const std::uint8_t* data, std::size_t size,
                               void* user_data, void*) {
     auto& c = of(user_data);
     const bool fin = (flags & NGTCP2_STREAM_DATA_FLAG_FIN) != 0;
+    if (c.hands_over() && (id & 0x3) == 0x3) c.keep_server_stream(id, offset, data, size);
     // The server's control stream (a server-initiated unidirectional stream, type 0x00)
     // opens with its SETTINGS frame (type 0x04; RFC 9114 6.2.1).
     if ((id & 0x3) == 0x3 && offset == 0 && size >= 2 && data[0] == 0x00 && data[1] == 0x04 &&
@@ -210,7 +230,14 @@ bool QuicConnection::setup_tls() {
     return false;
   }
   session_ = session;
-  if (gnutls_priority_set(session, shared.priority) != 0 ||
+  // A flood keys its own packets with the suite the handshake settles on: one of the two
+  // its packet protection has (every TLS 1.3 stack implements AES-128-GCM, RFC 8446 9.1).
+  static constexpr char kFloodPriority[] =
+      "NORMAL:-VERS-ALL:+VERS-TLS1.3:-CIPHER-ALL:+AES-128-GCM:+CHACHA20-POLY1305:"
+      "%DISABLE_TLS13_COMPAT_MODE";
+  const int prioritised = hands_over() ? gnutls_priority_set_direct(session, kFloodPriority, nullptr)
+                                       : gnutls_priority_set(session, shared.priority);
+  if (prioritised != 0 ||
       ngtcp2_crypto_gnutls_configure_client_session(session) != 0 ||
       gnutls_credentials_set(session, GNUTLS_CRD_CERTIFICATE, shared.credentials) != 0) {
     fail("GnuTLS session setup failed");
@@ -221,6 +248,7 @@ bool QuicConnection::setup_tls() {
   conn_ref_->ref.get_conn = &QuicGlue::get_conn;
   conn_ref_->ref.user_data = this;
   gnutls_session_set_ptr(session, &conn_ref_->ref);
+  if (hands_over()) gnutls_session_set_keylog_function(session, &QuicGlue::keylog);
   static constexpr char kAlpn[] = "h3";
   gnutls_datum_t alpn{.data = reinterpret_cast<unsigned char*>(const_cast<char*>(kAlpn)),
                       .size = 2};
@@ -240,6 +268,7 @@ bool QuicConnection::setup_quic() {
   callbacks.stream_reset = &QuicGlue::stream_reset;
   callbacks.stream_stop_sending = &QuicGlue::stream_stop_sending;
   callbacks.recv_stateless_reset = &QuicGlue::recv_stateless_reset;
+  callbacks.handshake_confirmed = &QuicGlue::handshake_confirmed;
   add_http3_callbacks(&callbacks);
 
   ngtcp2_cid dcid, scid;
@@ -376,25 +405,35 @@ void QuicConnection::on_stream_end(std::int64_t id, std::uint64_t code, bool sto
 // on its own handlers.
 namespace {
 
-awaitable<void> start_at_slot(std::shared_ptr<const H3Options> options, Make make, Slot slot) {
+awaitable<void> start_at_slot(ConnectionFactory factory, Slot slot) {
   Timer timer(co_await asio::this_coro::executor);
   timer.expires_at(slot.start);
   auto [ec] = co_await timer.async_wait(as_values);  // a local: see docs/gcc12-coroutines.md
   (void)ec;
-  auto connection = make(timer.get_executor(), options, slot.index, slot.record);
+  auto connection = factory(timer.get_executor(), slot.index, slot.record);
   connection->start();
 }
 
 }  // namespace
 
+void spawn_h3_connections(asio::io_context& io, const FleetSpec& fleet, ConnectionFactory factory,
+                          std::vector<ConnectionRecord>& out) {
+  if (fleet.count == 0) throw std::invalid_argument("an h3 fleet needs count >= 1");
+  require_spawnable(fleet);
+  spawn_fleet(
+      io, fleet.count, fleet.pacing, fleet.share,
+      [factory = std::move(factory)](Slot slot) { return start_at_slot(factory, slot); }, out);
+}
+
 void spawn_h3_kind(asio::io_context& io, const H3Options& options, Make make,
                    std::vector<ConnectionRecord>& out) {
-  if (options.fleet.count == 0) throw std::invalid_argument("an h3 fleet needs count >= 1");
-  require_spawnable(options.fleet);
   auto shared = std::make_shared<const H3Options>(options);
-  spawn_fleet(
-      io, options.fleet.count, options.fleet.pacing, options.fleet.share,
-      [shared, make](Slot slot) { return start_at_slot(shared, make, slot); }, out);
+  spawn_h3_connections(
+      io, options.fleet,
+      [shared, make](Executor executor, std::size_t index, ConnectionRecord& record) {
+        return make(executor, shared, index, record);
+      },
+      out);
 }
 
 }  // namespace loiter::clients::h3

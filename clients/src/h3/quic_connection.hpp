@@ -24,6 +24,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +75,37 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   // The probe's PING was acknowledged.
   virtual void on_probe_answered() {}
 
+  // The h3 floods (h3/floods.hpp): a kind that hands_over() gets no HTTP/3 session; once the
+  // server confirmed the handshake (HANDSHAKE_DONE) the connection is handed over to the
+  // kind's own 1-RTT packets (on_handed_over), ngtcp2 is neither fed nor asked again, every
+  // datagram that comes goes to on_own_datagram, and at patience on_own_deadline() says
+  // goodbye before the connection ends.
+  struct HandOver {
+    std::vector<std::uint8_t> client_secret;  // CLIENT_TRAFFIC_SECRET_0
+    std::vector<std::uint8_t> server_secret;  // SERVER_TRAFFIC_SECRET_0
+    bool chacha = false;                      // TLS_CHACHA20_POLY1305_SHA256 (else AES-128-GCM)
+    std::vector<std::uint8_t> dcid;           // the server's connection ID ngtcp2 used
+    std::size_t scid_length = 0;              // the client's connection IDs' length
+    std::uint64_t scids_issued = 0;           // sequence numbers below are ngtcp2's
+    std::uint64_t next_packet_number = 0;     // past any 1-RTT packet ngtcp2 sent
+    std::uint64_t streams_bidi = 0;           // request streams the server allows now
+    std::uint64_t max_data = 0;               // connection credit left
+    std::uint64_t stream_window = 0;          // initial_max_stream_data_bidi_remote
+    std::uint64_t uni_window = 0;             // initial_max_stream_data_uni
+    std::uint64_t streams_uni = 0;            // initial_max_streams_uni
+    std::optional<std::array<std::uint8_t, 16>> reset_token;  // for the server's first CID
+    // The server's unidirectional streams' bytes so far (its control stream's SETTINGS).
+    std::vector<std::pair<std::int64_t, std::string>> server_streams;
+  };
+  virtual bool hands_over() const { return false; }
+  virtual void on_handed_over(HandOver hand_over) { (void)hand_over; }
+  virtual void on_own_datagram(std::span<const std::uint8_t> datagram) { (void)datagram; }
+  virtual void on_own_deadline() {}
+  bool send_own(std::span<const std::uint8_t> datagram) {
+    return send_datagram(datagram.data(), datagram.size());
+  }
+  bool handed_over() const { return handed_over_; }
+
   // Actions. Each writes what it queued at once.
   std::int64_t submit_get(const std::string& path, Window window);
   // A POST of `length` declared bytes whose body goes out one byte per release_byte().
@@ -106,8 +138,12 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   std::size_t index() const { return index_; }
   ConnectionRecord& record() { return record_; }
   H3Record& h3() { return *record_.h3; }
+  const H3Record& h3() const { return *record_.h3; }
   // The response of `stream`, if its HEADERS came.
   const Response* response_of(std::int64_t stream) const;
+  // The :status of a response's first HEADERS frame when its field section starts with a
+  // static-table one (0 when it does not): enough for streams nghttp3 does not parse.
+  static unsigned static_status(const std::uint8_t* data, std::size_t size);
 
  private:
   friend struct QuicGlue;
@@ -173,6 +209,8 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   Stream* stream(std::int64_t id);
   Response& response_for(Stream& stream);
   void on_stream_end(std::int64_t id, std::uint64_t code, bool stop_sending);
+  void keep_server_stream(std::int64_t id, std::uint64_t offset, const std::uint8_t* data,
+                          std::size_t size);
   void check_probe();
   // The HTTP/3 half (h3_session.cpp).
   void add_http3_callbacks(void* callbacks);  // ngtcp2_callbacks*
@@ -188,7 +226,6 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   Chunk next_chunk();
   bool wrote(const Chunk& chunk, std::size_t bytes);
   void blocked(const Chunk& chunk, bool data_blocked);
-  static unsigned static_status(const std::uint8_t* data, std::size_t size);
 
   Executor executor_;
   std::shared_ptr<const H3Options> options_;
@@ -232,8 +269,17 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   std::optional<Clock::time_point> probe_sent_;
   bool probe_answered_ = false;
   bool handshake_done_ = false;
+  bool handshake_confirmed_ = false;
   bool stateless_reset_ = false;
   bool ended_ = false;
+  // hands_over(): the traffic secrets GnuTLS's key log gave, the cipher, the server's
+  // unidirectional stream bytes, and whether the hand-over happened.
+  std::vector<std::uint8_t> client_secret_;
+  std::vector<std::uint8_t> server_secret_;
+  bool chacha_ = false;
+  std::vector<std::pair<std::int64_t, std::string>> server_streams_;
+  bool handed_over_ = false;
+  void hand_over();
 };
 
 // The fleet body: waits for the slot's start, then starts the connection `make` builds.
@@ -241,6 +287,11 @@ using Make = std::shared_ptr<QuicConnection> (*)(Executor, std::shared_ptr<const
                                                  std::size_t, ConnectionRecord&);
 void spawn_h3_kind(asio::io_context& io, const H3Options& options, Make make,
                    std::vector<ConnectionRecord>& out);
+// The same for connections `factory` builds (slot index, its record) on `fleet`'s slots.
+using ConnectionFactory =
+    std::function<std::shared_ptr<QuicConnection>(Executor, std::size_t, ConnectionRecord&)>;
+void spawn_h3_connections(asio::io_context& io, const FleetSpec& fleet, ConnectionFactory factory,
+                          std::vector<ConnectionRecord>& out);
 
 // A request's field section: its QPACK bytes with static-table references only (no dynamic
 // table: Required Insert Count 0), for a stream written by hand (h3-headers-stall,

@@ -44,6 +44,10 @@ void QuicConnection::on_datagram(std::size_t size) {
   ++h3.datagrams_received;
   h3.bytes_received += size;
   h3.last_heard = since_connect(now);
+  if (handed_over_) {
+    on_own_datagram(std::span<const std::uint8_t>(in_.data(), size));
+    return;
+  }
   auto* local = const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(local_.data()));
   auto* remote = const_cast<sockaddr*>(reinterpret_cast<const sockaddr*>(remote_.data()));
   const ngtcp2_path path{{local, static_cast<ngtcp2_socklen>(local_.size())},
@@ -61,6 +65,15 @@ void QuicConnection::on_datagram(std::size_t size) {
   pinged_since_read_ = false;
   deliver_events();
   if (ended_) return;
+  if (hands_over()) {
+    // A flood: no HTTP/3 session; its own packets once the server confirmed the handshake.
+    if (handshake_confirmed_) {
+      hand_over();
+      return;
+    }
+    write();
+    return;
+  }
   if (handshake_done_ && http3_ == nullptr) {
     if (!setup_http3()) return;
     deadline_.expires_at(record_.connect_start + options_->fleet.patience);
@@ -168,7 +181,7 @@ bool QuicConnection::send_datagram(const std::uint8_t* data, std::size_t size) {
 }
 
 void QuicConnection::write() {
-  if (ended_ || conn_ == nullptr) return;
+  if (ended_ || conn_ == nullptr || handed_over_) return;
   std::array<std::uint8_t, kMaxDatagram> out{};
   ngtcp2_path_storage storage;
   ngtcp2_path_storage_zero(&storage);
@@ -211,7 +224,7 @@ void QuicConnection::write() {
 }
 
 void QuicConnection::arm_expiry() {
-  if (ended_) return;
+  if (ended_ || handed_over_) return;
   std::uint64_t expiry = ngtcp2_conn_get_expiry(quic(conn_));
   // ngtcp2's idle deadline (at or after the floor) does not wake it (see timestamp()).
   if (handshake_done_ && idle_timeout_ != 0 && expiry >= idle_floor()) expiry = UINT64_MAX;
@@ -226,6 +239,7 @@ void QuicConnection::arm_expiry() {
 }
 
 void QuicConnection::on_expiry() {
+  if (handed_over_) return;
   const int rv = ngtcp2_conn_handle_expiry(quic(conn_), timestamp());
   if (rv != 0) {
     const auto now = Clock::now();
@@ -248,13 +262,17 @@ void QuicConnection::on_deadline() {
   }
   // Patience: nothing ended it. The client says goodbye (so the server need not wait out
   // its own timeout), but the record keeps what the server did: nothing.
-  send_close(0x0100 /* H3_NO_ERROR */);
+  if (handed_over_) {
+    on_own_deadline();
+  } else {
+    send_close(0x0100 /* H3_NO_ERROR */);
+  }
   record_.client_closed = since_connect(Clock::now());
   end(Ending::open, Clock::now());
 }
 
 void QuicConnection::send_close(std::uint64_t code) {
-  if (conn_ == nullptr || !handshake_done_ || ngtcp2_conn_is_in_closing_period(quic(conn_)) ||
+  if (conn_ == nullptr || handed_over_ || !handshake_done_ || ngtcp2_conn_is_in_closing_period(quic(conn_)) ||
       ngtcp2_conn_is_in_draining_period(quic(conn_))) {
     return;
   }

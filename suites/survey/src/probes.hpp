@@ -48,8 +48,10 @@ std::vector<Probe> second_probes(const ProbeContext& context, const reports::Sur
 // (probes_h3.cpp); first_probes() and second_probes() call them.
 std::vector<Probe> h3_first(const ProbeContext& context);
 std::vector<Probe> h3_second(const ProbeContext& context, const reports::Survey& first);
-// Phase three, HTTP/2 with floods asked for: each flood on one connection.
+// Phase three, with floods asked for: each flood on one connection (HTTP/2's, or over
+// HTTP/3 h3_flood_probes', probes_h3_floods.cpp).
 std::vector<Probe> flood_probes(const ProbeContext& context);
+std::vector<Probe> h3_flood_probes(const ProbeContext& context);
 // After both: what a progress probe extends, exposures.
 void conclude(reports::Survey& survey, double slack, double max_wait);
 

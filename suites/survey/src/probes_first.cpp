@@ -220,7 +220,9 @@ std::vector<Probe> first_probes(const ProbeContext& context) {
 }
 
 std::vector<Probe> flood_probes(const ProbeContext& context) {
-  if (!context.request.h2 || !context.request.floods) return {};
+  if (!context.request.floods) return {};
+  if (context.request.h3) return h3_flood_probes(context);
+  if (!context.request.h2) return {};
   std::vector<Probe> probes;
   const auto flood =
       [&](std::string_view kind, std::string title,

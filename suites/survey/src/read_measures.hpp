@@ -59,5 +59,9 @@ reports::SurveyMeasure read_h2_idle(const MeasureHead& head,
 reports::SurveyMeasure read_flood(const MeasureHead& head,
                                   const std::vector<clients::ConnectionRecord>& records,
                                   std::size_t bound, double slack);
+// Over HTTP/3: timed to the server's close; what it closed with and after how many frames.
+reports::SurveyMeasure read_h3_flood(const MeasureHead& head,
+                                     const std::vector<clients::ConnectionRecord>& records,
+                                     std::size_t bound, double slack);
 
 }  // namespace loiter::suites::survey

@@ -242,5 +242,43 @@ TEST(ReadFlood, AGoawayEndsTheFloodEvenWithoutAClose) {
               testing::HasSubstr("all 10000 frames of the flood went through"));
 }
 
+// An h3 flood is timed to the server's CONNECTION_CLOSE, named by its code, with the frames
+// out by then; one whose every frame went through is an exposure only where the server must
+// end it (rapid reset), a note where it need only bound it (PING); a server that stopped
+// granting credit refused what came next.
+TEST(ReadH3Flood, ACloseEndsItAndOnlyAMustEndFloodLetThroughIsAnExposure) {
+  const MeasureHead cid{.id = "h3-connection-id", .kind = "h3-connection-id"};
+  auto closed = ended(Ending::close, 0.04);
+  closed.h3 = clients::H3Record{};
+  closed.h3->frames_sent = 1'083;
+  closed.h3->frames_at_close = 1'083;
+  closed.h3->close = clients::H3Close{.at = s(0.04), .code = 0x09, .application = false};
+  const auto m = read_h3_flood(cid, {closed}, 10'000, 0.25);
+  EXPECT_EQ(to_string(m.ending), "close");
+  EXPECT_NEAR(m.seconds->median, 0.04, 1e-6);
+  EXPECT_EQ(m.exposure, "");
+  EXPECT_THAT(m.note, testing::HasSubstr("closed with CONNECTION_ID_LIMIT_ERROR after 1083"));
+
+  auto through = ended(Ending::open, 9.0);
+  through.h3 = clients::H3Record{};
+  through.h3->frames_sent = 10'000;
+  const MeasureHead reset{.id = "h3-rapid-reset", .kind = "h3-rapid-reset"};
+  EXPECT_THAT(read_h3_flood(reset, {through}, 10'000, 0.25).exposure,
+              testing::HasSubstr("all 10000 frames of the flood went through"));
+  const MeasureHead ping{.id = "h3-ping-flood", .kind = "h3-ping-flood"};
+  const auto bounded = read_h3_flood(ping, {through}, 10'000, 0.25);
+  EXPECT_EQ(bounded.exposure, "");
+  EXPECT_THAT(bounded.note, testing::HasSubstr("it need not"));
+
+  auto stalled = through;
+  stalled.h3->frames_sent = 100;
+  stalled.h3->credit_stalled = true;
+  stalled.h3->streams_opened = 100;
+  const MeasureHead blocked{.id = "h3-qpack-blocked", .kind = "h3-qpack-blocked"};
+  const auto refused = read_h3_flood(blocked, {stalled}, 10'000, 0.25);
+  EXPECT_EQ(refused.exposure, "");
+  EXPECT_THAT(refused.note, testing::HasSubstr("no credit for more after 100"));
+}
+
 }  // namespace
 }  // namespace loiter::suites::survey

@@ -1,5 +1,7 @@
 #include "h3/initial/initial_keys.hpp"
 
+#include "h3/initial/packet_protection.hpp"
+
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -14,7 +16,7 @@ namespace loiter::clients::h3init {
 
 namespace {
 
-[[noreturn]] void fail(std::string_view what) {
+[[noreturn]] void fail_keys(std::string_view what) {
   const unsigned long code = ERR_get_error();
   const char* reason = code != 0 ? ERR_reason_error_string(code) : nullptr;
   ERR_clear_error();
@@ -25,18 +27,13 @@ struct KdfFree {
   void operator()(EVP_KDF* kdf) const { EVP_KDF_free(kdf); }
   void operator()(EVP_KDF_CTX* ctx) const { EVP_KDF_CTX_free(ctx); }
 };
-struct CipherFree {
-  void operator()(EVP_CIPHER_CTX* ctx) const { EVP_CIPHER_CTX_free(ctx); }
-};
-using CipherCtx = std::unique_ptr<EVP_CIPHER_CTX, CipherFree>;
-
 // One HKDF step through EVP_KDF: `mode` is extract-only or expand-only.
 Bytes hkdf(int mode, std::span<const std::uint8_t> key, std::span<const std::uint8_t> salt,
            std::span<const std::uint8_t> info, std::size_t length) {
   std::unique_ptr<EVP_KDF, KdfFree> kdf(EVP_KDF_fetch(nullptr, "HKDF", nullptr));
-  if (!kdf) fail("EVP_KDF_fetch(HKDF)");
+  if (!kdf) fail_keys("EVP_KDF_fetch(HKDF)");
   std::unique_ptr<EVP_KDF_CTX, KdfFree> ctx(EVP_KDF_CTX_new(kdf.get()));
-  if (!ctx) fail("EVP_KDF_CTX_new");
+  if (!ctx) fail_keys("EVP_KDF_CTX_new");
   char digest[] = "SHA256";
   OSSL_PARAM params[6];
   std::size_t n = 0;
@@ -54,7 +51,7 @@ Bytes hkdf(int mode, std::span<const std::uint8_t> key, std::span<const std::uin
   }
   params[n] = OSSL_PARAM_construct_end();
   Bytes out(length);
-  if (EVP_KDF_derive(ctx.get(), out.data(), out.size(), params) != 1) fail("EVP_KDF_derive");
+  if (EVP_KDF_derive(ctx.get(), out.data(), out.size(), params) != 1) fail_keys("EVP_KDF_derive");
   return out;
 }
 
@@ -65,14 +62,6 @@ std::array<std::uint8_t, N> expand_to(std::span<const std::uint8_t> secret,
   std::array<std::uint8_t, N> out{};
   std::copy(bytes.begin(), bytes.end(), out.begin());
   return out;
-}
-
-std::array<std::uint8_t, 12> nonce_for(const InitialKeys& keys, std::uint64_t packet_number) {
-  auto nonce = keys.iv;
-  for (std::size_t i = 0; i < 8; ++i) {
-    nonce[nonce.size() - 1 - i] ^= static_cast<std::uint8_t>(packet_number >> (8 * i));
-  }
-  return nonce;
 }
 
 int as_int(std::size_t size) { return static_cast<int>(size); }
@@ -106,85 +95,36 @@ InitialKeys initial_keys(std::span<const std::uint8_t> dcid, bool client) {
   return keys;
 }
 
+// The Initials' AES-128-GCM and AES-128-ECB, through the one implementation of either AEAD
+// (packet_protection.cpp).
+namespace {
+PacketKeys as_packet_keys(const InitialKeys& keys) {
+  return PacketKeys{.aead = Aead::aes_128_gcm,
+                    .key = Bytes(keys.key.begin(), keys.key.end()),
+                    .iv = keys.iv,
+                    .hp = Bytes(keys.hp.begin(), keys.hp.end())};
+}
+}  // namespace
+
 Bytes seal(const InitialKeys& keys, std::uint64_t packet_number,
            std::span<const std::uint8_t> header, std::span<const std::uint8_t> plaintext) {
-  CipherCtx ctx(EVP_CIPHER_CTX_new());
-  const auto nonce = nonce_for(keys, packet_number);
-  if (!ctx || EVP_EncryptInit_ex(ctx.get(), EVP_aes_128_gcm(), nullptr, keys.key.data(),
-                                 nonce.data()) != 1) {
-    fail("AES-128-GCM init");
-  }
-  int len = 0;
-  if (EVP_EncryptUpdate(ctx.get(), nullptr, &len, header.data(), as_int(header.size())) != 1) {
-    fail("AES-128-GCM aad");
-  }
-  Bytes out(plaintext.size() + kAeadTagSize);
-  if (EVP_EncryptUpdate(ctx.get(), out.data(), &len, plaintext.data(), as_int(plaintext.size())) !=
-      1) {
-    fail("AES-128-GCM encrypt");
-  }
-  int tail = 0;
-  if (EVP_EncryptFinal_ex(ctx.get(), out.data() + len, &tail) != 1) fail("AES-128-GCM final");
-  if (EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, as_int(kAeadTagSize),
-                          out.data() + plaintext.size()) != 1) {
-    fail("AES-128-GCM tag");
-  }
-  return out;
+  return aead_seal(as_packet_keys(keys), packet_number, header, plaintext);
 }
 
 std::optional<Bytes> open(const InitialKeys& keys, std::uint64_t packet_number,
                           std::span<const std::uint8_t> header,
                           std::span<const std::uint8_t> ciphertext_and_tag) {
-  if (ciphertext_and_tag.size() < kAeadTagSize) return std::nullopt;
-  const std::size_t size = ciphertext_and_tag.size() - kAeadTagSize;
-  CipherCtx ctx(EVP_CIPHER_CTX_new());
-  const auto nonce = nonce_for(keys, packet_number);
-  if (!ctx || EVP_DecryptInit_ex(ctx.get(), EVP_aes_128_gcm(), nullptr, keys.key.data(),
-                                 nonce.data()) != 1) {
-    fail("AES-128-GCM init");
-  }
-  int len = 0;
-  if (EVP_DecryptUpdate(ctx.get(), nullptr, &len, header.data(), as_int(header.size())) != 1) {
-    return std::nullopt;
-  }
-  Bytes out(size);
-  if (EVP_DecryptUpdate(ctx.get(), out.data(), &len, ciphertext_and_tag.data(), as_int(size)) !=
-      1) {
-    return std::nullopt;
-  }
-  Bytes tag(ciphertext_and_tag.begin() + static_cast<std::ptrdiff_t>(size),
-            ciphertext_and_tag.end());
-  if (EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, as_int(kAeadTagSize), tag.data()) != 1) {
-    return std::nullopt;
-  }
-  int tail = 0;
-  if (EVP_DecryptFinal_ex(ctx.get(), out.data() + len, &tail) != 1) {
-    ERR_clear_error();
-    return std::nullopt;  // the tag did not verify
-  }
-  return out;
+  return aead_open(as_packet_keys(keys), packet_number, header, ciphertext_and_tag);
 }
 
 std::array<std::uint8_t, 5> header_mask(const InitialKeys& keys,
                                         std::span<const std::uint8_t> sample) {
-  CipherCtx ctx(EVP_CIPHER_CTX_new());
-  if (!ctx ||
-      EVP_EncryptInit_ex(ctx.get(), EVP_aes_128_ecb(), nullptr, keys.hp.data(), nullptr) != 1) {
-    fail("AES-128-ECB init");
-  }
-  EVP_CIPHER_CTX_set_padding(ctx.get(), 0);
-  std::array<std::uint8_t, 32> block{};
-  int len = 0;
-  if (sample.size() < kHpSampleSize ||
-      EVP_EncryptUpdate(ctx.get(), block.data(), &len, sample.data(), as_int(kHpSampleSize)) != 1) {
-    fail("AES-128-ECB encrypt");
-  }
-  return {block[0], block[1], block[2], block[3], block[4]};
+  return protection_mask(as_packet_keys(keys), sample);
 }
 
 Bytes random_bytes(std::size_t count) {
   Bytes out(count);
-  if (RAND_bytes(out.data(), as_int(count)) != 1) fail("RAND_bytes");
+  if (RAND_bytes(out.data(), as_int(count)) != 1) fail_keys("RAND_bytes");
   return out;
 }
 

@@ -60,6 +60,17 @@ inline constexpr std::string_view kH3OutOfOrder = "h3-out-of-order";
 inline constexpr std::string_view kH3PingFlood = "h3-ping-flood";
 inline constexpr std::string_view kH3Control = "h3-control";
 
+// Whether a server must end the flood of `kind` (close the connection, refuse its streams),
+// or need only keep what it holds bounded: the RFCs give a server cause to close on rapid
+// reset (as over HTTP/2), on connection IDs it cannot retire (RFC 9000 5.1.2), on blocked
+// streams past its limit (RFC 9204 2.1.2) and on a field section past its limit (RFC 9114
+// 4.2.2); a PATH_CHALLENGE, a PING, an insert on the encoder stream or out-of-order data
+// within its windows (RFC 9000 7.5, 8.2) it may simply answer or drop.
+inline bool h3_flood_must_end(std::string_view kind) {
+  return kind == "h3-rapid-reset" || kind == "h3-connection-id" || kind == "h3-qpack-blocked" ||
+         kind == "h3-qpack-bomb";
+}
+
 // Each kind's own bound on its flood frames (H3FloodOptions::frames 0).
 inline constexpr std::size_t kH3FloodFrames = 10'000;
 
