@@ -34,16 +34,17 @@ reports::SurveyMeasure read_h3_flood(const MeasureHead& head,
   }
   auto measure = summarize(head, each(records, from_connect), slack);
   if (at_close && !not_the_servers(measure.ending)) {
-    measure.note = fmt::format("closed with {} after {} of its frames (its bound: {})", how,
-                               *at_close, bound);
+    measure.note =
+        fmt::format("closed with {} after {} of its frames (its bound: {})", how, *at_close, bound);
     return measure;
   }
   if (refused > 0 && answered == 0) {
     // Every stream the server took a position on it refused (the last may still have been
     // in flight when the flood stopped): it ended each, not the connection.
-    measure.note = fmt::format("every stream refused, none answered ({} of {} streams reset, "
-                               "stopped or answered 4xx/5xx), the connection kept",
-                               refused, opened);
+    measure.note = fmt::format(
+        "every stream refused, none answered ({} of {} streams reset, "
+        "stopped or answered 4xx/5xx), the connection kept",
+        refused, opened);
     return measure;
   }
   if (stalled) {
