@@ -28,9 +28,8 @@ class H3Floods : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     server_ = new GtlsServer({"--timeout=5s"}, {{"index.html", "<p>loiter</p>\n"}});
-    ASSERT_TRUE(loiter::testing::wait_for(
-        [] { return h3_get(options().h3, 200ms).has_value(); }, "gtlsserver's answer to a GET",
-        5s, 20ms));
+    ASSERT_TRUE(loiter::testing::wait_for([] { return h3_get(options().h3, 200ms).has_value(); },
+                                          "gtlsserver's answer to a GET", 5s, 20ms));
   }
   static void TearDownTestSuite() {
     delete server_;

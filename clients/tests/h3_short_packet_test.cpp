@@ -42,7 +42,8 @@ TEST(ShortPacket, AChaChaPingIsRfc9001AppendixA5sPacket) {
   const auto keys = packet_keys(Aead::chacha20_poly1305, kChaChaSecret);
   const Bytes ping{0x01};
   const Bytes packet = protect_short(
-      keys, ShortHeader{.dcid = {}, .packet_number = kChaChaPacketNumber, .packet_number_length = 3},
+      keys,
+      ShortHeader{.dcid = {}, .packet_number = kChaChaPacketNumber, .packet_number_length = 3},
       ping);
   EXPECT_EQ(packet, kChaChaPacket);
 }
@@ -87,9 +88,8 @@ TEST(ShortPacket, AesGcmPacketsRoundTripWithTheirConnectionIdAndPacketNumber) {
 
 TEST(ShortPacket, AOneBytePayloadIsPaddedForItsSample) {
   const auto keys = packet_keys(Aead::aes_128_gcm, kChaChaSecret);
-  const Bytes packet =
-      protect_short(keys, ShortHeader{.dcid = {}, .packet_number = 7, .packet_number_length = 1},
-                    Bytes{0x01});
+  const Bytes packet = protect_short(
+      keys, ShortHeader{.dcid = {}, .packet_number = 7, .packet_number_length = 1}, Bytes{0x01});
   const auto opened = open_short(keys, packet, 0, 6);
   ASSERT_TRUE(opened);
   EXPECT_EQ(opened->payload, (Bytes{0x01, 0x00, 0x00}));  // PING, then PADDING
@@ -108,8 +108,9 @@ TEST(QuicFrames, VarintsAreRfc9000AppendixA1s) {
     std::string_view wire;
     std::uint64_t value;
   };
-  for (const Case& c : {Case{"c2197c5eff14e88c", 151288809941952652ULL},
-                        Case{"9d7f3e7d", 494878333ULL}, Case{"7bbd", 15293ULL}, Case{"25", 37ULL}}) {
+  for (const Case& c :
+       {Case{"c2197c5eff14e88c", 151288809941952652ULL}, Case{"9d7f3e7d", 494878333ULL},
+        Case{"7bbd", 15293ULL}, Case{"25", 37ULL}}) {
     const Bytes wire = from_hex(c.wire);
     std::size_t pos = 0;
     EXPECT_EQ(quic::read_varint(wire, pos), c.value);
@@ -135,7 +136,8 @@ TEST(QuicFrames, WhatTheWritersWriteTheWalkerReads) {
   quic::put_path_challenge(payload, challenge);
   quic::put_crypto(payload, 1 << 20, data);
   quic::put_ping(payload);
-  const quic::PacketRange ranges[] = {{.smallest = 10, .largest = 12}, {.smallest = 3, .largest = 5}};
+  const quic::PacketRange ranges[] = {{.smallest = 10, .largest = 12},
+                                      {.smallest = 3, .largest = 5}};
   quic::put_ack(payload, ranges);
   quic::put_application_close(payload, 0x107);
   payload.insert(payload.end(), 5, 0x00);  // PADDING

@@ -17,8 +17,8 @@ class Control final : public QuicConnection {
  public:
   Control(Executor executor, std::shared_ptr<const H3FloodOptions> flood, std::size_t index,
           ConnectionRecord& record)
-      : QuicConnection(executor, std::shared_ptr<const H3Options>(flood, &flood->h3), index,
-                       record, kH3Control),
+      : QuicConnection(executor, std::shared_ptr<const H3Options>(flood, &flood->h3), index, record,
+                       kH3Control),
         flood_(std::move(flood)) {}
 
  private:

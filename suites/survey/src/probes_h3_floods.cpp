@@ -32,7 +32,8 @@ constexpr Flood kFloods[] = {
      &clients::spawn_h3_qpack_blocked},
     {clients::kH3EncoderStreamFlood, "encoder-stream inserts without end",
      &clients::spawn_h3_encoder_stream_flood},
-    {clients::kH3OutOfOrder, "CRYPTO and STREAM data at high offsets", &clients::spawn_h3_out_of_order},
+    {clients::kH3OutOfOrder, "CRYPTO and STREAM data at high offsets",
+     &clients::spawn_h3_out_of_order},
     {clients::kH3PingFlood, "PING frames, ACKs withheld", &clients::spawn_h3_ping_flood},
 };
 
@@ -41,11 +42,12 @@ constexpr Flood kFloods[] = {
 std::vector<Probe> h3_flood_probes(const ProbeContext& context) {
   std::vector<Probe> probes;
   for (const auto& flood : h3_floods::kFloods) {
-    MeasureHead head{.id = std::string(flood.kind),
-                     .title = std::string(flood.title),
-                     .kind = std::string(flood.kind),
-                     .from = "connect",
-                     .interval = fmt::format("up to {} frames within 5 s", clients::kH3FloodFrames)};
+    MeasureHead head{
+        .id = std::string(flood.kind),
+        .title = std::string(flood.title),
+        .kind = std::string(flood.kind),
+        .from = "connect",
+        .interval = fmt::format("up to {} frames within 5 s", clients::kH3FloodFrames)};
     clients::H3FloodOptions options;
     options.h3.fleet = context.fleet;
     options.h3.fleet.count = 1;

@@ -2,7 +2,7 @@
 // connection (its CONNECTION_CLOSE, a stateless reset), with the code it closed with and how
 // many of the flood's frames had gone out by then; a server that let every frame through is
 // an exposure where the flood is one it must end (clients::h3_flood_must_end), and a note
-// where it need only bound it.
+// where it need only bound it. Streams all refused (none answered) end a stream flood too.
 #include <fmt/format.h>
 
 #include "loiter/clients/h3/floods.hpp"
@@ -17,7 +17,7 @@ reports::SurveyMeasure read_h3_flood(const MeasureHead& head,
   std::optional<std::size_t> at_close;
   std::string how;
   bool stalled = false;
-  std::size_t refused = 0, opened = 0;
+  std::size_t refused = 0, opened = 0, answered = 0;
   for (const auto& record : records) {
     if (!record.h3) continue;
     const auto& h3 = *record.h3;
@@ -25,6 +25,7 @@ reports::SurveyMeasure read_h3_flood(const MeasureHead& head,
     stalled = stalled || h3.credit_stalled;
     refused += h3.streams_refused;
     opened += h3.streams_opened;
+    answered += h3.streams_answered;
     if (h3.frames_at_close) {
       at_close = std::max(at_close.value_or(0), *h3.frames_at_close);
       how = h3.close ? clients::h3_error_name(h3.close->code, h3.close->application)
@@ -33,8 +34,17 @@ reports::SurveyMeasure read_h3_flood(const MeasureHead& head,
   }
   auto measure = summarize(head, each(records, from_connect), slack);
   if (at_close && !not_the_servers(measure.ending)) {
-    measure.note = fmt::format("closed with {} after {} of its frames (its bound: {})", how,
-                               *at_close, bound);
+    measure.note =
+        fmt::format("closed with {} after {} of its frames (its bound: {})", how, *at_close, bound);
+    return measure;
+  }
+  if (refused > 0 && answered == 0) {
+    // Every stream the server took a position on it refused (the last may still have been
+    // in flight when the flood stopped): it ended each, not the connection.
+    measure.note = fmt::format(
+        "every stream refused, none answered ({} of {} streams reset, "
+        "stopped or answered 4xx/5xx), the connection kept",
+        refused, opened);
     return measure;
   }
   if (stalled) {

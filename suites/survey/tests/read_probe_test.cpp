@@ -278,6 +278,17 @@ TEST(ReadH3Flood, ACloseEndsItAndOnlyAMustEndFloodLetThroughIsAnExposure) {
   const auto refused = read_h3_flood(blocked, {stalled}, 10'000, 0.25);
   EXPECT_EQ(refused.exposure, "");
   EXPECT_THAT(refused.note, testing::HasSubstr("no credit for more after 100"));
+
+  auto bombs = through;  // 9,999 of 10,000 bombs refused, the last one still in flight
+  bombs.h3->streams_opened = 10'000;
+  bombs.h3->streams_refused = 9'999;
+  const MeasureHead bomb{.id = "h3-qpack-bomb", .kind = "h3-qpack-bomb"};
+  const auto each_refused = read_h3_flood(bomb, {bombs}, 10'000, 0.25);
+  EXPECT_EQ(each_refused.exposure, "");
+  EXPECT_THAT(each_refused.note, testing::HasSubstr("every stream refused"));
+  bombs.h3->streams_answered = 1;  // one bomb taken: the flood went through
+  EXPECT_THAT(read_h3_flood(bomb, {bombs}, 10'000, 0.25).exposure,
+              testing::HasSubstr("went through"));
 }
 
 }  // namespace

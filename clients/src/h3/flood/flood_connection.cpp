@@ -54,8 +54,8 @@ ServerSettings parse_server_settings(std::string_view control) {
 }
 
 FloodConnection::FloodConnection(Executor executor, std::shared_ptr<const H3FloodOptions> flood,
-                                 std::size_t index, ConnectionRecord& record,
-                                 std::string_view kind, bool withhold_acks)
+                                 std::size_t index, ConnectionRecord& record, std::string_view kind,
+                                 bool withhold_acks)
     : QuicConnection(executor, h3_of(flood), index, record, kind),
       flood_(std::move(flood)),
       withhold_acks_(withhold_acks) {}
@@ -140,8 +140,8 @@ bool FloodConnection::queue(std::int64_t stream, std::string bytes, bool fin) {
   if (s == nullptr || s->offset + bytes.size() > s->limit || !take_credit(bytes.size())) {
     return false;
   }
-  pending_.push_back(Chunk{.stream = stream, .offset = s->offset, .bytes = std::move(bytes),
-                           .sent = 0, .fin = fin});
+  pending_.push_back(Chunk{
+      .stream = stream, .offset = s->offset, .bytes = std::move(bytes), .sent = 0, .fin = fin});
   s->offset += pending_.back().bytes.size();
   return true;
 }
@@ -160,7 +160,8 @@ std::size_t FloodConnection::room_in_packet() const {
 void FloodConnection::add_pending(quic::Bytes& payload) {
   while (!pending_.empty() && room_in_packet() > payload.size() + 32) {
     Chunk& c = pending_.front();
-    const std::size_t take = std::min(c.bytes.size() - c.sent, room_in_packet() - payload.size() - 32);
+    const std::size_t take =
+        std::min(c.bytes.size() - c.sent, room_in_packet() - payload.size() - 32);
     const bool last = c.sent + take == c.bytes.size();
     const auto* data = reinterpret_cast<const std::uint8_t*>(c.bytes.data()) + c.sent;
     quic::put_stream(payload, static_cast<std::uint64_t>(c.stream), c.offset + c.sent,
@@ -180,8 +181,8 @@ void FloodConnection::add_ack(quic::Bytes& payload) {
 bool FloodConnection::send_packet(quic::Bytes payload) {
   const quic::Bytes packet = h3init::protect_short(
       tx_,
-      h3init::ShortHeader{.dcid = link_.dcid, .packet_number = next_packet_++,
-                          .packet_number_length = 4},
+      h3init::ShortHeader{
+          .dcid = link_.dcid, .packet_number = next_packet_++, .packet_number_length = 4},
       payload);
   return send_own(packet);
 }

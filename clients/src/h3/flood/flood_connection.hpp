@@ -13,18 +13,18 @@
 #include <vector>
 
 #include "h3/initial/short_packet.hpp"
+#include "h3/quic_connection.hpp"
 #include "loiter/clients/h3/floods.hpp"
 #include "loiter/quic/frames.hpp"
-#include "h3/quic_connection.hpp"
 
 namespace loiter::clients::h3 {
 
 // The server's SETTINGS (RFC 9114 7.2.4.1, RFC 9204 5) as the floods need them.
 struct ServerSettings {
   bool seen = false;
-  std::uint64_t table_capacity = 0;                      // SETTINGS_QPACK_MAX_TABLE_CAPACITY
-  std::optional<std::uint64_t> max_field_section_size;   // nullopt: unlimited
-  std::uint64_t blocked_streams = 0;                     // SETTINGS_QPACK_BLOCKED_STREAMS
+  std::uint64_t table_capacity = 0;                     // SETTINGS_QPACK_MAX_TABLE_CAPACITY
+  std::optional<std::uint64_t> max_field_section_size;  // nullopt: unlimited
+  std::uint64_t blocked_streams = 0;                    // SETTINGS_QPACK_BLOCKED_STREAMS
 };
 
 // Parses a server control stream's bytes (stream type 0x00, then its SETTINGS frame).
@@ -32,9 +32,8 @@ ServerSettings parse_server_settings(std::string_view control);
 
 class FloodConnection : public QuicConnection {
  public:
-  FloodConnection(Executor executor, std::shared_ptr<const H3FloodOptions> flood,
-                  std::size_t index, ConnectionRecord& record, std::string_view kind,
-                  bool withhold_acks);
+  FloodConnection(Executor executor, std::shared_ptr<const H3FloodOptions> flood, std::size_t index,
+                  ConnectionRecord& record, std::string_view kind, bool withhold_acks);
 
  protected:
   // The kind's opening once handed over (streams of its own: control, QPACK encoder).
@@ -110,7 +109,7 @@ class FloodConnection : public QuicConnection {
   std::uint64_t next_packet_ = 0;
   std::uint64_t largest_received_ = 0;
   bool received_any_ = false;
-  bool ack_owed_ = false;  // an ack-eliciting packet came since the last ACK
+  bool ack_owed_ = false;                    // an ack-eliciting packet came since the last ACK
   std::vector<quic::PacketRange> received_;  // largest first, at most kKeptRanges
   std::uint64_t max_data_ = 0;               // the server's connection credit (absolute)
   std::uint64_t data_sent_ = 0;              // stream bytes counted against it

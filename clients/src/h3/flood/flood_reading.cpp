@@ -30,8 +30,8 @@ void FloodConnection::on_own_datagram(std::span<const std::uint8_t> datagram) {
   // The server's packets are addressed to one of the client's connection IDs, all of the
   // length ngtcp2 chose. A key update (key phase 1) the floods do not follow: not opened.
   std::optional<h3init::OpenedShort> opened;
-  for (const std::uint64_t guess : {largest_received_, largest_received_ + 256,
-                                    largest_received_ + 65536}) {
+  for (const std::uint64_t guess :
+       {largest_received_, largest_received_ + 256, largest_received_ + 65536}) {
     opened = h3init::open_short(rx_, datagram, link_.scid_length, guess);
     if (opened || received_any_) break;  // once numbers are known, one guess is right
   }
@@ -171,8 +171,8 @@ void FloodConnection::take_stream(const quic::Frame& f) {
   if (!f.fin) return;
   // Answered whole: a 2xx or 3xx is a bomb the server took; anything else refused it.
   s->ended = true;
-  const unsigned status = static_status(reinterpret_cast<const std::uint8_t*>(s->head.data()),
-                                        s->head.size());
+  const unsigned status =
+      static_status(reinterpret_cast<const std::uint8_t*>(s->head.data()), s->head.size());
   Response& response = record().responses.back();
   response.status = status;
   response.complete = since_connect(Clock::now());

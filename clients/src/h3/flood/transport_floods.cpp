@@ -48,8 +48,7 @@ bool RapidReset::add_flood_frames(quic::Bytes& payload, std::size_t room, std::s
   return true;
 }
 
-ConnectionIdFlood::ConnectionIdFlood(Executor executor,
-                                     std::shared_ptr<const H3FloodOptions> flood,
+ConnectionIdFlood::ConnectionIdFlood(Executor executor, std::shared_ptr<const H3FloodOptions> flood,
                                      std::size_t index, ConnectionRecord& record)
     : FloodConnection(executor, std::move(flood), index, record, kH3ConnectionIdFlood, true) {}
 

@@ -9,44 +9,69 @@
 
 namespace loiter::clients::h3 {
 
-#define LOITER_FLOOD_KIND(Name)                                                              \
- public:                                                                                     \
-  Name(Executor executor, std::shared_ptr<const H3FloodOptions> flood, std::size_t index,    \
-       ConnectionRecord& record);                                                            \
-                                                                                             \
- protected:                                                                                  \
+class RapidReset : public FloodConnection {
+ public:
+  RapidReset(Executor executor, std::shared_ptr<const H3FloodOptions> flood, std::size_t index,
+             ConnectionRecord& record);
+
+ protected:
   bool add_flood_frames(quic::Bytes& payload, std::size_t room, std::size_t& added) override;
 
-class RapidReset : public FloodConnection {
-  LOITER_FLOOD_KIND(RapidReset)
  private:
   std::string headers_;  // the GET's HEADERS frame, the same on every stream
 };
 
 class ConnectionIdFlood : public FloodConnection {
-  LOITER_FLOOD_KIND(ConnectionIdFlood)
+ public:
+  ConnectionIdFlood(Executor executor, std::shared_ptr<const H3FloodOptions> flood,
+                    std::size_t index, ConnectionRecord& record);
+
+ protected:
+  bool add_flood_frames(quic::Bytes& payload, std::size_t room, std::size_t& added) override;
+
  private:
   std::uint64_t next_sequence_ = 0;
 };
 
 class PathChallengeFlood : public FloodConnection {
-  LOITER_FLOOD_KIND(PathChallengeFlood)
+ public:
+  PathChallengeFlood(Executor executor, std::shared_ptr<const H3FloodOptions> flood,
+                     std::size_t index, ConnectionRecord& record);
+
+ protected:
+  bool add_flood_frames(quic::Bytes& payload, std::size_t room, std::size_t& added) override;
 };
 
 class OutOfOrder : public FloodConnection {
-  LOITER_FLOOD_KIND(OutOfOrder)
+ public:
+  OutOfOrder(Executor executor, std::shared_ptr<const H3FloodOptions> flood, std::size_t index,
+             ConnectionRecord& record);
+
+ protected:
+  bool add_flood_frames(quic::Bytes& payload, std::size_t room, std::size_t& added) override;
+
  private:
   bool stream_turn_ = true;
   std::uint64_t crypto_sent_ = 0;
 };
 
 class PingFlood : public FloodConnection {
-  LOITER_FLOOD_KIND(PingFlood)
+ public:
+  PingFlood(Executor executor, std::shared_ptr<const H3FloodOptions> flood, std::size_t index,
+            ConnectionRecord& record);
+
+ protected:
+  bool add_flood_frames(quic::Bytes& payload, std::size_t room, std::size_t& added) override;
 };
 
 // QPACK (qpack_floods.cpp): each opens what it needs in open_flood().
 class QpackBomb : public FloodConnection {
-  LOITER_FLOOD_KIND(QpackBomb)
+ public:
+  QpackBomb(Executor executor, std::shared_ptr<const H3FloodOptions> flood, std::size_t index,
+            ConnectionRecord& record);
+
+ protected:
+  bool add_flood_frames(quic::Bytes& payload, std::size_t room, std::size_t& added) override;
   void open_flood() override;
 
  private:
@@ -54,20 +79,29 @@ class QpackBomb : public FloodConnection {
 };
 
 class QpackBlocked : public FloodConnection {
-  LOITER_FLOOD_KIND(QpackBlocked)
+ public:
+  QpackBlocked(Executor executor, std::shared_ptr<const H3FloodOptions> flood, std::size_t index,
+               ConnectionRecord& record);
+
+ protected:
+  bool add_flood_frames(quic::Bytes& payload, std::size_t room, std::size_t& added) override;
+
  private:
   std::string headers_;
 };
 
 class EncoderStreamFlood : public FloodConnection {
-  LOITER_FLOOD_KIND(EncoderStreamFlood)
+ public:
+  EncoderStreamFlood(Executor executor, std::shared_ptr<const H3FloodOptions> flood,
+                     std::size_t index, ConnectionRecord& record);
+
+ protected:
+  bool add_flood_frames(quic::Bytes& payload, std::size_t room, std::size_t& added) override;
   void open_flood() override;
 
  private:
   std::int64_t encoder_ = -1;
   std::string insert_;  // one Insert With Literal Name as large as the table
 };
-
-#undef LOITER_FLOOD_KIND
 
 }  // namespace loiter::clients::h3

@@ -43,9 +43,11 @@ CipherCtx keyed(const PacketKeys& keys, std::uint64_t packet_number,
                 std::span<const std::uint8_t> header, bool encrypt) {
   CipherCtx ctx(EVP_CIPHER_CTX_new());
   const auto nonce = nonce_for(keys, packet_number);
-  if (!ctx || EVP_CipherInit_ex(ctx.get(), aead_cipher(keys.aead), nullptr, nullptr, nullptr,
-                                encrypt ? 1 : 0) != 1 ||
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_SET_IVLEN, int_size(nonce.size()), nullptr) != 1 ||
+  if (!ctx ||
+      EVP_CipherInit_ex(ctx.get(), aead_cipher(keys.aead), nullptr, nullptr, nullptr,
+                        encrypt ? 1 : 0) != 1 ||
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_SET_IVLEN, int_size(nonce.size()), nullptr) !=
+          1 ||
       EVP_CipherInit_ex(ctx.get(), nullptr, nullptr, keys.key.data(), nonce.data(),
                         encrypt ? 1 : 0) != 1) {
     fail("AEAD init");
@@ -98,7 +100,8 @@ std::optional<Bytes> aead_open(const PacketKeys& keys, std::uint64_t packet_numb
   CipherCtx ctx = keyed(keys, packet_number, header, /*encrypt=*/false);
   Bytes out(size);
   int len = 0;
-  if (EVP_CipherUpdate(ctx.get(), out.data(), &len, ciphertext_and_tag.data(), int_size(size)) != 1) {
+  if (EVP_CipherUpdate(ctx.get(), out.data(), &len, ciphertext_and_tag.data(), int_size(size)) !=
+      1) {
     ERR_clear_error();
     return std::nullopt;
   }
@@ -119,7 +122,8 @@ std::optional<Bytes> aead_open(const PacketKeys& keys, std::uint64_t packet_numb
 
 std::array<std::uint8_t, 5> protection_mask(const PacketKeys& keys,
                                             std::span<const std::uint8_t> sample) {
-  if (sample.size() < kHpSampleSize) throw std::invalid_argument("a header protection sample is 16 bytes");
+  if (sample.size() < kHpSampleSize)
+    throw std::invalid_argument("a header protection sample is 16 bytes");
   CipherCtx ctx(EVP_CIPHER_CTX_new());
   std::array<std::uint8_t, 32> block{};
   int len = 0;

@@ -49,8 +49,7 @@ std::optional<OpenedShort> open_short(const PacketKeys& keys, std::span<const st
   const std::size_t pn_offset = 1 + dcid_length;
   // The fixed bit is not checked: a peer may grease it (RFC 9287), as ngtcp2 lets servers
   // do for its clients.
-  if (packet.empty() || (packet[0] & 0x80) != 0 ||
-      packet.size() < pn_offset + 4 + kHpSampleSize) {
+  if (packet.empty() || (packet[0] & 0x80) != 0 || packet.size() < pn_offset + 4 + kHpSampleSize) {
     return std::nullopt;
   }
   const auto mask = protection_mask(keys, packet.subspan(pn_offset + 4, kHpSampleSize));
@@ -66,9 +65,8 @@ std::optional<OpenedShort> open_short(const PacketKeys& keys, std::span<const st
   const std::uint64_t number = decode_packet_number(largest, truncated, 8 * pn_length);
   auto plain = aead_open(keys, number, header, packet.subspan(pn_offset + pn_length));
   if (!plain) return std::nullopt;
-  return OpenedShort{.packet_number = number,
-                     .key_phase = (header[0] & 0x04) != 0,
-                     .payload = std::move(*plain)};
+  return OpenedShort{
+      .packet_number = number, .key_phase = (header[0] & 0x04) != 0, .payload = std::move(*plain)};
 }
 
 }  // namespace loiter::clients::h3init

@@ -88,8 +88,8 @@ struct Frame {
   std::size_t end = 0;
   std::uint64_t stream = 0;  // STREAM, RESET_STREAM, STOP_SENDING, MAX_STREAM_DATA, ...
   std::uint64_t offset = 0;  // STREAM, CRYPTO
-  ByteSpan data;             // STREAM, CRYPTO, NEW_TOKEN, DATAGRAM data; PATH_* data; NEW_CONNECTION_ID's CID
-  bool fin = false;          // STREAM
+  ByteSpan data;  // STREAM, CRYPTO, NEW_TOKEN, DATAGRAM data; PATH_* data; NEW_CONNECTION_ID's CID
+  bool fin = false;  // STREAM
   // The frame's number: MAX_DATA / MAX_STREAM_DATA / MAX_STREAMS maximum, *_BLOCKED limit,
   // RESET_STREAM final size, NEW_CONNECTION_ID / RETIRE_CONNECTION_ID sequence number,
   // ACK's largest acknowledged.
@@ -219,7 +219,9 @@ inline std::vector<Frame> frames_of(ByteSpan payload, bool* whole = nullptr) {
 }
 
 // Writers (the fields as RFC 9000 19 lays them out).
-inline void put_bytes(Bytes& out, ByteSpan bytes) { out.insert(out.end(), bytes.begin(), bytes.end()); }
+inline void put_bytes(Bytes& out, ByteSpan bytes) {
+  out.insert(out.end(), bytes.begin(), bytes.end());
+}
 
 inline void put_ping(Bytes& out) { out.push_back(frame::kPing); }
 
