@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "catalogue_lookup.hpp"
+#include "loiter/clients/h3/floods.hpp"
 #include "loiter/suites/catalogue/scenario.hpp"
 
 namespace loiter::suites {
@@ -15,11 +16,11 @@ namespace catalogue_flood_h3_test {  // named: unity batches put other tests' he
 
 using namespace std::chrono_literals;
 using fixtures::Target;
-using testing::expect;
-using testing::scenario;
 using ::testing::ElementsAre;
+using testing::expect;
 using ::testing::HasSubstr;
 using ::testing::Optional;
+using testing::scenario;
 
 // Each h3 flood, as its scenario id and the kind [h3.flood] lists.
 const std::vector<std::pair<std::string_view, std::string_view>> kFloods = {
@@ -34,11 +35,11 @@ Target h3_flood() {
   target.name = "h3";
   target.source = "h3.toml";
   target.h3 = fixtures::H3{};
-  target.h3->flood = fixtures::H3Flood{.frames = 500,
-                                       .rss = std::uint64_t{256} << 20,
-                                       .p99 = 150ms,
-                                       .kinds = {fixtures::kH3FloodKinds.begin(),
-                                                 fixtures::kH3FloodKinds.end()}};
+  target.h3->flood =
+      fixtures::H3Flood{.frames = 500,
+                        .rss = std::uint64_t{256} << 20,
+                        .p99 = 150ms,
+                        .kinds = {fixtures::kH3FloodKinds.begin(), fixtures::kH3FloodKinds.end()}};
   target.promises.load_p99 = 900ms;
   return target;
 }
@@ -94,13 +95,16 @@ TEST(H3FloodScenarios, EachKindHasItsRulesAndCloseCodes) {
   const QuicCode excessive{.code = 0x107, .application = true};
   const QuicCode rejected{.code = 0x10b, .application = true};
   const QuicCode no_error{.code = 0x100, .application = true};
-  for (const auto id : {"h3-rapid-reset", "h3-connection-id", "h3-qpack-bomb",
-                        "h3-qpack-blocked"}) {
+  for (const auto id :
+       {"h3-rapid-reset", "h3-connection-id", "h3-qpack-bomb", "h3-qpack-blocked"}) {
     EXPECT_TRUE(rules(id).must_end) << id;
   }
-  for (const auto id : {"h3-path-challenge", "h3-encoder-stream", "h3-out-of-order",
-                        "h3-ping-flood"}) {
+  for (const auto id :
+       {"h3-path-challenge", "h3-encoder-stream", "h3-out-of-order", "h3-ping-flood"}) {
     EXPECT_FALSE(rules(id).must_end) << id;
+  }
+  for (const auto& [id, name] : kFloods) {  // the one list: the survey reads it too
+    EXPECT_EQ(rules(id).must_end, clients::h3_flood_must_end(id)) << id;
   }
   EXPECT_TRUE(rules("h3-qpack-bomb").refusals_end);
   EXPECT_FALSE(rules("h3-rapid-reset").refusals_end);

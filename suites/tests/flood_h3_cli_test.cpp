@@ -63,7 +63,8 @@ TEST(CliTargets, AnH3TargetShowsItsFloodBound) {
   TempDir tmp;
   ASSERT_EQ(run({LOITER_BINARY, "targets", "reference-h3"}, tmp.path() / "out"), 0);
   EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("no flood bound promised"));
-  const auto file = h3_target(tmp, "[h3.flood]\nframes = 500\nkinds = [\"ping\", \"qpack-bomb\"]\n");
+  const auto file =
+      h3_target(tmp, "[h3.flood]\nframes = 500\nkinds = [\"ping\", \"qpack-bomb\"]\n");
   ASSERT_EQ(run({LOITER_BINARY, "targets", file.string()}, tmp.path() / "out"), 0)
       << read_text(tmp.path() / "out");
   EXPECT_THAT(read_text(tmp.path() / "out"),

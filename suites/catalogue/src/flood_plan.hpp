@@ -26,7 +26,7 @@ using kit::Target;
 inline constexpr Duration kControlLead = 300ms;  // the control client runs alone this long first
 inline constexpr Duration kFloodFor = 2s;  // each flood's time bound (its count bounds it first)
 inline constexpr Duration kControlTail = 500ms;  // the control client runs on this long after it
-inline constexpr Duration kGrace = 1500ms;  // after the flood: the server's ending may come
+inline constexpr Duration kGrace = 1500ms;       // after the flood: the server's ending may come
 inline constexpr Duration kControlInterval = 20ms;
 
 template <class Options>
@@ -36,7 +36,7 @@ using Spawn = void (*)(clients::asio::io_context&, const Options&,
 // One protocol's flood family: its table, its control client, how its options are made.
 template <class Options>
 struct FloodFamily {
-  std::string_view section;  // the target's table: "h2.flood"
+  std::string_view section;                          // the target's table: "h2.flood"
   std::function<Need(const Target&)> need_protocol;  // [h2] or [h3]
   // The target's flood table; null without one (or without the protocol's table).
   std::function<const FloodBound*(const Target&)> bound;
@@ -118,17 +118,16 @@ Scenario flood_scenario(const FloodFamily<Options>& family, const FloodKind<Opti
             if (auto need = family.need_protocol(t)) return need;
             return need_flood(family.bound(t), family.section, name, t);
           },
-          .expect = [family, kind](const Target& t, const Timing& timing,
-                                   const ScenarioParameters& p) {
-            auto expected =
-                expect_flood(kind.id, family.control_kind, *family.bound(t), t, timing, p);
-            if (kind.rules) kind.rules(*expected.flood);
-            return expected;
-          },
-          .drive = [family, spawn = kind.spawn](clients::asio::io_context& io,
-                                                const DriveContext& c, DriveOutput& out) {
-            drive_flood(family, spawn, io, c, out);
-          },
+          .expect =
+              [family, kind](const Target& t, const Timing& timing, const ScenarioParameters& p) {
+                auto expected =
+                    expect_flood(kind.id, family.control_kind, *family.bound(t), t, timing, p);
+                if (kind.rules) kind.rules(*expected.flood);
+                return expected;
+              },
+          .drive = [family, spawn = kind.spawn](
+                       clients::asio::io_context& io, const DriveContext& c,
+                       DriveOutput& out) { drive_flood(family, spawn, io, c, out); },
           .default_count = 1,
           .most_count = 100};
 }

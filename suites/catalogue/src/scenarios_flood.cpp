@@ -23,33 +23,42 @@ flood_plan::FloodFamily<Options> h2_family() {
           },
           .control_kind = clients::kH2Control,
           .control = clients::spawn_h2_control,
-          .options = [](const DriveContext& c) {
-            auto options = kit::options_for<Options>(c);
-            options.path = *c.target.paths.health;
-            return options;
-          }};
+          .options =
+              [](const DriveContext& c) {
+                auto options = kit::options_for<Options>(c);
+                options.path = *c.target.paths.health;
+                return options;
+              }};
 }
 
 }  // namespace scenarios_flood
 
 std::vector<Scenario> flood_scenarios() {
   const scenarios_flood::Kind kinds[] = {
-      {clients::kH2RapidReset, "rapid-reset",
+      {clients::kH2RapidReset,
+       "rapid-reset",
        "end a rapid-reset flood (HEADERS then RST_STREAM on each new stream, CVE-2023-44487) "
        "within its declared frames, while still serving a control client",
-       clients::spawn_h2_rapid_reset, {}},
-      {clients::kH2ContinuationFlood, "continuation",
+       clients::spawn_h2_rapid_reset,
+       {}},
+      {clients::kH2ContinuationFlood,
+       "continuation",
        "end a header block that never ends (CONTINUATION frames without END_HEADERS, "
        "VU#421644) within its declared frames and RSS, while still serving a control client",
-       clients::spawn_h2_continuation_flood, {}},
-      {clients::kH2SettingsFlood, "settings",
+       clients::spawn_h2_continuation_flood,
+       {}},
+      {clients::kH2SettingsFlood,
+       "settings",
        "end a SETTINGS flood whose ACKs the client does not read within its declared frames, "
        "while still serving a control client",
-       clients::spawn_h2_settings_flood, {}},
-      {clients::kH2PingFlood, "ping",
+       clients::spawn_h2_settings_flood,
+       {}},
+      {clients::kH2PingFlood,
+       "ping",
        "end a PING flood whose ACKs the client never reads (as CVE-2019-9512) within its "
        "declared frames, while still serving a control client",
-       clients::spawn_h2_ping_flood, {}},
+       clients::spawn_h2_ping_flood,
+       {}},
   };
   const auto family = scenarios_flood::h2_family();
   std::vector<Scenario> scenarios;

@@ -37,20 +37,14 @@ constexpr QuicCode kH3RequestRejected{.code = 0x10b, .application = true};
 constexpr QuicCode kQpackDecompressionFailed{.code = 0x200, .application = true};
 constexpr QuicCode kQpackEncoderStreamError{.code = 0x201, .application = true};
 
-// A kind the server must end within its frames, closing (if it closes) with one of `codes`.
-std::function<void(FloodExpectation&)> must_end(std::vector<QuicCode> codes,
-                                                bool refusals_end = false) {
+// A kind's rules: the server closes (if it closes) with one of `codes`; it must end the flood
+// where clients::h3_flood_must_end says so (the one list the survey reads too), else it may
+// let it run, its RSS bounded.
+std::function<void(FloodExpectation&)> closing_with(std::vector<QuicCode> codes,
+                                                    bool refusals_end = false) {
   return [codes = std::move(codes), refusals_end](FloodExpectation& e) {
-    e.must_end = true;
+    e.must_end = clients::h3_flood_must_end(e.kind);
     e.refusals_end = refusals_end;
-    e.close_codes = codes;
-  };
-}
-
-// A kind the server may let run (its RSS bounded), closing (if it closes) with one of `codes`.
-std::function<void(FloodExpectation&)> bounded(std::vector<QuicCode> codes) {
-  return [codes = std::move(codes)](FloodExpectation& e) {
-    e.must_end = false;
     e.close_codes = codes;
   };
 }
@@ -63,11 +57,12 @@ flood_plan::FloodFamily<Options> family() {
           },
           .control_kind = clients::kH3Control,
           .control = clients::spawn_h3_control,
-          .options = [](const DriveContext& c) {
-            Options options;
-            options.h3 = h3_family::h3_options(c);  // its UDP port, SNI and health path
-            return options;
-          }};
+          .options =
+              [](const DriveContext& c) {
+                Options options;
+                options.h3 = h3_family::h3_options(c);  // its UDP port, SNI and health path
+                return options;
+              }};
 }
 
 // A server shedding load says so (RFC 9114 8.1): H3_EXCESSIVE_LOAD, or it rejects the
@@ -80,41 +75,42 @@ std::vector<Kind> kinds() {
        "end a rapid-reset flood over HTTP/3 (HEADERS then RESET_STREAM on each new request "
        "stream, CVE-2023-44487) within its declared frames, by its close or by withholding "
        "stream credit, while still serving a control client",
-       clients::spawn_h3_rapid_reset, must_end(load_shedding())},
+       clients::spawn_h3_rapid_reset, closing_with(load_shedding())},
       {clients::kH3ConnectionIdFlood, "connection-id",
        "end a NEW_CONNECTION_ID flood that retires every earlier ID and acknowledges nothing "
        "(CVE-2024-22189) within its declared frames, with CONNECTION_ID_LIMIT_ERROR or "
        "PROTOCOL_VIOLATION (RFC 9000 5.1.2), while still serving a control client",
-       clients::spawn_h3_connection_id_flood, must_end({kConnectionIdLimitError, kProtocolViolation})},
+       clients::spawn_h3_connection_id_flood,
+       closing_with({kConnectionIdLimitError, kProtocolViolation})},
       {clients::kH3PathChallengeFlood, "path-challenge",
        "keep its memory within its declared RSS under a PATH_CHALLENGE flood whose "
        "PATH_RESPONSEs are never acknowledged (CVE-2023-49295, RFC 9000 8.2), while still "
        "serving a control client",
-       clients::spawn_h3_path_challenge_flood, bounded({kH3ExcessiveLoad, kH3NoError})},
+       clients::spawn_h3_path_challenge_flood, closing_with({kH3ExcessiveLoad, kH3NoError})},
       {clients::kH3QpackBomb, "qpack-bomb",
        "refuse field sections larger than its SETTINGS_MAX_FIELD_SECTION_SIZE (RFC 9114 4.2.2), "
        "each one or the connection within its declared frames, while still serving a control "
        "client",
-       clients::spawn_h3_qpack_bomb, must_end(load_shedding(), /*refusals_end=*/true)},
+       clients::spawn_h3_qpack_bomb, closing_with(load_shedding(), /*refusals_end=*/true)},
       {clients::kH3QpackBlocked, "qpack-blocked",
        "close with QPACK_DECOMPRESSION_FAILED once more streams are blocked than its "
        "SETTINGS_QPACK_BLOCKED_STREAMS (RFC 9204 2.1.2), within its declared frames, while "
        "still serving a control client",
-       clients::spawn_h3_qpack_blocked, must_end({kQpackDecompressionFailed})},
+       clients::spawn_h3_qpack_blocked, closing_with({kQpackDecompressionFailed})},
       {clients::kH3EncoderStreamFlood, "encoder-stream",
        "keep its memory within its declared RSS under an encoder stream of inserts without "
        "end, each evicting the one before, while still serving a control client",
        clients::spawn_h3_encoder_stream_flood,
-       bounded({kQpackEncoderStreamError, kH3ExcessiveLoad, kH3NoError})},
+       closing_with({kQpackEncoderStreamError, kH3ExcessiveLoad, kH3NoError})},
       {clients::kH3OutOfOrder, "out-of-order",
        "keep its memory within its declared RSS under CRYPTO and STREAM data that never "
        "starts (RFC 9000 7.5: such CRYPTO data may be dropped, or the connection closed with "
        "CRYPTO_BUFFER_EXCEEDED), while still serving a control client",
-       clients::spawn_h3_out_of_order, bounded({kCryptoBufferExceeded, kFlowControlError})},
+       clients::spawn_h3_out_of_order, closing_with({kCryptoBufferExceeded, kFlowControlError})},
       {clients::kH3PingFlood, "ping",
        "keep its memory within its declared RSS under a PING flood whose ACKs are never "
        "acknowledged, while still serving a control client",
-       clients::spawn_h3_ping_flood, bounded({kH3ExcessiveLoad, kH3NoError})},
+       clients::spawn_h3_ping_flood, closing_with({kH3ExcessiveLoad, kH3NoError})},
   };
 }
 

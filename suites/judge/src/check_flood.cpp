@@ -104,7 +104,8 @@ void check_flood_ended(const Observation& o, const FloodExpectation& e, Verdict&
   flood_frames_findings(o, e, {.not_ended = not_ended, .over = over, .over_ending = over_ending},
                         floods.size(), v);
   for (const auto& [code, count] : wrong_codes) {
-    auto f = flood_finding(o, e, codes::kFloodGoawayCode, FindingClass::answer, count, floods.size());
+    auto f =
+        flood_finding(o, e, codes::kFloodGoawayCode, FindingClass::answer, count, floods.size());
     f.error = code_name(code);
     v.findings.push_back(std::move(f));
   }
@@ -177,8 +178,8 @@ void flood_frames_findings(const Observation& o, const FloodExpectation& e,
     v.findings.push_back(std::move(f));
   }
   if (!frames.over.empty()) {
-    auto f =
-        flood_finding(o, e, codes::kFloodOverFrames, FindingClass::deadline, frames.over.size(), of);
+    auto f = flood_finding(o, e, codes::kFloodOverFrames, FindingClass::deadline,
+                           frames.over.size(), of);
     f.measured = static_cast<double>(std::ranges::max(frames.over));
     f.bound = static_cast<double>(e.frames);
     f.ending = frames.over_ending;

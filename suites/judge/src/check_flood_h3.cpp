@@ -48,7 +48,8 @@ FloodEnd end_of(const ConnectionRecord& r, const FloodExpectation& e) {
     if (end.ended && end.frames && *end.frames <= frames) return;
     end = {.ended = true, .frames = frames, .how = std::move(how)};
   };
-  if (closed_by_server(r)) take(h3.frames_at_close.value_or(h3.frames_sent), clients::ending_label(r));
+  if (closed_by_server(r))
+    take(h3.frames_at_close.value_or(h3.frames_sent), clients::ending_label(r));
   if (h3.credit_stalled) take(h3.frames_sent, "credit-stalled");
   return end;
 }
@@ -94,7 +95,8 @@ void check_close_codes(const Observation& o, const FloodExpectation& e,
   std::vector<std::string> allowed;
   for (const auto& c : e.close_codes) allowed.push_back(code_name(c));
   for (const auto& [code, count] : wrong) {
-    auto f = flood_finding(o, e, codes::kFloodCloseCode, FindingClass::answer, count, floods.size());
+    auto f =
+        flood_finding(o, e, codes::kFloodCloseCode, FindingClass::answer, count, floods.size());
     f.error = code_name({.code = code.second, .application = code.first});
     f.expected_endings = allowed;
     v.findings.push_back(std::move(f));

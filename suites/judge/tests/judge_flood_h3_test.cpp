@@ -150,9 +150,7 @@ TEST(JudgeFloodH3, EveryBombRefusedEndsAQpackBomb) {
   bombs.h3->streams_opened = 2000;
   bombs.h3->streams_refused = 2000;
   const auto bomb = [](const ConnectionRecord& r, bool refusals_end) {
-    return judge(observe({r, control(100)}),
-                 expect(r.kind, true, {}, refusals_end))
-        .findings;
+    return judge(observe({r, control(100)}), expect(r.kind, true, {}, refusals_end)).findings;
   };
   EXPECT_THAT(bomb(bombs, true), IsEmpty());
   EXPECT_THAT(bomb(bombs, false), ElementsAre(has_code(codes::kFloodNotEnded)));
@@ -176,12 +174,12 @@ TEST(JudgeFloodH3, ACloseWithAnotherCodeIsNamed) {
               IsEmpty());
   auto three = expect("h3-connection-id", true, cid_codes);
   three.connections = 4;
-  const auto v = judge(observe({closed("h3-connection-id", 900, 500, {.code = 0x01}),
-                                closed("h3-connection-id", 900, 500, {.code = 0x01}),
-                                closed("h3-connection-id", 900, 500,
-                                       {.code = 0x0a, .application = true}),
-                                control(100)}),
-                       three);
+  const auto v =
+      judge(observe({closed("h3-connection-id", 900, 500, {.code = 0x01}),
+                     closed("h3-connection-id", 900, 500, {.code = 0x01}),
+                     closed("h3-connection-id", 900, 500, {.code = 0x0a, .application = true}),
+                     control(100)}),
+            three);
   ASSERT_THAT(v.findings, ElementsAre(counted(codes::kFloodCloseCode, 2, 3),
                                       counted(codes::kFloodCloseCode, 1, 3)));
   EXPECT_EQ(v.findings[0].error, "INTERNAL_ERROR (0x1)");
@@ -220,8 +218,8 @@ TEST(JudgeFloodH3, ABoundedKindIsJudgedOnItsMemoryNotItsEnding) {
 TEST(JudgeFloodH3, TheControlClientOverHttp3IsJudged) {
   auto unanswered = control(10, 503);
   unanswered.requests = 12;
-  auto v = judge(observe({closed("h3-rapid-reset", 900, 400), unanswered}),
-                 expect("h3-rapid-reset"));
+  auto v =
+      judge(observe({closed("h3-rapid-reset", 900, 400), unanswered}), expect("h3-rapid-reset"));
   ASSERT_THAT(v.findings, ElementsAre(counted(codes::kControlUnanswered, 12, 12)));
   EXPECT_THAT(v.findings[0].failures, ElementsAre(Pair("503", 10), Pair("unanswered", 2)));
   auto slow = control(100, 200, 900ms);
