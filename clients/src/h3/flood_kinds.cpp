@@ -34,10 +34,8 @@ class Control final : public QuicConnection {
     while (next_ <= now && next_ < first_ + flood_->duration) {
       const std::int64_t id = submit_get(options().path, Window::automatic);
       if (ended()) return;
-      if (id >= 0) {
-        ++record().requests;
-        intended_[id] = next_;
-      }
+      // submit_get's stream open counts the request (QuicConnection::open_stream).
+      if (id >= 0) intended_[id] = next_;
       next_ += flood_->interval;
     }
     if (next_ < first_ + flood_->duration) {
