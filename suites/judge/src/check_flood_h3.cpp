@@ -33,9 +33,13 @@ bool closed_by_server(const ConnectionRecord& r) {
          (r.h3->close || r.h3->stateless_reset);
 }
 
+// Every stream the server took a position on it refused, and it answered none: it ended the
+// flood bomb by bomb. The last streams may still have been in flight when the flood stopped
+// (against the reference server, 4,999 of 5,000 refused, the last one unanswered too), so
+// "every opened stream" would fail a server that refused them all; one that answers a single
+// bomb has let it through. (The survey reads the same: read_h3_floods.cpp.)
 bool refused_every_stream(const clients::H3Record& h3) {
-  return h3.streams_opened > 0 && h3.streams_refused == h3.streams_opened &&
-         h3.streams_answered == 0;
+  return h3.streams_refused > 0 && h3.streams_answered == 0;
 }
 
 // The server's earliest ending of the flood. Its close counts from the frames sent when it was

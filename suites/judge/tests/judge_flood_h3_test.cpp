@@ -161,6 +161,11 @@ TEST(JudgeFloodH3, EveryBombRefusedEndsAQpackBomb) {
   auto none = bombs;  // no stream opened: nothing refused
   none.h3->streams_opened = none.h3->streams_refused = 0;
   EXPECT_THAT(bomb(none, true), ElementsAre(has_code(codes::kFloodNotEnded)));
+  // The last bomb still in flight when the flood stopped (neither refused nor answered) does
+  // not undo the server's refusal of every one it saw.
+  auto last_in_flight = bombs;
+  last_in_flight.h3->streams_refused = 1999;
+  EXPECT_THAT(bomb(last_in_flight, true), IsEmpty());
 }
 
 // A CONNECTION_CLOSE with a code the kind's RFC does not name is a finding of its own, one

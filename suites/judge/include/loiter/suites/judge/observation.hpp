@@ -161,8 +161,8 @@ struct QuicCode {
 // or reset — after at most `frames` of the flood's frames. Over HTTP/3 (records with h3) a
 // flood that `must_end` is ended by the server's CONNECTION_CLOSE or stateless reset with at
 // most `frames` sent by then, or by the server's refusal to grant more stream credit with at
-// most `frames` sent in all (or, with `refusals_end`, by every stream it opened refused and
-// none answered); a CONNECTION_CLOSE's code must be one of `close_codes`, whether the kind
+// most `frames` sent in all (or, with `refusals_end`, by refusing every stream it took a
+// position on and answering none); a CONNECTION_CLOSE's code must be one of `close_codes`, whether the kind
 // must end or not. Every kind: the control client's requests must each be answered 200,
 // within `p99` at the 99th percentile (from their intended send times); the server's RSS
 // (all its processes) must stay within `rss`.
