@@ -30,16 +30,18 @@ fs::path h3_target(const TempDir& tmp, const std::string& flood) {
 }
 
 TEST(CliRefuses, AnH3FloodOnATargetWithoutItsDeclaration) {
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
-      {{"check", "--target", "reference-h3", "--scenario", "h3-ping-flood"},
-       "reference-h3.toml: key 'h3.flood': --scenario h3-ping-flood asks for an HTTP/3 flood, "
-       "but the target declares no [h3.flood]"},
-      {{"check", "--target", "reference-h3", "--family", "flood"},
-       "reference-h3.toml: key 'h3.flood': --family flood asks for the HTTP/3 floods"}};
-  for (const auto& [args, message] : cases) {
+  for (const auto& [asked, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--scenario", "h3-ping-flood"},
+            "quic.toml: key 'h3.flood': --scenario h3-ping-flood asks for an HTTP/3 flood, but "
+            "the target declares no [h3.flood]"},
+           {{"--family", "flood"},
+            "quic.toml: key 'h3.flood': --family flood asks for the HTTP/3 floods"}}) {
     TempDir tmp;
-    EXPECT_EQ(loiter(tmp, args), 2) << args.back();
+    std::vector<std::string> args{"check", "--target", h3_target(tmp, "").string()};
+    args.insert(args.end(), asked.begin(), asked.end());
+    EXPECT_EQ(loiter(tmp, args), 2) << asked.back();
     EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr(message));
+    EXPECT_FALSE(fs::exists(tmp.path() / "started")) << "the server was started";
     EXPECT_FALSE(fs::exists(tmp.path() / "runs")) << "a run directory was made";
   }
 }
@@ -61,8 +63,13 @@ TEST(CliRefuses, AnH3FloodWhoseKindTheTargetLeavesOut) {
 // `loiter targets` shows an [h3] target's flood bound, or that it promises none.
 TEST(CliTargets, AnH3TargetShowsItsFloodBound) {
   TempDir tmp;
-  ASSERT_EQ(run({LOITER_BINARY, "targets", "reference-h3"}, tmp.path() / "out"), 0);
+  ASSERT_EQ(run({LOITER_BINARY, "targets", h3_target(tmp, "").string()}, tmp.path() / "out"), 0);
   EXPECT_THAT(read_text(tmp.path() / "out"), HasSubstr("no flood bound promised"));
+  ASSERT_EQ(run({LOITER_BINARY, "targets", "reference-h3"}, tmp.path() / "out"), 0);
+  EXPECT_THAT(read_text(tmp.path() / "out"),
+              HasSubstr("floods rapid-reset connection-id path-challenge qpack-bomb qpack-blocked "
+                        "encoder-stream out-of-order ping within 2500 frames, RSS 64.0 MiB, "
+                        "control p99 0.2 s"));
   const auto file =
       h3_target(tmp, "[h3.flood]\nframes = 500\nkinds = [\"ping\", \"qpack-bomb\"]\n");
   ASSERT_EQ(run({LOITER_BINARY, "targets", file.string()}, tmp.path() / "out"), 0)
