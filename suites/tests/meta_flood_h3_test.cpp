@@ -74,9 +74,11 @@ const std::vector<H3FloodFaultCase> kH3FloodFaultCases = {
     {"h3-qpack-bomb",
      "h3-unbounded-field-section",
      {codes::kFloodNotEnded, codes::kFloodOverFrames, codes::kRssOverBound}},
-    // Not h3-qpack-unbounded-blocking: it advertises 65,535 blocked streams, past the 100
-    // streams of credit the server grants, so the flood can never exceed the limit it was
-    // told and the credit bounds it (credit-stalled within the frames): a pass by the rules.
+    // 65,535 blocked streams advertised and taken, with as much stream credit: the flood's
+    // 5,000 blocked streams are all held, the connection never closed.
+    {"h3-qpack-blocked",
+     "h3-qpack-unbounded-blocking",
+     {codes::kFloodNotEnded, codes::kFloodOverFrames}},
     // The bounded kinds: what the fault keeps (8 KiB a frame; the encoder stream's bytes) grows
     // the server past its RSS bound.
     {"h3-encoder-stream", "h3-keeps-evicted-entries", {codes::kRssOverBound}},

@@ -79,10 +79,17 @@ TEST(SurveyCli, DraftsATargetFileThatTargetsAndCheckTakeAsItIs) {
 TEST(SurveyCli, OverHttp3DraftsTheH3KeysThatCheckHoldsTheServerTo) {
   TempDir tmp;
   const auto draft = tmp.path() / "draft.toml";
-  ASSERT_EQ(run({LOITER_BINARY, "survey", "--target", "reference-h3", "--runs",
-                 (tmp.path() / "runs").string(), "--set", "h3.header=1", "--set", "h3.body=1",
-                 "--set", "h3.idle=1", "--set", "h3.idle_advertised=1", "--set", "h3.send=1",
-                 "--connections", "3", "--max-wait", "4", "--write", draft.string()},
+  ASSERT_EQ(run({LOITER_BINARY,   "survey",
+                 "--target",      "reference-h3",
+                 "--runs",        (tmp.path() / "runs").string(),
+                 "--set",         "h3.header=1",
+                 "--set",         "h3.body=1",
+                 "--set",         "h3.idle=1",
+                 "--set",         "h3.idle_advertised=1",
+                 "--set",         "h3.send=1",
+                 "--connections", "3",
+                 "--max-wait",    "4",
+                 "--write",       draft.string()},
                 tmp.path() / "out"),
             0)
       << read_text(tmp.path() / "out");
@@ -101,7 +108,8 @@ TEST(SurveyCli, OverHttp3DraftsTheH3KeysThatCheckHoldsTheServerTo) {
                  "h3-idle", "--scenario", "h3-headers-stall", "--count", "10"},
                 tmp.path() / "check.out"),
             0)
-      << read_text(tmp.path() / "check.out") << "\ndraft:\n" << text;
+      << read_text(tmp.path() / "check.out") << "\ndraft:\n"
+      << text;
 }
 
 TEST(SurveyCli, CompareOfTwoSurveysGatesAGrownDeadline) {
@@ -182,10 +190,10 @@ TEST(SurveyCli, RefusesBeforeAnythingStarts) {
   refused({"--connect", "127.0.0.1:80", "--fault", "no-header-deadline"}, "--fault");
   refused({"--connect", "127.0.0.1:80", "--echo", "echo"}, "must start with '/'");
   refused({"--max-wait", "0"}, "--max-wait");
-  refused({"--floods"}, "--floods are HTTP/2's");
+  refused({"--floods"}, "--floods are HTTP/2's and HTTP/3's");
   refused({"--h3"}, "--h3 goes with --connect");
   refused({"--connect", "127.0.0.1:80", "--h3", "--tls"}, "it goes with neither --tls nor --h2");
-  refused({"--connect", "127.0.0.1:80", "--h3", "--floods"}, "--floods are HTTP/2's");
+  refused({"--connect", "127.0.0.1:80", "--tls", "--floods"}, "--floods are HTTP/2's and HTTP/3's");
   const auto connect_only = tmp.path() / "connect-only.toml";
   std::ofstream(connect_only) << "name = \"x\"\n[deadlines]\nheader = 1\n";
   refused({"--target", connect_only.string()}, "has no command: loiter cannot start this server");

@@ -2,8 +2,11 @@
 #include "client_cost.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace loiter::clients::load_detail {
+
+using namespace std::chrono_literals;
 
 void CostMeter::start(Clock::time_point schedule_start) {
   span_.emplace();
