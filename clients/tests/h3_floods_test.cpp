@@ -92,7 +92,7 @@ TEST_F(H3Floods, RapidResetGoesPastTheInitialStreamCreditAndStopsAtItsFrames) {
   EXPECT_EQ(r.h3->streams_opened, options().frames / 2) << "two frames a stream";
   EXPECT_GT(r.h3->streams_opened, 100U) << "past the initial MAX_STREAMS: more credit came";
   EXPECT_FALSE(r.h3->credit_stalled);
-  EXPECT_EQ(r.ending, Ending::open) << "the client closed at its patience";
+  EXPECT_EQ(r.ending, Ending::client_close) << "the client closed after its linger";
 }
 
 TEST_F(H3Floods, PathChallengesAreAnsweredWhileEveryAckIsWithheld) {
@@ -124,7 +124,7 @@ TEST_F(H3Floods, QpackFloodsFollowTheServersSettings) {
   EXPECT_EQ(blocked.h3->streams_answered, 0U) << "no insert ever came";
   const auto encoder = run(&spawn_h3_encoder_stream_flood, options());
   EXPECT_EQ(encoder.h3->frames_sent, options().frames);
-  EXPECT_EQ(encoder.ending, Ending::open);
+  EXPECT_EQ(encoder.ending, Ending::client_close);
 }
 
 TEST_F(H3Floods, RefusesABatchOfZeroAndAPatienceShorterThanItsFlood) {

@@ -245,7 +245,15 @@ void FloodConnection::step() {
   at(now + kBatchGap, [this] { step(); });
 }
 
-void FloodConnection::stop() { stopped_ = true; }
+void FloodConnection::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  // A late close may still come: read for the linger, then say goodbye.
+  at(Clock::now() + flood_->linger, [this] {
+    on_own_deadline();
+    close_by_client();
+  });
+}
 
 void FloodConnection::on_own_deadline() {
   // Patience: the client says goodbye in a packet of its own (H3_NO_ERROR).

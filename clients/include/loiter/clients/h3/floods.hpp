@@ -36,8 +36,8 @@
 //                         `duration`, each request's latency from its intended send time
 //                         (record.h3->latencies).
 // A flood stops by itself at its frame count, at `duration` after its hand-over, or when
-// the server ends the connection (CONNECTION_CLOSE, stateless reset); it then reads until
-// `patience` (from its first Initial) and closes. record.h3 counts its frames
+// the server ends the connection (CONNECTION_CLOSE, stateless reset); it then reads for
+// `linger` (within `patience` from its first Initial) and closes. record.h3 counts its frames
 // (frames_sent, frames_at_close), its streams (opened, refused, answered), what the server
 // sent back, and whether it ran out of credit.
 #pragma once
@@ -81,6 +81,9 @@ struct H3FloodOptions {
   Duration duration = std::chrono::seconds(2);  // the flood (or the control's GETs) stop then
   std::size_t frames = 0;                       // the flood's frames at most; 0: kH3FloodFrames
   std::size_t batch = 20;                       // flood packets a write, then a read
+  // Once the flood stopped (its frames, its duration, a second without credit), it reads this
+  // long for the server's close, then closes itself (client_close; patience bounds it too).
+  Duration linger = std::chrono::milliseconds(1500);
   Duration interval = std::chrono::milliseconds(20);  // h3-control: one GET every interval
 };
 
