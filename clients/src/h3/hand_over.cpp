@@ -2,7 +2,9 @@
 // connection ngtcp2 made, taken once the server confirmed the handshake, after which ngtcp2
 // is not asked again. The server's unidirectional streams are kept as they come until then
 // (its control stream's SETTINGS say what its QPACK allows).
+#include <gnutls/gnutls.h>
 #include <ngtcp2/ngtcp2.h>
+#include <ngtcp2/ngtcp2_crypto.h>
 
 #include <algorithm>
 
@@ -12,6 +14,38 @@
 namespace loiter::clients::h3 {
 
 using namespace quic_clock;
+
+namespace hand_over_detail {
+
+// Every TLS 1.3 stack implements AES-128-GCM (RFC 8446 9.1); ChaCha20-Poly1305 is the other
+// suite the floods' packet protection has. No middlebox compatibility mode (RFC 9001 8.4).
+constexpr char kFloodPriority[] =
+    "NORMAL:-VERS-ALL:+VERS-TLS1.3:-CIPHER-ALL:+AES-128-GCM:+CHACHA20-POLY1305:"
+    "%DISABLE_TLS13_COMPAT_MODE";
+
+
+}  // namespace hand_over_detail
+
+// GnuTLS's key log: the application traffic secrets a flood's own packets are keyed with.
+// The session's pointer is the connection's ngtcp2_crypto_conn_ref (set_tls).
+struct KeyLog {
+  static int log(gnutls_session_t session, const char* label, const gnutls_datum_t* secret) {
+    auto* ref = static_cast<ngtcp2_crypto_conn_ref*>(gnutls_session_get_ptr(session));
+    if (ref == nullptr || secret == nullptr) return 0;
+    auto& c = *static_cast<QuicConnection*>(ref->user_data);
+    const std::string_view name(label);
+    std::vector<std::uint8_t> bytes(secret->data, secret->data + secret->size);
+    if (name == "CLIENT_TRAFFIC_SECRET_0") c.client_secret_ = std::move(bytes);
+    if (name == "SERVER_TRAFFIC_SECRET_0") c.server_secret_ = std::move(bytes);
+    return 0;
+  }
+};
+
+int QuicConnection::set_hand_over_tls(void* session) {
+  auto* tls = static_cast<gnutls_session_t>(session);
+  gnutls_session_set_keylog_function(tls, &KeyLog::log);
+  return gnutls_priority_set_direct(tls, hand_over_detail::kFloodPriority, nullptr);
+}
 
 void QuicConnection::keep_server_stream(std::int64_t id, std::uint64_t offset,
                                         const std::uint8_t* data, std::size_t size) {

@@ -1,6 +1,6 @@
 // QuicConnection's QUIC half, its set-up: the UDP socket, ngtcp2's connection and GnuTLS's
-// session (with their callbacks), the clock ngtcp2 is fed, the streams' bookkeeping, and the
-// fleet that starts connections. The read / write / timer loop and how a connection ends are
+// session (with their callbacks), the clock ngtcp2 is fed, and the streams' bookkeeping
+// (the fleet that starts connections is h3_fleet.cpp). The read / write / timer loop and how a connection ends are
 // quic_packets.cpp; the HTTP/3 half is h3_session.cpp.
 #include "quic_connection.hpp"
 
@@ -113,18 +113,6 @@ struct QuicGlue {
     return 0;
   }
 
-  // GnuTLS's key log: the application traffic secrets a flood's own packets are keyed with.
-  static int keylog(gnutls_session_t session, const char* label, const gnutls_datum_t* secret) {
-    auto* ref = static_cast<ngtcp2_crypto_conn_ref*>(gnutls_session_get_ptr(session));
-    if (ref == nullptr || secret == nullptr) return 0;
-    auto& c = *static_cast<QuicConnection*>(ref->user_data);
-    const std::string_view name(label);
-    std::vector<std::uint8_t> bytes(secret->data, secret->data + secret->size);
-    if (name == "CLIENT_TRAFFIC_SECRET_0") c.client_secret_ = std::move(bytes);
-    if (name == "SERVER_TRAFFIC_SECRET_0") c.server_secret_ = std::move(bytes);
-    return 0;
-  }
-
   static int recv_stream_data(ngtcp2_conn*, std::uint32_t flags, std::int64_t id,
                               std::uint64_t offset, const std::uint8_t* data, std::size_t size,
                               void* user_data, void*) {
@@ -230,12 +218,7 @@ bool QuicConnection::setup_tls() {
     return false;
   }
   session_ = session;
-  // A flood keys its own packets with the suite the handshake settles on: one of the two
-  // its packet protection has (every TLS 1.3 stack implements AES-128-GCM, RFC 8446 9.1).
-  static constexpr char kFloodPriority[] =
-      "NORMAL:-VERS-ALL:+VERS-TLS1.3:-CIPHER-ALL:+AES-128-GCM:+CHACHA20-POLY1305:"
-      "%DISABLE_TLS13_COMPAT_MODE";
-  const int prioritised = hands_over() ? gnutls_priority_set_direct(session, kFloodPriority, nullptr)
+  const int prioritised = hands_over() ? set_hand_over_tls(session)
                                        : gnutls_priority_set(session, shared.priority);
   if (prioritised != 0 ||
       ngtcp2_crypto_gnutls_configure_client_session(session) != 0 ||
@@ -248,7 +231,6 @@ bool QuicConnection::setup_tls() {
   conn_ref_->ref.get_conn = &QuicGlue::get_conn;
   conn_ref_->ref.user_data = this;
   gnutls_session_set_ptr(session, &conn_ref_->ref);
-  if (hands_over()) gnutls_session_set_keylog_function(session, &QuicGlue::keylog);
   static constexpr char kAlpn[] = "h3";
   gnutls_datum_t alpn{.data = reinterpret_cast<unsigned char*>(const_cast<char*>(kAlpn)),
                       .size = 2};
@@ -399,41 +381,6 @@ void QuicConnection::on_stream_end(std::int64_t id, std::uint64_t code, bool sto
   }
   http3_stream_end(id);
   if ((id & 0x3) == 0) events_.push_back(Event{.stream = id, .complete = false});
-}
-
-// The fleet body: a coroutine only to wait for the slot's start; the connection then runs
-// on its own handlers.
-namespace {
-
-awaitable<void> start_at_slot(ConnectionFactory factory, Slot slot) {
-  Timer timer(co_await asio::this_coro::executor);
-  timer.expires_at(slot.start);
-  auto [ec] = co_await timer.async_wait(as_values);  // a local: see docs/gcc12-coroutines.md
-  (void)ec;
-  auto connection = factory(timer.get_executor(), slot.index, slot.record);
-  connection->start();
-}
-
-}  // namespace
-
-void spawn_h3_connections(asio::io_context& io, const FleetSpec& fleet, ConnectionFactory factory,
-                          std::vector<ConnectionRecord>& out) {
-  if (fleet.count == 0) throw std::invalid_argument("an h3 fleet needs count >= 1");
-  require_spawnable(fleet);
-  spawn_fleet(
-      io, fleet.count, fleet.pacing, fleet.share,
-      [factory = std::move(factory)](Slot slot) { return start_at_slot(factory, slot); }, out);
-}
-
-void spawn_h3_kind(asio::io_context& io, const H3Options& options, Make make,
-                   std::vector<ConnectionRecord>& out) {
-  auto shared = std::make_shared<const H3Options>(options);
-  spawn_h3_connections(
-      io, options.fleet,
-      [shared, make](Executor executor, std::size_t index, ConnectionRecord& record) {
-        return make(executor, shared, index, record);
-      },
-      out);
 }
 
 }  // namespace loiter::clients::h3

@@ -48,6 +48,7 @@ enum class Window : std::uint8_t {
 struct QuicGlue;  // ngtcp2's and GnuTLS's callbacks (quic_connection.cpp)
 struct H3Glue;    // nghttp3's callbacks (h3_session.cpp)
 struct ConnRef;   // how GnuTLS finds the ngtcp2 connection
+struct KeyLog;    // GnuTLS's key log, for a flood's hand-over (hand_over.cpp)
 
 class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
  public:
@@ -148,6 +149,7 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
  private:
   friend struct QuicGlue;
   friend struct H3Glue;
+  friend struct KeyLog;
 
   struct Stream {
     std::int64_t id = -1;
@@ -280,6 +282,9 @@ class QuicConnection : public std::enable_shared_from_this<QuicConnection> {
   std::vector<std::pair<std::int64_t, std::string>> server_streams_;
   bool handed_over_ = false;
   void hand_over();
+  // A flood's TLS session (hand_over.cpp): the two suites its packets have, and the key log
+  // that gives their secrets; GnuTLS's return code.
+  int set_hand_over_tls(void* session);
 };
 
 // The fleet body: waits for the slot's start, then starts the connection `make` builds.
