@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -47,6 +48,21 @@ inline Observation observe(std::vector<ConnectionRecord> records) {
 }
 
 // Two connections that must each get `responses` whole 200s, outliving 1 s.
+// A flood scenario's observation: its records, the server's FDs back at their baseline and,
+// where `rss_kib` is not 0, one sample of the server at that RSS.
+inline Observation flood_observation(std::string scenario, std::vector<ConnectionRecord> records,
+                                     std::size_t rss_kib = 0) {
+  Observation o{.scenario = std::move(scenario), .connections = std::move(records)};
+  o.fds = {.baseline = 5, .baseline_settled = true, .peak = 7, .after = 5, .recovered = true};
+  if (rss_kib != 0) {
+    fixtures::TimedSample s{};
+    s.sample.processes = 1;
+    s.sample.rss_kib = rss_kib;
+    o.timeline.push_back(s);
+  }
+  return o;
+}
+
 inline Expectations expect_completion(std::size_t responses) {
   return {
       .connections = 2,

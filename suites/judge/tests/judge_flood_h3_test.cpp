@@ -50,15 +50,7 @@ ConnectionRecord control(std::size_t n, unsigned status = 200, Duration slowest 
 }
 
 Observation observe(std::vector<ConnectionRecord> records, std::size_t rss_kib = 0) {
-  Observation o{.scenario = "h3-flood", .connections = std::move(records)};
-  o.fds = {.baseline = 5, .baseline_settled = true, .peak = 7, .after = 5, .recovered = true};
-  if (rss_kib != 0) {
-    fixtures::TimedSample s{};
-    s.sample.processes = 1;
-    s.sample.rss_kib = rss_kib;
-    o.timeline.push_back(s);
-  }
-  return o;
+  return testing::flood_observation("h3-flood", std::move(records), rss_kib);
 }
 
 // What the catalogue expects of a kind (scenarios_flood_h3.cpp): must it end, do refused

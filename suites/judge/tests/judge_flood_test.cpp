@@ -36,15 +36,7 @@ ConnectionRecord control(std::size_t n, unsigned status = 200, Duration slowest 
 }
 
 Observation observe(std::vector<ConnectionRecord> records, std::size_t rss_kib = 0) {
-  Observation o{.scenario = "h2-rapid-reset", .connections = std::move(records)};
-  o.fds = {.baseline = 5, .baseline_settled = true, .peak = 7, .after = 5, .recovered = true};
-  if (rss_kib != 0) {
-    fixtures::TimedSample s{};
-    s.sample.processes = 1;
-    s.sample.rss_kib = rss_kib;
-    o.timeline.push_back(s);
-  }
-  return o;
+  return testing::flood_observation("h2-rapid-reset", std::move(records), rss_kib);
 }
 
 Expectations expect(std::optional<Duration> p99 = 200ms, std::optional<std::uint64_t> rss = {}) {
