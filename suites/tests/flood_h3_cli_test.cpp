@@ -68,7 +68,7 @@ TEST(CliTargets, AnH3TargetShowsItsFloodBound) {
   ASSERT_EQ(run({LOITER_BINARY, "targets", "reference-h3"}, tmp.path() / "out"), 0);
   EXPECT_THAT(read_text(tmp.path() / "out"),
               HasSubstr("floods rapid-reset connection-id path-challenge qpack-bomb qpack-blocked "
-                        "encoder-stream out-of-order ping within 2500 frames, RSS 64.0 MiB, "
+                        "encoder-stream out-of-order ping within 2500 frames, RSS 24.0 MiB, "
                         "control p99 0.2 s"));
   const auto file =
       h3_target(tmp, "[h3.flood]\nframes = 500\nkinds = [\"ping\", \"qpack-bomb\"]\n");
