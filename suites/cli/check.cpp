@@ -162,7 +162,7 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                      "scenario id to run (repeatable; default all but the flood family)");
   command.add_option("--family", options.families,
                      "run every scenario of this family (repeatable), e.g. flood: the HTTP/2 "
-                     "floods, never in the default run");
+                     "floods or, on an [h3] target, the HTTP/3 ones, never in the default run");
   command.add_option(
       "--fault", options.faults,
       "reference server fault switch to plant (repeatable), e.g. no-header-deadline");
@@ -255,7 +255,9 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
       "      # it promises); without --pid the server-side checks (FDs, RSS, CLOSE_WAIT) are\n"
       "      # listed as not made; off loopback only with --allow-remote HOST\n"
       "  loiter check --connect 127.0.0.1:8080 --target nginx --scenario silent\n"
-      "      # a bundled target's promises for a server running elsewhere");
+      "      # a bundled target's promises for a server running elsewhere\n"
+      "  loiter check --target reference-h3 --family flood\n"
+      "      # the eight QUIC/HTTP/3 floods, each within the target's [h3.flood] bound");
 }
 
 int run_check(const CheckOptions& options) {
