@@ -5,34 +5,11 @@
 #include <string>
 #include <string_view>
 
+#include "loiter/quic/frames.hpp"
 #include "qpack_lines.hpp"
 #include "quic_connection.hpp"
 
 namespace loiter::clients::h3 {
-
-namespace {
-
-// A QUIC variable-length integer (RFC 9000 16).
-void put_varint(std::string& out, std::uint64_t value) {
-  if (value < 0x40) {
-    out.push_back(static_cast<char>(value));
-  } else if (value < 0x4000) {
-    out.push_back(static_cast<char>(0x40 | (value >> 8)));
-    out.push_back(static_cast<char>(value & 0xff));
-  } else if (value < 0x40000000) {
-    for (int shift = 24; shift >= 0; shift -= 8) {
-      const auto byte = static_cast<std::uint8_t>((value >> shift) & 0xff);
-      out.push_back(static_cast<char>(shift == 24 ? (0x80 | byte) : byte));
-    }
-  } else {
-    for (int shift = 56; shift >= 0; shift -= 8) {
-      const auto byte = static_cast<std::uint8_t>((value >> shift) & 0xff);
-      out.push_back(static_cast<char>(shift == 56 ? (0xc0 | byte) : byte));
-    }
-  }
-}
-
-}  // namespace
 
 void put_prefixed(std::string& out, std::uint8_t flags, int prefix, std::uint64_t value) {
   const std::uint64_t limit = (1U << prefix) - 1;
@@ -76,10 +53,10 @@ std::string qpack_get_section(std::string_view authority, std::string_view path,
 }
 
 std::string frame_header(std::uint64_t type, std::uint64_t length) {
-  std::string out;
-  put_varint(out, type);
-  put_varint(out, length);
-  return out;
+  quic::Bytes bytes;
+  quic::put_varint(bytes, type);
+  quic::put_varint(bytes, length);
+  return std::string(bytes.begin(), bytes.end());
 }
 
 }  // namespace loiter::clients::h3

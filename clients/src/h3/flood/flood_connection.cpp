@@ -118,17 +118,6 @@ FloodConnection::OwnStream* FloodConnection::own(std::int64_t id) {
   return it == streams_own_.end() ? nullptr : &*it;
 }
 
-std::uint64_t FloodConnection::stream_offset(std::int64_t stream) const {
-  const auto it = std::ranges::find(streams_own_, stream, &OwnStream::id);
-  return it == streams_own_.end() ? 0 : it->offset;
-}
-
-std::uint64_t FloodConnection::stream_credit(std::int64_t stream) const {
-  const auto it = std::ranges::find(streams_own_, stream, &OwnStream::id);
-  if (it == streams_own_.end() || it->limit <= it->offset) return 0;
-  return std::min(it->limit - it->offset, max_data_ > data_sent_ ? max_data_ - data_sent_ : 0);
-}
-
 bool FloodConnection::take_credit(std::uint64_t bytes) {
   if (data_sent_ + bytes > max_data_) return false;
   data_sent_ += bytes;

@@ -56,8 +56,6 @@ class FloodConnection : public QuicConnection {
   // Takes `bytes` of connection credit for data the kind writes itself (a STREAM frame far
   // into a window counts up to its end); false when there is not that much.
   bool take_credit(std::uint64_t bytes);
-  std::uint64_t stream_offset(std::int64_t stream) const;
-  std::uint64_t stream_credit(std::int64_t stream) const;
   // The flood's frames fit in this much of a packet (its payload counted from empty).
   std::size_t room_in_packet() const;
   // The flood's frames it may still send (its bound less those sent).

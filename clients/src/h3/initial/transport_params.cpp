@@ -2,26 +2,15 @@
 
 #include <stdexcept>
 
+#include "loiter/quic/frames.hpp"
+
 namespace loiter::clients::h3init {
 
+// One varint codec (loiter/quic/frames.hpp), with the range this room refuses rather than
+// clamps.
 void put_varint(Bytes& out, std::uint64_t value) {
-  if (value < (1ULL << 6)) {
-    out.push_back(static_cast<std::uint8_t>(value));
-  } else if (value < (1ULL << 14)) {
-    put_varint2(out, value);
-  } else if (value < (1ULL << 30)) {
-    for (int shift = 24; shift >= 0; shift -= 8) {
-      const auto byte = static_cast<std::uint8_t>(value >> shift);
-      out.push_back(shift == 24 ? static_cast<std::uint8_t>(byte | 0x80) : byte);
-    }
-  } else if (value < (1ULL << 62)) {
-    for (int shift = 56; shift >= 0; shift -= 8) {
-      const auto byte = static_cast<std::uint8_t>(value >> shift);
-      out.push_back(shift == 56 ? static_cast<std::uint8_t>(byte | 0xc0) : byte);
-    }
-  } else {
-    throw std::invalid_argument("a QUIC varint holds less than 2^62");
-  }
+  if (value > quic::kMaxVarint) throw std::invalid_argument("a QUIC varint holds less than 2^62");
+  quic::put_varint(out, value);
 }
 
 void put_varint2(Bytes& out, std::uint64_t value) {
@@ -31,13 +20,7 @@ void put_varint2(Bytes& out, std::uint64_t value) {
 }
 
 std::optional<std::uint64_t> get_varint(std::span<const std::uint8_t> in, std::size_t& at) {
-  if (at >= in.size()) return std::nullopt;
-  const std::size_t length = std::size_t{1} << (in[at] >> 6);
-  if (in.size() - at < length) return std::nullopt;
-  std::uint64_t value = in[at] & 0x3fU;
-  for (std::size_t i = 1; i < length; ++i) value = (value << 8) | in[at + i];
-  at += length;
-  return value;
+  return quic::read_varint(in, at);
 }
 
 namespace {
